@@ -1,0 +1,2 @@
+export * from './clock.ts';
+export { FakeClock, settle } from './fake-clock.ts';

@@ -1,0 +1,84 @@
+import type { PassiveClock } from '../clock/clock.ts';
+import type { TraceEvent, TracePayload } from './trace.ts';
+
+export type TraceListener = (ev: TraceEvent) => void;
+
+/**
+ * TraceRecorder: the engine's journal in memory. Every component records through one instance; `record`
+ * stamps seq (strictly increasing) and time (the engine clock), keeps the newest `capacity` events in a
+ * ring, and calls listeners synchronously (the server's WebSocket fan-out and the on-disk journal).
+ * Listeners must not throw and must not block; a listener that throws is removed.
+ */
+export class TraceRecorder {
+  private ring: TraceEvent[] = [];
+  private head = 0;
+  private nextSeq: number;
+  private listeners = new Set<TraceListener>();
+
+  constructor(
+    private readonly clock: PassiveClock,
+    readonly capacity = 200_000,
+    startSeq = 1,
+  ) {
+    this.nextSeq = startSeq;
+  }
+
+  record(payload: TracePayload): TraceEvent {
+    const ev = { ...payload, seq: this.nextSeq++, time: this.clock.now() } as TraceEvent;
+    if (this.ring.length < this.capacity) this.ring.push(ev);
+    else {
+      this.ring[this.head] = ev;
+      this.head = (this.head + 1) % this.capacity;
+    }
+    for (const l of this.listeners) {
+      try {
+        l(ev);
+      } catch {
+        this.listeners.delete(l);
+      }
+    }
+    return ev;
+  }
+
+  /** The seq the next event will get. */
+  get next(): number {
+    return this.nextSeq;
+  }
+
+  /** Oldest seq still held in memory (0 if empty). */
+  get oldest(): number {
+    return this.size === 0 ? 0 : (this.at(0) as TraceEvent).seq;
+  }
+
+  get size(): number {
+    return this.ring.length;
+  }
+
+  /** Events with seq > since, oldest first, optionally filtered; at most `limit`. */
+  since(since = 0, filter?: (ev: TraceEvent) => boolean, limit = Number.POSITIVE_INFINITY): TraceEvent[] {
+    const out: TraceEvent[] = [];
+    const n = this.ring.length;
+    // binary search for the first index with seq > since
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.at(mid) as TraceEvent).seq <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < n && out.length < limit; i++) {
+      const ev = this.at(i) as TraceEvent;
+      if (!filter || filter(ev)) out.push(ev);
+    }
+    return out;
+  }
+
+  subscribe(l: TraceListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  private at(i: number): TraceEvent | undefined {
+    return this.ring[(this.head + i) % this.ring.length];
+  }
+}
