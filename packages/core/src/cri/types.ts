@@ -63,9 +63,29 @@ export interface DNSConfig {
   options: string[];
 }
 
+export interface Int64Value {
+  value: Int64;
+}
+
+export interface SecurityProfile {
+  profile_type: 'RuntimeDefault' | 'Unconfined' | 'Localhost';
+  localhost_ref: string;
+}
+
+export interface LinuxSandboxSecurityContext {
+  namespace_options: NamespaceOption | null;
+  run_as_user?: Int64Value | null;
+  run_as_group?: Int64Value | null;
+  readonly_rootfs?: boolean;
+  supplemental_groups?: Int64[];
+  privileged?: boolean;
+  seccomp?: SecurityProfile | null;
+}
+
 export interface LinuxPodSandboxConfig {
   cgroup_parent: string;
-  security_context: { namespace_options: NamespaceOption | null } | null;
+  security_context: LinuxSandboxSecurityContext | null;
+  sysctls?: Record<string, string>;
 }
 
 export interface PodSandboxConfig {
@@ -101,6 +121,9 @@ export interface PodSandboxStatus {
 export interface PodSandboxStatusResponse {
   status: PodSandboxStatus | null;
   info: Record<string, string>;
+  /** Only from runtimes that support the evented PLEG; absent or empty otherwise. */
+  containers_statuses?: ContainerStatus[];
+  timestamp?: Int64;
 }
 
 export interface PodSandbox {
@@ -137,6 +160,36 @@ export interface LinuxContainerResources {
   cpu_shares?: Int64;
   memory_limit_in_bytes?: Int64;
   oom_score_adj?: Int64;
+  cpuset_cpus?: string;
+  cpuset_mems?: string;
+  unified?: Record<string, string>;
+  memory_swap_limit_in_bytes?: Int64;
+}
+
+export type MountPropagation = 'PROPAGATION_PRIVATE' | 'PROPAGATION_HOST_TO_CONTAINER' | 'PROPAGATION_BIDIRECTIONAL';
+
+export interface Mount {
+  container_path: string;
+  host_path: string;
+  readonly: boolean;
+  selinux_relabel?: boolean;
+  propagation?: MountPropagation;
+}
+
+export interface LinuxContainerSecurityContext {
+  capabilities?: { add_capabilities: string[]; drop_capabilities: string[]; add_ambient_capabilities?: string[] } | null;
+  privileged?: boolean;
+  namespace_options: NamespaceOption | null;
+  run_as_user?: Int64Value | null;
+  run_as_username?: string;
+  run_as_group?: Int64Value | null;
+  readonly_rootfs?: boolean;
+  supplemental_groups?: Int64[];
+  no_new_privs?: boolean;
+  masked_paths?: string[];
+  readonly_paths?: string[];
+  seccomp?: SecurityProfile | null;
+  apparmor?: SecurityProfile | null;
 }
 
 export interface ContainerConfig {
@@ -149,9 +202,11 @@ export interface ContainerConfig {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   log_path: string;
+  mounts?: Mount[];
   stdin?: boolean;
+  stdin_once?: boolean;
   tty?: boolean;
-  linux: { resources: LinuxContainerResources | null } | null;
+  linux: { resources: LinuxContainerResources | null; security_context?: LinuxContainerSecurityContext | null } | null;
 }
 
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
@@ -166,6 +221,7 @@ export interface Container {
   created_at: Int64;
   labels: Record<string, string>;
   annotations: Record<string, string>;
+  image_id?: string;
 }
 
 export interface ContainerFilter {
@@ -189,7 +245,10 @@ export interface ContainerStatus {
   message: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
+  mounts?: Mount[];
   log_path: string;
+  resources?: { linux: LinuxContainerResources | null } | null;
+  image_id?: string;
 }
 
 export interface ContainerStatusResponse {
@@ -222,6 +281,8 @@ export interface Image {
   repo_tags: string[];
   repo_digests: string[];
   size: Int64;
+  uid?: Int64Value | null;
+  username?: string;
   spec: ImageSpec | null;
   pinned: boolean;
 }
@@ -243,8 +304,8 @@ export interface ContainerEventStream {
 
 /**
  * RuntimeService: the CRI runtime calls the engine makes. Implemented by the gRPC client
- * (cri/remote-runtime.ts) and, in-process, by the simulated node (sim/sim-runtime.ts), which the gRPC
- * server (sim/cri-server.ts) exposes on a unix socket. Every method may reject with a CriError.
+ * (cri/remote-runtime.ts) and, in-process, by the simulated node (sim/), which the gRPC server
+ * (cri/grpc-server.ts `serveCri`) exposes on a unix socket. Every method may reject with a CriError.
  */
 export interface RuntimeService {
   version(): Promise<VersionResponse>;

@@ -1,0 +1,133 @@
+/**
+ * serveCri: exposes any in-process CriRuntime (the simulated node) as a real CRI endpoint, runtime.v1
+ * RuntimeService + ImageService over gRPC on a unix socket, so the engine reaches it through the same
+ * RemoteRuntime client it uses for containerd.
+ *
+ * Contract:
+ * - Each RPC delegates to the matching `impl` method. A CriError rejection goes out with the same gRPC
+ *   code and details; any other throw or rejection goes out as UNKNOWN with the error's message.
+ * - Requests arrive decoded like every other CRI message (int64 as strings); the integer arguments of
+ *   the interface (StopContainer/ExecSync timeout) are converted to numbers here.
+ * - GetContainerEvents forwards impl.getContainerEvents events until the client cancels (the impl stream
+ *   is cancelled then) or the impl ends it (an error from onEnd closes the RPC with that status).
+ * - close() drops every connection and open stream at once (like a runtime that goes away) and removes
+ *   the socket file. A new serveCri on the same path is then reachable by existing clients.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { loadCriServices } from './proto.ts';
+import { MAX_MSG_SIZE } from './remote-runtime.ts';
+import { type ContainerEventResponse, type CriRuntime, CriError, GrpcCode } from './types.ts';
+
+export interface CriServer {
+  close(): Promise<void>;
+  /** "unix:///abs/path.sock", ready for `new RemoteRuntime(endpoint)`. */
+  endpoint: string;
+}
+
+// The decoded request shapes; fields are always present (proto-loader `defaults`).
+type Req = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export async function serveCri(impl: CriRuntime, socketPath: string): Promise<CriServer> {
+  const path = resolve(socketPath);
+  mkdirSync(dirname(path), { recursive: true });
+  rmSync(path, { force: true }); // a socket left behind by a previous run would make bind fail
+
+  const { runtime, image } = loadCriServices();
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': MAX_MSG_SIZE,
+    'grpc.max_send_message_length': MAX_MSG_SIZE,
+  });
+
+  server.addService(runtime, {
+    Version: unary(() => impl.version()),
+    Status: unary(() => impl.status()),
+    RunPodSandbox: unary(async (r) => ({
+      pod_sandbox_id: await impl.runPodSandbox(r.config, r.runtime_handler),
+    })),
+    StopPodSandbox: unary(async (r) => void (await impl.stopPodSandbox(r.pod_sandbox_id))),
+    RemovePodSandbox: unary(async (r) => void (await impl.removePodSandbox(r.pod_sandbox_id))),
+    PodSandboxStatus: unary((r) => impl.podSandboxStatus(r.pod_sandbox_id)),
+    ListPodSandbox: unary(async (r) => ({ items: await impl.listPodSandbox(r.filter ?? undefined) })),
+    CreateContainer: unary(async (r) => ({
+      container_id: await impl.createContainer(r.pod_sandbox_id, r.config, r.sandbox_config),
+    })),
+    StartContainer: unary(async (r) => void (await impl.startContainer(r.container_id))),
+    StopContainer: unary(async (r) => void (await impl.stopContainer(r.container_id, Number(r.timeout)))),
+    RemoveContainer: unary(async (r) => void (await impl.removeContainer(r.container_id))),
+    ListContainers: unary(async (r) => ({ containers: await impl.listContainers(r.filter ?? undefined) })),
+    ContainerStatus: unary((r) => impl.containerStatus(r.container_id)),
+    ExecSync: unary((r) => impl.execSync(r.container_id, r.cmd, Number(r.timeout))),
+    GetContainerEvents: (call: grpc.ServerWritableStream<Req, ContainerEventResponse>) => streamEvents(impl, call),
+  });
+
+  server.addService(image, {
+    ImageStatus: unary((r) => impl.imageStatus(r.image)),
+    PullImage: unary((r) => impl.pullImage(r.image, r.sandbox_config ?? undefined)),
+    ListImages: unary(async (r) => ({ images: await impl.listImages(r.filter ?? undefined) })),
+    RemoveImage: unary(async (r) => void (await impl.removeImage(r.image))),
+  });
+
+  const endpoint = `unix://${path}`;
+  await new Promise<void>((ok, fail) => {
+    server.bindAsync(endpoint, grpc.ServerCredentials.createInsecure(), (err) => (err ? fail(err) : ok()));
+  });
+
+  let closed = false;
+  return {
+    endpoint,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      server.forceShutdown();
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+/** A unary handler from an async function; an undefined result becomes the empty response message. */
+function unary(fn: (req: Req) => Promise<unknown>): grpc.handleUnaryCall<Req, unknown> {
+  return (call, callback) => {
+    let p: Promise<unknown>;
+    try {
+      p = fn(call.request);
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(
+      (res) => callback(null, res ?? {}),
+      (err: unknown) => callback(toStatus(err)),
+    );
+  };
+}
+
+function toStatus(err: unknown): Partial<grpc.StatusObject> {
+  if (err instanceof CriError) return { code: err.code, details: err.details };
+  return { code: GrpcCode.UNKNOWN, details: err instanceof Error ? err.message : String(err) };
+}
+
+function streamEvents(impl: CriRuntime, call: grpc.ServerWritableStream<Req, ContainerEventResponse>): void {
+  let open = true;
+  const end = (err?: Error): void => {
+    if (!open) return;
+    open = false;
+    if (call.cancelled) return;
+    if (err) call.emit('error', toStatus(err));
+    else call.end();
+  };
+  let stream: { cancel(): void };
+  try {
+    stream = impl.getContainerEvents((ev) => {
+      if (open && !call.cancelled) call.write(ev);
+    }, end);
+  } catch (err) {
+    end(err instanceof Error ? err : new Error(String(err)));
+    return;
+  }
+  call.on('cancelled', () => {
+    if (!open) return;
+    open = false;
+    stream.cancel();
+  });
+}
