@@ -1,0 +1,21 @@
+/**
+ * What the HTTP layer needs from the engine: the Kubelet facade's read and write methods, nothing more.
+ * The Kubelet satisfies it structurally; unit tests pass a small fake.
+ *
+ * Every method is called from a request handler on the event loop, so each must return at once: addPod and
+ * deletePod hand the pod to the sync loop and return before any runtime call is made.
+ */
+import type { Event, Pod } from '@syncscope/core/api';
+import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+
+export interface Engine {
+  /** A validated, defaulted pod with uid, namespace and creationTimestamp set. */
+  addPod(pod: Pod): void;
+  /** Graceful delete: sets deletionTimestamp; the pod leaves getPods() once its worker has terminated it. */
+  deletePod(uid: string, gracePeriodSeconds?: number): void;
+  getPods(): Pod[];
+  getPod(namespace: string, name: string): Pod | undefined;
+  getPodByUID(uid: string): Pod | undefined;
+  getEvents(): Event[];
+  nodeInfo(): NodeInfo;
+}

@@ -1,0 +1,87 @@
+/**
+ * Pods and Events, as the API server serves them:
+ *   GET    /api/v1/pods[?namespace=]                 PodList, all namespaces
+ *   GET    /api/v1/namespaces/:ns/pods               PodList
+ *   POST   /api/v1/namespaces/:ns/pods               create (YAML or JSON body) → 201 Pod
+ *   GET    /api/v1/namespaces/:ns/pods/:name         Pod, or 404 Status
+ *   DELETE /api/v1/namespaces/:ns/pods/:name[?gracePeriodSeconds=]  graceful delete → 200 Pod (deletionTimestamp set)
+ *   GET    /api/v1/events                            EventList
+ */
+import { type Pod, type PodList, rfc3339 } from '@syncscope/core/api';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { admitPod, parseManifest } from '../admission.ts';
+import { intParam, isStatus, notFound, sendStatus } from '../status.ts';
+
+interface NsParams {
+  ns: string;
+}
+interface PodParams extends NsParams {
+  name: string;
+}
+
+function podList(items: Pod[]): PodList {
+  return { apiVersion: 'v1', kind: 'PodList', metadata: {}, items };
+}
+
+async function podsRoutes(app: FastifyInstance): Promise<void> {
+  const { engine, clock } = app.syncscope;
+
+  app.get<{ Querystring: { namespace?: string } }>('/api/v1/pods', async (req) => {
+    const ns = req.query.namespace;
+    return podList(engine.getPods().filter((p) => !ns || p.metadata.namespace === ns));
+  });
+
+  app.get<{ Params: NsParams }>('/api/v1/namespaces/:ns/pods', async (req) =>
+    podList(engine.getPods().filter((p) => p.metadata.namespace === req.params.ns)),
+  );
+
+  app.post<{ Params: NsParams; Body: string }>('/api/v1/namespaces/:ns/pods', async (req, reply) => {
+    app.syncscope.requireToken(req);
+    const parsed = parseManifest(typeof req.body === 'string' ? req.body : '', req.headers['content-type']);
+    if (!parsed.ok) return sendStatus(reply, parsed.status);
+    const admitted = admitPod(parsed.value, req.params.ns, engine, clock);
+    if (!admitted.ok) return sendStatus(reply, admitted.status);
+    engine.addPod(admitted.pod);
+    return reply.code(201).send(engine.getPodByUID(admitted.pod.metadata.uid as string) ?? admitted.pod);
+  });
+
+  app.get<{ Params: PodParams }>('/api/v1/namespaces/:ns/pods/:name', async (req, reply) => {
+    const pod = engine.getPod(req.params.ns, req.params.name);
+    return pod ?? sendStatus(reply, notFound(req.params.name));
+  });
+
+  app.delete<{ Params: PodParams; Querystring: { gracePeriodSeconds?: string } }>(
+    '/api/v1/namespaces/:ns/pods/:name',
+    async (req, reply) => {
+      app.syncscope.requireToken(req);
+      const grace = intParam('gracePeriodSeconds', req.query.gracePeriodSeconds);
+      if (isStatus(grace)) return sendStatus(reply, grace);
+      const pod = engine.getPod(req.params.ns, req.params.name);
+      if (!pod?.metadata.uid) return sendStatus(reply, notFound(req.params.name));
+      engine.deletePod(pod.metadata.uid, grace);
+      const now = engine.getPodByUID(pod.metadata.uid);
+      if (now?.metadata.deletionTimestamp) return now;
+      // The engine may already have forgotten it; answer with the pod as it was asked to end.
+      const effective =
+        grace ?? now?.spec.terminationGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds;
+      return {
+        ...(now ?? pod),
+        metadata: {
+          ...(now ?? pod).metadata,
+          deletionTimestamp: rfc3339(clock.now() + (effective ?? 0) * 1000),
+          deletionGracePeriodSeconds: effective,
+        },
+      };
+    },
+  );
+
+  app.get('/api/v1/events', async () => ({
+    apiVersion: 'v1',
+    kind: 'EventList',
+    metadata: {},
+    items: engine.getEvents(),
+  }));
+}
+
+export default fp(podsRoutes, { name: 'syncscope-pods', dependencies: ['syncscope-context'] });

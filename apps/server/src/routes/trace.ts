@@ -1,0 +1,66 @@
+/**
+ * The trace over HTTP:
+ *   GET /api/v1/trace?since=&podUID=&limit=   { items, next, oldest }: events with seq > since, oldest first.
+ *       `next` is what to pass as ?since= to continue: the last seq returned when the page was cut by
+ *       `limit`, otherwise the newest seq recorded (so a filtered poll does not rescan what it has seen).
+ *       `oldest` is the oldest seq still held; since < oldest - 1 means events were dropped in between.
+ *   GET /api/v1/trace/export?podUID=          NDJSON, one TraceEvent per line, streamed in chunks.
+ */
+import { Readable } from 'node:stream';
+import type { TraceEvent } from '@syncscope/core/trace';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { intParam, isStatus, sendStatus } from '../status.ts';
+
+export const DEFAULT_TRACE_LIMIT = 10_000;
+export const MAX_TRACE_LIMIT = 100_000;
+const EXPORT_CHUNK = 1_000;
+
+const byPod = (podUID: string | undefined) =>
+  podUID ? (ev: TraceEvent) => 'podUID' in ev && ev.podUID === podUID : undefined;
+
+async function traceRoutes(app: FastifyInstance): Promise<void> {
+  const { trace } = app.syncscope;
+
+  app.get<{ Querystring: { since?: string; podUID?: string; limit?: string } }>(
+    '/api/v1/trace',
+    async (req, reply) => {
+      const since = intParam('since', req.query.since);
+      if (isStatus(since)) return sendStatus(reply, since);
+      const limit = intParam('limit', req.query.limit, 1);
+      if (isStatus(limit)) return sendStatus(reply, limit);
+      const max = Math.min(limit ?? DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT);
+      const newest = trace.next - 1;
+      const items = trace.since(since ?? 0, byPod(req.query.podUID), max);
+      const last = items[items.length - 1];
+      const next = items.length === max && last ? last.seq : Math.max(newest, since ?? 0);
+      return { items, next, oldest: trace.oldest };
+    },
+  );
+
+  app.get<{ Querystring: { podUID?: string } }>('/api/v1/trace/export', async (req, reply) => {
+    const filter = byPod(req.query.podUID);
+    const end = trace.next - 1;
+    // Pages through the ring so a large export never builds one string; stops at the seq seen at the start.
+    async function* lines() {
+      let cursor = 0;
+      for (;;) {
+        const page = trace.since(cursor, undefined, EXPORT_CHUNK).filter((ev) => ev.seq <= end);
+        const lastEv = page[page.length - 1];
+        if (!lastEv) return;
+        cursor = lastEv.seq;
+        const chosen = filter ? page.filter(filter) : page;
+        if (chosen.length > 0) yield `${chosen.map((ev) => JSON.stringify(ev)).join('\n')}\n`;
+        if (cursor >= end) return;
+      }
+    }
+    const safe = (req.query.podUID ?? '').replace(/[^A-Za-z0-9-]/g, '');
+    const name = safe ? `syncscope-trace-${safe}.ndjson` : 'syncscope-trace.ndjson';
+    return reply
+      .type('application/x-ndjson')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(Readable.from(lines()));
+  });
+}
+
+export default fp(traceRoutes, { name: 'syncscope-trace', dependencies: ['syncscope-context'] });

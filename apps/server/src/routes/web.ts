@@ -1,0 +1,38 @@
+/**
+ * The built web app (apps/web/dist) at `/`, with the single-page fallback: any GET outside /api that names no
+ * file gets index.html, so a reload on /pods/default/web works. Unknown /api paths get a 404 Status. When the
+ * app has not been built, `/` says how to build it instead.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sendStatus, status } from '../status.ts';
+
+export interface WebOptions {
+  /** Directory holding index.html; absent or missing → the build hint. */
+  webRoot?: string;
+}
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Syncscope</title>
+<h1>Syncscope</h1><p>The web app has not been built. Run <code>pnpm build</code> (or <code>pnpm start</code>,
+which builds it first) and reload. The API is up: <a href="/api/v1/pods">/api/v1/pods</a>.</p>`;
+
+async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
+  const root = opts.webRoot;
+  const built = root !== undefined && existsSync(join(root, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, { root, wildcard: true, index: ['index.html'] });
+  }
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    if (path.startsWith('/api/') || path === '/api' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return sendStatus(reply, status(404, 'NotFound', 'the server could not find the requested resource'));
+    }
+    if (built) return reply.type('text/html').sendFile('index.html');
+    return reply.type('text/html').send(NOT_BUILT);
+  });
+}
+
+export default fp(web, { name: 'syncscope-web' });

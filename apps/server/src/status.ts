@@ -1,0 +1,84 @@
+/**
+ * API errors as Kubernetes `Status` objects (apimachinery/pkg/api/errors): one constructor per reason, with
+ * the messages the API server writes, so a client that knows kubectl reads them without translation.
+ */
+import type { Status, StatusCause } from '@syncscope/core/api';
+import type { FastifyReply } from 'fastify';
+
+export function status(code: number, reason: string, message: string, details?: Status['details']): Status {
+  return {
+    apiVersion: 'v1',
+    kind: 'Status',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  };
+}
+
+export const badRequest = (message: string, causes?: StatusCause[]) =>
+  status(400, 'BadRequest', message, causes && causes.length > 0 ? { causes } : undefined);
+
+/** A validation failure. Kubernetes answers 422 here; this API answers 400, as for every bad input. */
+export const invalid = (name: string, message: string, causes: StatusCause[]) =>
+  status(400, 'Invalid', message, { name, kind: 'pods', causes });
+
+export const notFound = (name: string) =>
+  status(404, 'NotFound', `pods "${name}" not found`, { name, kind: 'pods' });
+
+export const alreadyExists = (name: string) =>
+  status(409, 'AlreadyExists', `pods "${name}" already exists`, { name, kind: 'pods' });
+
+/** A query parameter that is not what it must be, named as the cause's field. */
+export const badParam = (param: string, value: string, want: string) =>
+  badRequest(`invalid value for ?${param}=${JSON.stringify(value)}: ${want}`, [
+    {
+      field: param,
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${JSON.stringify(value)}: ${want}`,
+    },
+  ]);
+
+export function sendStatus(reply: FastifyReply, s: Status): FastifyReply {
+  return reply.code(s.code).type('application/json').send(s);
+}
+
+/** A non-negative integer query parameter: the number, undefined if absent, or a Status if malformed. */
+export function intParam(param: string, v: unknown, min = 0): number | undefined | Status {
+  if (v === undefined) return undefined;
+  const s = String(v);
+  if (!/^\d+$/.test(s) || Number(s) < min || !Number.isSafeInteger(Number(s))) {
+    return badParam(param, s, min === 0 ? 'must be a non-negative integer' : `must be an integer >= ${min}`);
+  }
+  return Number(s);
+}
+
+export function isStatus(v: unknown): v is Status {
+  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
+}
+
+/** Thrown by a handler to answer with a Status; the error handler in context.ts sends it. */
+export class StatusError extends Error {
+  constructor(readonly status: Status) {
+    super(status.message);
+  }
+}
+
+/** Status reasons by HTTP code, for errors raised by Fastify itself (body too large, bad content type). */
+export const REASON_BY_CODE: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};

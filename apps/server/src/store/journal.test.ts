@@ -1,0 +1,207 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeClock } from '@syncscope/core/clock';
+import { TraceRecorder } from '@syncscope/core/events/recorder';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TraceJournal, type TraceJournalOptions } from './journal.ts';
+import { parseSegmentName } from './segment.ts';
+
+function ev(seq: number, podUID = 'uid-a'): TraceEvent {
+  return { seq, time: 1_000 + seq, type: 'config.update', op: 'ADD', source: 'api', podUID, pod: `default/${podUID}` };
+}
+const seqs = (evs: TraceEvent[]) => evs.map((e) => e.seq);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe('TraceJournal', () => {
+  let dir: string;
+  let warnings: string[];
+  const journals: TraceJournal[] = [];
+  const make = (opts: Partial<TraceJournalOptions> = {}) => {
+    const j = new TraceJournal({ dir, warn: (m) => warnings.push(m), ...opts });
+    journals.push(j);
+    return j;
+  };
+  const segmentFiles = () => readdirSync(dir).filter((n) => parseSegmentName(n) !== undefined).sort();
+
+  beforeEach(() => {
+    dir = join(mkdtempSync(join(tmpdir(), 'syncscope-trace-')), 'trace');
+    warnings = [];
+  });
+  afterEach(async () => {
+    for (const j of journals.splice(0)) await j.close();
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  });
+
+  it('reads back what was appended, queued or written, and again after a restart', async () => {
+    const j = make();
+    expect(j.open()).toEqual({ lastSeq: 0, events: 0 });
+    for (let s = 1; s <= 10; s++) j.append(ev(s, s % 2 ? 'uid-odd' : 'uid-even'));
+    expect(seqs(j.read(7))).toEqual([8, 9, 10]); // still queued
+    await j.flush();
+    expect(j.flushedSeq).toBe(10);
+    expect(seqs(j.read(0))).toEqual(range(1, 10));
+    expect(seqs(j.read(5))).toEqual(range(6, 10));
+    expect(seqs(j.read(0, 3))).toEqual([1, 2, 3]);
+    expect(seqs(j.read(2, 2, (e) => 'podUID' in e && e.podUID === 'uid-even'))).toEqual([4, 6]);
+    expect(j.read(10)).toEqual([]);
+    await j.close();
+
+    const again = make();
+    expect(again.open()).toEqual({ lastSeq: 10, events: 10 });
+    expect(again.read(0)).toEqual(range(1, 10).map((s) => ev(s, s % 2 ? 'uid-odd' : 'uid-even')));
+    expect(warnings).toEqual([]);
+  });
+
+  it('writes queued events on close and ignores appends after it', async () => {
+    const j = make();
+    j.open();
+    j.append(ev(1));
+    j.append(ev(2));
+    await j.close();
+    j.append(ev(3));
+    const again = make();
+    expect(again.open()).toEqual({ lastSeq: 2, events: 2 });
+  });
+
+  it('drops an event whose seq does not increase, with a warning', async () => {
+    const j = make();
+    j.open();
+    j.append(ev(5));
+    j.append(ev(5));
+    j.append(ev(3));
+    j.append(ev(6));
+    await j.flush();
+    expect(seqs(j.read(0))).toEqual([5, 6]);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('rolls to a new segment named after its first seq once segmentBytes is reached', async () => {
+    const j = make({ segmentBytes: 1000 });
+    j.open();
+    for (let s = 1; s <= 60; s++) {
+      j.append(ev(s));
+      if (s % 7 === 0) await j.flush();
+    }
+    await j.flush();
+    const files = segmentFiles();
+    expect(files.length).toBeGreaterThan(3);
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      expect(statSync(join(dir, f)).size).toBeLessThanOrEqual(1000);
+      expect(JSON.parse(text.slice(0, text.indexOf('\n'))).seq).toBe(parseSegmentName(f));
+    }
+    expect(seqs(j.read(0))).toEqual(range(1, 60));
+    // a since that falls inside a middle segment, and one on a segment boundary
+    expect(seqs(j.read(33, 4))).toEqual([34, 35, 36, 37]);
+    const second = parseSegmentName(files[1] as string) as number;
+    expect(seqs(j.read(second - 1, 1))).toEqual([second]);
+    expect(j.open.bind(j)).toThrow(/twice/);
+  });
+
+  it('deletes the oldest segments beyond maxBytes and keeps the newest history', async () => {
+    const j = make({ segmentBytes: 1000, maxBytes: 3000 });
+    j.open();
+    for (let s = 1; s <= 200; s++) {
+      j.append(ev(s));
+      if (s % 10 === 0) await j.flush();
+    }
+    const files = segmentFiles();
+    const onDisk = files.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+    expect(onDisk).toBeLessThanOrEqual(3000);
+    expect(j.bytes).toBe(onDisk);
+    const kept = seqs(j.read(0));
+    expect(kept[0]).toBeGreaterThan(1);
+    expect(kept).toEqual(range(kept[0] as number, 200));
+    expect(kept[0]).toBe(parseSegmentName(files[0] as string));
+
+    // a restart with a smaller limit trims at once
+    await j.close();
+    const smaller = make({ segmentBytes: 1000, maxBytes: 1500 });
+    const { lastSeq, events } = smaller.open();
+    expect(lastSeq).toBe(200);
+    expect(smaller.bytes).toBeLessThanOrEqual(1500);
+    expect(events).toBe(smaller.read(0).length);
+  });
+
+  it('truncates a torn last line on open and carries on with the next seq', async () => {
+    const j = make({ segmentBytes: 1000 });
+    j.open();
+    for (let s = 1; s <= 30; s++) j.append(ev(s));
+    await j.close();
+    const last = join(dir, segmentFiles().at(-1) as string);
+    const sizeBefore = statSync(last).size;
+    appendFileSync(last, '{"seq":31,"time":1031,"type":"config.upd');
+
+    const again = make({ segmentBytes: 1000 });
+    expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+    expect(statSync(last).size).toBe(sizeBefore);
+    expect(warnings).toHaveLength(1);
+    again.append(ev(31));
+    again.append(ev(32));
+    await again.close();
+
+    const third = make();
+    expect(third.open()).toEqual({ lastSeq: 32, events: 32 });
+    expect(seqs(third.read(0))).toEqual(range(1, 32));
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('deletes a newest segment that holds nothing whole and takes lastSeq from the one before', async () => {
+    const j = make();
+    j.open();
+    for (let s = 1; s <= 5; s++) j.append(ev(s));
+    await j.close();
+    writeFileSync(join(dir, 'trace-0000000000000006.ndjson'), '{"seq":6,"ti');
+
+    const again = make();
+    expect(again.open()).toEqual({ lastSeq: 5, events: 5 });
+    expect(segmentFiles()).toEqual(['trace-0000000000000001.ndjson']);
+  });
+
+  it('gives the newest n events, and all history through the async iterator', async () => {
+    const j = make({ segmentBytes: 600 });
+    j.open();
+    for (let s = 1; s <= 40; s++) j.append(ev(s));
+    await j.flush();
+    for (let s = 41; s <= 43; s++) j.append(ev(s)); // queued, not yet written
+    expect(seqs(j.tail(5))).toEqual([39, 40, 41, 42, 43]);
+    expect(seqs(j.tail(100))).toEqual(range(1, 43));
+
+    const all: number[] = [];
+    for await (const e of j) all.push(e.seq);
+    expect(all).toEqual(range(1, 43));
+    const later: number[] = [];
+    for await (const e of j.events(20, (e) => e.seq % 2 === 0)) later.push(e.seq);
+    expect(later).toEqual(range(21, 43).filter((s) => s % 2 === 0));
+  });
+
+  it('lets a restarted server continue the seq and keep the history before it', async () => {
+    const clock = new FakeClock();
+    const first = make();
+    const boot = (journal: TraceJournal) => {
+      const { lastSeq } = journal.open();
+      const trace = new TraceRecorder(clock, 100, lastSeq + 1);
+      trace.preload(journal.tail(100));
+      const heard: number[] = [];
+      trace.subscribe((e) => heard.push(e.seq));
+      trace.subscribe((e) => journal.append(e));
+      trace.record({ type: 'server.start', version: 'test', runtime: 'sim', endpoint: 'unix:///sim.sock' });
+      return { trace, heard };
+    };
+    const one = boot(first);
+    one.trace.record({ type: 'config.update', op: 'ADD', source: 'api', podUID: 'uid-a', pod: 'default/a' });
+    expect(seqs(one.trace.since(0))).toEqual([1, 2]);
+    await first.close();
+
+    const two = boot(make());
+    expect(two.heard).toEqual([3]); // the preloaded history is not announced again
+    expect(two.trace.since(0).map((e) => `${e.seq} ${e.type}`)).toEqual([
+      '1 server.start',
+      '2 config.update',
+      '3 server.start',
+    ]);
+    expect(two.trace.next).toBe(4);
+  });
+});

@@ -1,0 +1,418 @@
+/**
+ * TraceJournal: the trace on disk, so history outlives the process (a restart, or `kill -9`) and can be
+ * replayed or exported after it has left the in-memory ring. Format: see segment.ts.
+ *
+ * Who calls it: the server, once at boot —
+ *   const { lastSeq } = journal.open();
+ *   const trace = new TraceRecorder(clock, capacity, lastSeq + 1);
+ *   trace.preload(journal.tail(n));
+ *   trace.subscribe((ev) => journal.append(ev));
+ *   trace.record({ type: 'server.start', ... });
+ * and journal.close() on shutdown. Reads (read, tail, events) may come from any request handler.
+ *
+ * Timeline of one event:
+ *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
+ *   <= 100 ms    the queue is written to the current segment (one write per batch); from then on the event
+ *                survives the process being killed. With `fsync: true` it also survives a power loss.
+ *   roll         when the next line would take the segment past segmentBytes, a new segment starts with it
+ *   retention    past maxBytes in total, whole segments are deleted, oldest first (never the current one)
+ * Reads see every appended event, written or still queued: disk first, then the queue.
+ *
+ * One process owns a directory at a time (no lock file; the server's data dir is its own).
+ */
+import {
+  close,
+  fsync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  write,
+} from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { fsyncDirSync } from './atomic-file.ts';
+import {
+  countLines,
+  decodeLine,
+  encodeEvent,
+  forEachLine,
+  lineSeq,
+  parseSegmentName,
+  type Segment,
+  scanSegment,
+  segmentName,
+} from './segment.ts';
+
+export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_FLUSH_INTERVAL_MS = 100;
+/** A queue this large is written at once rather than waiting for the interval. */
+const FLUSH_EARLY_BYTES = 1024 * 1024;
+
+export interface TraceJournalOptions {
+  dir: string;
+  /** A segment is closed once the next line would take it past this size (default 8 MiB). */
+  segmentBytes?: number;
+  /** Total size kept on disk; the oldest segments are deleted beyond it (default 256 MiB). */
+  maxBytes?: number;
+  /** Longest time an appended event waits in memory (default 100 ms). */
+  flushIntervalMs?: number;
+  /** fsync the segment after every write, so events also survive a power loss (default false). */
+  fsync?: boolean;
+  warn?: (msg: string) => void;
+}
+
+export type TraceFilter = (ev: TraceEvent) => boolean;
+
+interface Queued {
+  ev: TraceEvent;
+  line: string;
+  bytes: number;
+}
+
+export class TraceJournal {
+  readonly dir: string;
+  private readonly segmentBytes: number;
+  private readonly maxBytes: number;
+  private readonly flushIntervalMs: number;
+  private readonly fsyncWrites: boolean;
+  private readonly warn: (msg: string) => void;
+
+  private segments: Segment[] = [];
+  /** Descriptor of the last segment, open for appending; undefined until the first write after open/roll. */
+  private fd: number | undefined;
+  /** A write failed part-way: the next write starts a fresh segment rather than append after a torn line. */
+  private broken = false;
+  private queue: Queued[] = [];
+  private queuedBytes = 0;
+  /** Taken from the queue, being written (still served to readers until the write completes). */
+  private writing: Queued[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private last = 0;
+  private flushed = 0;
+  private state: 'new' | 'open' | 'closed' = 'new';
+  private warnedDrop = false;
+
+  constructor(opts: TraceJournalOptions) {
+    this.dir = opts.dir;
+    this.segmentBytes = opts.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.flushIntervalMs = opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
+    this.fsyncWrites = opts.fsync ?? false;
+    this.warn = opts.warn ?? ((msg) => console.warn(msg));
+  }
+
+  /**
+   * Scans the segments already in dir. A torn or invalid tail of the newest segment (a crash mid-write) is
+   * truncated away; a segment left empty by that is deleted. Returns the last seq on disk (0 if none) and
+   * the number of events kept.
+   */
+  open(): { lastSeq: number; events: number } {
+    if (this.state !== 'new') throw new Error('trace journal: open() called twice');
+    mkdirSync(this.dir, { recursive: true });
+    this.segments = readdirSync(this.dir)
+      .map((name) => ({ name, firstSeq: parseSegmentName(name) }))
+      .filter((s): s is { name: string; firstSeq: number } => s.firstSeq !== undefined)
+      .sort((a, b) => a.firstSeq - b.firstSeq)
+      .map(({ name, firstSeq }) => ({ firstSeq, path: join(this.dir, name), bytes: 0, events: 0 }));
+
+    while (this.segments.length > 0) {
+      const seg = this.segments[this.segments.length - 1] as Segment;
+      const buf = readFileSync(seg.path);
+      const scan = scanSegment(buf, seg.firstSeq);
+      if (scan.validBytes < buf.length) {
+        this.warn(
+          `trace journal: ${seg.path}: dropping ${buf.length - scan.validBytes} bytes after the last whole event`,
+        );
+        truncateSync(seg.path, scan.validBytes);
+      }
+      if (scan.events === 0) {
+        rmSync(seg.path, { force: true });
+        this.segments.pop();
+        continue;
+      }
+      seg.bytes = scan.validBytes;
+      seg.events = scan.events;
+      this.last = scan.lastSeq;
+      this.flushed = scan.lastSeq;
+      break;
+    }
+    for (const seg of this.segments.slice(0, -1)) {
+      const buf = readFileSync(seg.path);
+      seg.bytes = buf.length;
+      seg.events = countLines(buf);
+    }
+    this.state = 'open';
+    this.enforceLimit();
+    return { lastSeq: this.last, events: this.eventCount };
+  }
+
+  /** Highest seq appended (written or queued); 0 if none. */
+  get lastSeq(): number {
+    return this.last;
+  }
+
+  /** Highest seq written to the file: from here on it survives the process being killed. */
+  get flushedSeq(): number {
+    return this.flushed;
+  }
+
+  /** Events in the journal, on disk and queued. */
+  get eventCount(): number {
+    return this.segments.reduce((n, s) => n + s.events, 0) + this.writing.length + this.queue.length;
+  }
+
+  /** Bytes on disk across all segments. */
+  get bytes(): number {
+    return this.segments.reduce((n, s) => n + s.bytes, 0);
+  }
+
+  /** Queues an event. Events must come with strictly increasing seq; one that does not is dropped. */
+  append(ev: TraceEvent): void {
+    if (this.state !== 'open') {
+      if (this.state === 'new') throw new Error('trace journal: append() before open()');
+      return;
+    }
+    if (ev.seq <= this.last) {
+      if (!this.warnedDrop) this.warn(`trace journal: dropping event seq ${ev.seq} (last was ${this.last})`);
+      this.warnedDrop = true;
+      return;
+    }
+    this.last = ev.seq;
+    const line = encodeEvent(ev);
+    const bytes = Buffer.byteLength(line);
+    this.queue.push({ ev, line, bytes });
+    this.queuedBytes += bytes;
+    if (this.queuedBytes >= FLUSH_EARLY_BYTES) this.flushInBackground();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * Writes everything appended so far. Resolves once it is in the file (and fsynced with `fsync: true`);
+   * rejects if that write failed (the events are then lost, the journal carries on in a new segment).
+   */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.writing.push(...batch);
+    const done = this.chain
+      .then(() => this.writeBatch(batch))
+      .finally(() => this.writing.splice(0, batch.length));
+    this.chain = done.catch(() => {});
+    return done;
+  }
+
+  /** Flushes, fsyncs and closes the current segment. Later appends are ignored. */
+  async close(): Promise<void> {
+    if (this.state !== 'open') {
+      this.state = 'closed';
+      return;
+    }
+    try {
+      await this.flush();
+    } finally {
+      this.state = 'closed';
+      await this.chain;
+      await this.closeSegment(true);
+    }
+  }
+
+  /** Events with seq > since, oldest first, optionally filtered; at most `limit`. */
+  read(since = 0, limit = Number.POSITIVE_INFINITY, filter?: TraceFilter): TraceEvent[] {
+    const out: TraceEvent[] = [];
+    if (limit <= 0) return out;
+    let seen = since;
+    const take = (ev: TraceEvent): boolean => {
+      seen = ev.seq;
+      if (!filter || filter(ev)) out.push(ev);
+      return out.length < limit;
+    };
+    for (const seg of this.segments.slice(this.segmentIndexFor(since))) {
+      const text = readText(seg.path);
+      if (text === undefined) continue;
+      let more = true;
+      forEachLine(text, (line) => {
+        const seq = lineSeq(line);
+        if (seq !== undefined && seq <= seen) return true;
+        const ev = decodeLine(line);
+        if (!ev || ev.seq <= seen) return true;
+        more = take(ev);
+        return more;
+      });
+      if (!more) return out;
+    }
+    for (const q of [...this.writing, ...this.queue]) {
+      if (q.ev.seq > seen && !take(q.ev)) break;
+    }
+    return out;
+  }
+
+  /** The newest n events, oldest first (to preload a TraceRecorder at boot). */
+  tail(n: number): TraceEvent[] {
+    if (n <= 0) return [];
+    const mem = [...this.writing, ...this.queue].map((q) => q.ev);
+    const disk: TraceEvent[][] = [];
+    let have = mem.length;
+    for (let i = this.segments.length - 1; i >= 0 && have < n; i--) {
+      const evs: TraceEvent[] = [];
+      const text = readText((this.segments[i] as Segment).path);
+      if (text !== undefined) forEachLine(text, (line) => void pushDecoded(evs, line));
+      disk.unshift(evs);
+      have += evs.length;
+    }
+    const all = disk.flat();
+    const lastDisk = all.length > 0 ? (all[all.length - 1] as TraceEvent).seq : 0;
+    for (const ev of mem) if (ev.seq > lastDisk) all.push(ev);
+    return all.slice(-n);
+  }
+
+  /**
+   * Every event with seq > since, oldest first, read one segment at a time (memory stays bounded by a
+   * segment): for exporting history that is no longer in the recorder's ring. Segments written while
+   * iterating are included; a segment deleted by retention meanwhile is skipped.
+   */
+  async *events(since = 0, filter?: TraceFilter): AsyncGenerator<TraceEvent> {
+    let seen = since;
+    let seg = this.segments[this.segmentIndexFor(since)];
+    while (seg) {
+      let text: string | undefined;
+      try {
+        text = await readFile(seg.path, 'utf8');
+      } catch {
+        text = undefined;
+      }
+      const evs: TraceEvent[] = [];
+      if (text !== undefined) forEachLine(text, (line) => void pushDecoded(evs, line, seen));
+      for (const ev of evs) {
+        if (ev.seq <= seen) continue;
+        seen = ev.seq;
+        if (!filter || filter(ev)) yield ev;
+      }
+      const first = seg.firstSeq;
+      seg = this.segments.find((s) => s.firstSeq > first);
+    }
+    for (const q of [...this.writing, ...this.queue]) {
+      if (q.ev.seq <= seen) continue;
+      seen = q.ev.seq;
+      if (!filter || filter(q.ev)) yield q.ev;
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<TraceEvent> {
+    return this.events(0);
+  }
+
+  private flushInBackground(): void {
+    this.flush().catch((err: Error) => this.warn(`trace journal: write failed, events lost: ${err.message}`));
+  }
+
+  /** Index of the segment that may hold seq since + 1 (the last one named <= since + 1), else 0. */
+  private segmentIndexFor(since: number): number {
+    let idx = 0;
+    for (let i = 0; i < this.segments.length; i++) {
+      if ((this.segments[i] as Segment).firstSeq <= since + 1) idx = i;
+      else break;
+    }
+    return idx;
+  }
+
+  private async writeBatch(batch: Queued[]): Promise<void> {
+    let i = 0;
+    while (i < batch.length) {
+      const first = batch[i] as Queued;
+      let seg = this.segments[this.segments.length - 1];
+      if (!seg || this.broken || (seg.bytes > 0 && seg.bytes + first.bytes > this.segmentBytes)) {
+        seg = await this.roll(first.ev.seq);
+      }
+      const lines: string[] = [];
+      let bytes = 0;
+      while (i < batch.length) {
+        const q = batch[i] as Queued;
+        if (lines.length > 0 && seg.bytes + bytes + q.bytes > this.segmentBytes) break;
+        lines.push(q.line);
+        bytes += q.bytes;
+        i++;
+      }
+      this.fd ??= openSync(seg.path, 'a');
+      try {
+        await writeAll(this.fd, Buffer.from(lines.join('')));
+        if (this.fsyncWrites) await fsyncFd(this.fd);
+      } catch (err) {
+        this.broken = true;
+        throw err;
+      }
+      seg.bytes += bytes;
+      seg.events += lines.length;
+      this.flushed = (batch[i - 1] as Queued).ev.seq;
+    }
+  }
+
+  private async roll(firstSeq: number): Promise<Segment> {
+    await this.closeSegment(this.fsyncWrites);
+    const seg: Segment = { firstSeq, path: join(this.dir, segmentName(firstSeq)), bytes: 0, events: 0 };
+    this.fd = openSync(seg.path, 'a');
+    seg.bytes = statSync(seg.path).size;
+    if (this.fsyncWrites) fsyncDirSync(this.dir);
+    this.segments.push(seg);
+    this.broken = false;
+    this.enforceLimit();
+    return seg;
+  }
+
+  private async closeSegment(sync: boolean): Promise<void> {
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.fd = undefined;
+    if (sync) await fsyncFd(fd).catch(() => {});
+    await new Promise<void>((resolve) => close(fd, () => resolve()));
+  }
+
+  private enforceLimit(): void {
+    let total = this.bytes;
+    while (this.segments.length > 1 && total > this.maxBytes) {
+      const old = this.segments.shift() as Segment;
+      rmSync(old.path, { force: true });
+      total -= old.bytes;
+    }
+  }
+}
+
+function pushDecoded(out: TraceEvent[], line: string, after = 0): void {
+  const seq = lineSeq(line);
+  if (seq !== undefined && seq <= after) return;
+  const ev = decodeLine(line);
+  if (ev && ev.seq > after) out.push(ev);
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // deleted by retention since we listed it
+  }
+}
+
+async function writeAll(fd: number, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    off += await new Promise<number>((resolve, reject) =>
+      write(fd, buf, off, buf.length - off, null, (err, n) => (err ? reject(err) : resolve(n))),
+    );
+  }
+}
+
+function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+}

@@ -1,0 +1,115 @@
+/**
+ * PodStore: the desired pods, kept in a data directory so that a restart of the server (even `kill -9`)
+ * brings every pod back — the role the API server plays for a real kubelet.
+ *
+ * Layout: one file per pod, `<dir>/<metadata.uid>.json`, holding the v1 Pod without `status` (status is
+ * what the engine computes, never what we remember). One file per pod rather than one file for all because
+ * a write then costs one small pod instead of every pod, a crash can only ever touch the pod being written,
+ * and a delete is an unlink. Each put/remove is atomic and durable (see atomic-file.ts).
+ *
+ * Contract: called synchronously from API handlers (small files; each call fsyncs, a few ms on a disk).
+ * One process owns a directory at a time. load() never throws on bad content: a stray temp file from a
+ * crash is removed, an unreadable or malformed `<uid>.json` is skipped (and left in place for a human),
+ * each with a warning.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Pod } from '@syncscope/core/api/v1';
+import { isTempFile, removeFileDurableSync, writeFileAtomicSync } from './atomic-file.ts';
+
+const POD_FILE = /^(.+)\.json$/;
+/** Kubernetes UIDs are UUIDs; anything that could escape the directory or hide as a dotfile is refused. */
+const SAFE_UID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+export interface PodStoreOptions {
+  /** Where warnings go (default console.warn). */
+  warn?: (msg: string) => void;
+}
+
+export class PodStore {
+  private readonly warn: (msg: string) => void;
+
+  constructor(
+    readonly dir: string,
+    opts: PodStoreOptions = {},
+  ) {
+    this.warn = opts.warn ?? ((msg) => console.warn(msg));
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /** Every stored pod, oldest first (creationTimestamp, then namespace/name). */
+  load(): Pod[] {
+    const pods: Pod[] = [];
+    for (const name of readdirSync(this.dir).sort()) {
+      const path = join(this.dir, name);
+      if (isTempFile(name)) {
+        this.warn(`pod store: removing ${path}, an unfinished write from an earlier run`);
+        rmSync(path, { force: true });
+        continue;
+      }
+      const m = POD_FILE.exec(name);
+      if (!m) continue;
+      const pod = this.readPod(path, m[1] as string);
+      if (pod) pods.push(pod);
+    }
+    return pods.sort(
+      (a, b) =>
+        (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+        key(a).localeCompare(key(b)),
+    );
+  }
+
+  /** Stores (or replaces) the pod under its metadata.uid; its status is dropped. */
+  put(pod: Pod): void {
+    const uid = checkUID(pod.metadata?.uid);
+    const { status: _status, ...desired } = pod;
+    writeFileAtomicSync(this.pathOf(uid), `${JSON.stringify(desired, null, 2)}\n`);
+  }
+
+  /** Forgets the pod; removing one that is not stored is not an error. */
+  remove(uid: string): void {
+    removeFileDurableSync(this.pathOf(checkUID(uid)));
+  }
+
+  private pathOf(uid: string): string {
+    return join(this.dir, `${uid}.json`);
+  }
+
+  private readPod(path: string, uid: string): Pod | undefined {
+    let v: unknown;
+    try {
+      v = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      this.warn(`pod store: skipping ${path}: ${(err as Error).message}`);
+      return undefined;
+    }
+    const why = checkPod(v, uid);
+    if (why) {
+      this.warn(`pod store: skipping ${path}: ${why}`);
+      return undefined;
+    }
+    return v as Pod;
+  }
+}
+
+function key(p: Pod): string {
+  return `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
+}
+
+function checkUID(uid: string | undefined): string {
+  if (!uid || !SAFE_UID.test(uid)) throw new Error(`pod store: invalid metadata.uid ${JSON.stringify(uid)}`);
+  return uid;
+}
+
+/** Enough shape to hand the object to the engine; full validation happened when it was admitted. */
+function checkPod(v: unknown, uid: string): string | undefined {
+  if (typeof v !== 'object' || v === null) return 'not an object';
+  const o = v as Partial<Pod>;
+  if (o.apiVersion !== 'v1' || o.kind !== 'Pod') return 'not a v1 Pod';
+  if (typeof o.metadata !== 'object' || o.metadata === null) return 'no metadata';
+  if (typeof o.metadata.name !== 'string' || !o.metadata.name) return 'no metadata.name';
+  if (o.metadata.uid !== uid)
+    return `metadata.uid ${JSON.stringify(o.metadata.uid)} does not match the file name`;
+  if (typeof o.spec !== 'object' || o.spec === null) return 'no spec';
+  return undefined;
+}

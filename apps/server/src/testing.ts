@@ -1,0 +1,64 @@
+/**
+ * A fake Engine for the server's unit tests: keeps pods in a map, records what it was asked, and marks a
+ * deleted pod with deletionTimestamp as the Kubelet does (it stays listed until `finishTermination`).
+ */
+import { type Event, type Pod, rfc3339 } from '@syncscope/core/api';
+import type { PassiveClock } from '@syncscope/core/clock';
+import { defaultKubeletConfiguration, type NodeInfo } from '@syncscope/core/kubelet/configuration';
+import type { Engine } from './engine.ts';
+
+export class FakeEngine implements Engine {
+  readonly pods = new Map<string, Pod>();
+  readonly deletes: { uid: string; gracePeriodSeconds: number | undefined }[] = [];
+  events: Event[] = [];
+
+  constructor(private readonly clock: PassiveClock) {}
+
+  addPod(pod: Pod): void {
+    this.pods.set(pod.metadata.uid as string, { ...pod, status: { phase: 'Pending' } });
+  }
+
+  deletePod(uid: string, gracePeriodSeconds?: number): void {
+    this.deletes.push({ uid, gracePeriodSeconds });
+    const pod = this.pods.get(uid);
+    if (!pod) return;
+    const grace = gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+    pod.metadata = {
+      ...pod.metadata,
+      deletionTimestamp: rfc3339(this.clock.now() + grace * 1000),
+      deletionGracePeriodSeconds: grace,
+    };
+  }
+
+  finishTermination(uid: string): void {
+    this.pods.delete(uid);
+  }
+
+  getPods(): Pod[] {
+    return [...this.pods.values()];
+  }
+
+  getPod(namespace: string, name: string): Pod | undefined {
+    return this.getPods().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
+  }
+
+  getPodByUID(uid: string): Pod | undefined {
+    return this.pods.get(uid);
+  }
+
+  getEvents(): Event[] {
+    return this.events;
+  }
+
+  nodeInfo(): NodeInfo {
+    return {
+      nodeName: 'fake',
+      runtime: { name: 'fake', version: '0', apiVersion: 'v1', endpoint: 'fake://', ready: true, errors: [] },
+      simulated: true,
+      pleg: { mode: 'generic', healthy: true, lastRelist: null, message: '' },
+      sync: { lastIteration: null },
+      configuration: defaultKubeletConfiguration,
+      clock: { now: this.clock.now(), speed: 1 },
+    };
+  }
+}
