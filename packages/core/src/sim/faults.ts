@@ -1,0 +1,153 @@
+import type { Clock } from '../clock/clock.ts';
+import { CriError, codeName, GrpcCode } from '../cri/types.ts';
+
+/**
+ * What the fault layer needs from the runtime it belongs to. SimRuntime implements these; each returns a
+ * description, or throws an Error whose message says why the fault could not apply (unknown id, ...).
+ */
+export interface FaultHooks {
+  exitContainer(id: string, code: number): string;
+  unknownContainer(id: string): string;
+  killSandbox(id: string): string;
+  removeImage(name: string, fromRegistry: boolean): string;
+  restoreImage(name: string): string;
+  slowPull(name: string, ms: number): string;
+  setNetworkReady(ready: boolean): string;
+  /** A runtime outage began: server streams break. */
+  outageStarted(): void;
+}
+
+/** The CRI method names faults key on (as in the proto). */
+export const CRI_METHODS = [
+  'Version',
+  'Status',
+  'RunPodSandbox',
+  'StopPodSandbox',
+  'RemovePodSandbox',
+  'PodSandboxStatus',
+  'ListPodSandbox',
+  'CreateContainer',
+  'StartContainer',
+  'StopContainer',
+  'RemoveContainer',
+  'ListContainers',
+  'ContainerStatus',
+  'ExecSync',
+  'GetContainerEvents',
+  'ImageStatus',
+  'PullImage',
+  'ListImages',
+  'RemoveImage',
+] as const;
+
+/** `startContainer` or `StartContainer` → `StartContainer`; throws on a method the runtime does not have. */
+export function criMethodName(method: string): string {
+  const m = method.charAt(0).toUpperCase() + method.slice(1);
+  if (!(CRI_METHODS as readonly string[]).includes(m)) throw new Error(`unknown CRI method "${method}"`);
+  return m;
+}
+
+/**
+ * Fault injection for the simulated node, owned by one SimRuntime (`sim.faults`). The server's
+ * `POST /api/v1/sim/...` endpoints and tests call these; each returns a one-line description for the UI.
+ *
+ * Call-level faults (failNext, outage, latency) act in `gate()`, which every CRI method awaits first.
+ * They are timed on the runtime's clock. During an outage containers keep running, as containers survive
+ * a containerd restart.
+ */
+export class Faults {
+  private readonly failures = new Map<string, { n: number; code: number; message: string }>();
+  private outageUntil = 0;
+  private latencyMs = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly hooks: FaultHooks,
+  ) {}
+
+  /** The next n calls of `method` fail with `code` (default UNKNOWN) and `message`. */
+  failNext(method: string, n: number, code: number = GrpcCode.UNKNOWN, message = 'injected failure'): string {
+    const m = criMethodName(method);
+    if (n <= 0) this.failures.delete(m);
+    else this.failures.set(m, { n, code, message });
+    return `next ${n} ${m} call${n === 1 ? '' : 's'} fail with ${codeName(code)}: ${message}`;
+  }
+
+  /** Every call fails UNAVAILABLE for ms of clock time; open event streams break at once. */
+  outage(ms: number): string {
+    this.outageUntil = Math.max(this.outageUntil, this.clock.now() + ms);
+    this.hooks.outageStarted();
+    return `runtime unavailable for ${fmtMs(ms)}`;
+  }
+
+  get inOutage(): boolean {
+    return this.clock.now() < this.outageUntil;
+  }
+
+  /** Every call takes ms of clock time before it runs (0 turns it off). */
+  latency(ms: number): string {
+    this.latencyMs = Math.max(0, ms);
+    return ms > 0 ? `every runtime call takes ${fmtMs(ms)} longer` : 'added latency removed';
+  }
+
+  exitContainer(id: string, code: number): string {
+    return this.hooks.exitContainer(id, code);
+  }
+
+  unknownContainer(id: string): string {
+    return this.hooks.unknownContainer(id);
+  }
+
+  killSandbox(id: string): string {
+    return this.hooks.killSandbox(id);
+  }
+
+  /** The image disappears from the node (a later pull brings it back). */
+  removeImage(name: string): string {
+    return this.hooks.removeImage(name, false);
+  }
+
+  /** The image disappears from the node and the registry: pulls fail until restoreImage. */
+  imageMissing(name: string): string {
+    return this.hooks.removeImage(name, true);
+  }
+
+  restoreImage(name: string): string {
+    return this.hooks.restoreImage(name);
+  }
+
+  slowPull(name: string, ms: number): string {
+    return this.hooks.slowPull(name, ms);
+  }
+
+  networkReady(ready: boolean): string {
+    return this.hooks.setNetworkReady(ready);
+  }
+
+  /** Clears call-level faults (failNext, outage, latency). */
+  clear(): string {
+    this.failures.clear();
+    this.outageUntil = 0;
+    this.latencyMs = 0;
+    return 'call faults cleared';
+  }
+
+  /** Awaited at the start of every CRI call; throws the injected CriError, if any. */
+  async gate(method: string): Promise<void> {
+    if (this.latencyMs > 0) await this.clock.sleep(this.latencyMs);
+    this.check(method);
+  }
+
+  /** The synchronous part of gate (for the event stream, which is not a promise). */
+  check(method: string): void {
+    if (this.inOutage) throw new CriError(method, GrpcCode.UNAVAILABLE, 'connection refused');
+    const f = this.failures.get(method);
+    if (!f) return;
+    if (--f.n <= 0) this.failures.delete(method);
+    throw new CriError(method, f.code, f.message);
+  }
+}
+
+function fmtMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}

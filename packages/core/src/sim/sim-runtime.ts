@@ -1,0 +1,550 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Clock } from '../clock/clock.ts';
+import {
+  type Container,
+  type ContainerConfig,
+  type ContainerEventResponse,
+  type ContainerEventStream,
+  type ContainerEventType,
+  type ContainerFilter,
+  type ContainerStatusResponse,
+  CriError,
+  type CriRuntime,
+  type ExecSyncResponse,
+  GrpcCode,
+  type Image,
+  type ImageSpec,
+  type ImageStatusResponse,
+  msToNs,
+  type PodSandbox,
+  type PodSandboxConfig,
+  type PodSandboxFilter,
+  type PodSandboxStatusResponse,
+  type PullImageResponse,
+  type StatusResponse,
+  type VersionResponse,
+} from '../cri/types.ts';
+import {
+  buildHost,
+  containerArgv,
+  containerEnv,
+  execInContainer,
+  type ProcessDeps,
+  resolveProgram,
+  startErrorText,
+} from './container-process.ts';
+import { Faults } from './faults.ts';
+import { ImageCatalogue, normalizeImageRef, pullFailureText } from './images.ts';
+import { CriLogWriter } from './log-writer.ts';
+import { HOST_NETNS, SimNetwork } from './network.ts';
+import { type Program, SignalBox } from './process.ts';
+import { defaultPrograms } from './programs.ts';
+import {
+  type ContainerRecord,
+  containerState,
+  exitReason,
+  matchLabels,
+  type SandboxRecord,
+  sandboxState,
+  toContainer,
+  toContainerStatus,
+  toPodSandbox,
+  toPodSandboxStatus,
+} from './sim-state.ts';
+import { SimStore } from './sim-store.ts';
+
+export interface SimRuntimeOptions {
+  clock: Clock;
+  images?: ImageCatalogue;
+  /** Pod IPs come from here; default 10.88.0.0/16. */
+  podCidr?: string;
+  /** The node's address (host-network pods listen here); default 192.0.2.2. */
+  nodeIP?: string;
+  /** Extra clock time per CRI method before it acts (see CONTAINERD_LATENCY_MS); none by default. */
+  callLatencyMs?: Partial<Record<string, number>>;
+  /** Programs by executable basename; default defaultPrograms(). */
+  programs?: Map<string, Program>;
+}
+
+/** Median latencies of containerd 1.6 on the reference VM (containerd.md §2), for a lifelike node. */
+export const CONTAINERD_LATENCY_MS: Partial<Record<string, number>> = {
+  RunPodSandbox: 60,
+  StopPodSandbox: 45,
+  RemovePodSandbox: 10,
+  CreateContainer: 6,
+  StartContainer: 45,
+  RemoveContainer: 3,
+  ExecSync: 20,
+};
+
+/**
+ * An in-process container runtime that answers the CRI as containerd 1.6 does (containerd.md §3–4: the
+ * same states, exit codes, reasons, gRPC codes and error texts). Containers run programs from
+ * interpreter.ts/programs.ts as async tasks on the injected clock, so a FakeClock drives a 300 s grace
+ * period instantly and a RealClock with a speed factor runs the node faster than real time.
+ *
+ * Callers: the engine directly (tests), or through the gRPC server (sim-node.ts). Methods never block
+ * except on the clock: StopContainer waits up to its timeout for the exit, PullImage for the pull delay,
+ * ExecSync for the command. Log files are real files (node:fs), written synchronously as programs print.
+ */
+export class SimRuntime extends SimStore implements CriRuntime {
+  readonly images: ImageCatalogue;
+  readonly net: SimNetwork;
+  readonly faults: Faults;
+  private readonly deps: ProcessDeps;
+  private readonly latency: Partial<Record<string, number>>;
+
+  constructor(opts: SimRuntimeOptions) {
+    super(opts.clock);
+    this.images = opts.images ?? new ImageCatalogue();
+    this.net = new SimNetwork(opts.podCidr ?? '10.88.0.0/16', opts.nodeIP);
+    this.latency = opts.callLatencyMs ?? {};
+    this.deps = { clock: opts.clock, net: this.net, programs: opts.programs ?? defaultPrograms() };
+    this.faults = new Faults(opts.clock, this.faultHooks());
+  }
+
+  /** Every CRI method starts here: injected faults, then the configured latency. */
+  private async call(method: string): Promise<void> {
+    await this.faults.gate(method);
+    const ms = this.latency[method];
+    if (ms) await this.clock.sleep(ms);
+  }
+
+  // --- runtime info ------------------------------------------------------------------------------------
+
+  async version(): Promise<VersionResponse> {
+    await this.call('Version');
+    return {
+      version: '0.1.0',
+      runtime_name: 'syncscope-sim',
+      runtime_version: '0.1.0',
+      runtime_api_version: 'v1',
+    };
+  }
+
+  async status(): Promise<StatusResponse> {
+    await this.call('Status');
+    const net = this.networkReady;
+    return {
+      status: {
+        conditions: [
+          { type: 'RuntimeReady', status: true, reason: '', message: '' },
+          {
+            type: 'NetworkReady',
+            status: net,
+            reason: net ? '' : 'NetworkPluginNotReady',
+            message: net ? '' : 'Network plugin returns error: cni plugin not initialized',
+          },
+        ],
+      },
+      info: {},
+    };
+  }
+
+  // --- sandboxes ---------------------------------------------------------------------------------------
+
+  async runPodSandbox(config: PodSandboxConfig): Promise<string> {
+    await this.call('RunPodSandbox');
+    const m = config.metadata;
+    const name = `${m.name}_${m.namespace}_${m.uid}_${m.attempt}`;
+    const holder = this.sandboxNames.get(name);
+    if (holder)
+      throw this.err(
+        'RunPodSandbox',
+        GrpcCode.UNKNOWN,
+        `failed to reserve sandbox name "${name}": name "${name}" is reserved for "${holder}"`,
+      );
+    const hostNetwork = config.linux?.security_context?.namespace_options?.network === 'NODE';
+    if (hostNetwork && config.hostname) {
+      throw this.err(
+        'RunPodSandbox',
+        GrpcCode.UNKNOWN,
+        startErrorText('unable to set hostname without a private UTS namespace').replace(
+          'unable to start container process: ',
+          '',
+        ),
+      );
+    }
+    const id = newId();
+    const sb: SandboxRecord = {
+      id,
+      config,
+      createdAt: this.clock.now(),
+      notReady: false,
+      hostNetwork,
+      ip: '',
+      netns: hostNetwork ? HOST_NETNS : id,
+      name,
+    };
+    this.sandboxes.set(id, sb);
+    this.sandboxNames.set(name, id);
+    if (!hostNetwork) {
+      if (!this.networkReady) {
+        // containerd keeps the failed sandbox (NOTREADY); the kubelet has to stop and remove it.
+        sb.notReady = true;
+        throw this.err(
+          'RunPodSandbox',
+          GrpcCode.UNKNOWN,
+          `failed to setup network for sandbox "${id}": cni plugin not initialized`,
+        );
+      }
+      sb.ip = this.net.allocate(id);
+    }
+    return id;
+  }
+
+  async stopPodSandbox(id: string): Promise<void> {
+    await this.call('StopPodSandbox');
+    const sb = this.sandboxes.get(id);
+    if (!sb)
+      throw this.err(
+        'StopPodSandbox',
+        GrpcCode.NOT_FOUND,
+        `an error occurred when try to find sandbox "${id}": not found`,
+      );
+    this.stopSandbox(sb);
+  }
+
+  async removePodSandbox(id: string): Promise<void> {
+    await this.call('RemovePodSandbox');
+    const sb = this.sandboxes.get(id);
+    if (!sb) return;
+    if (!sb.notReady || sb.ip) this.stopSandbox(sb);
+    for (const c of this.containersOf(id)) this.deleteContainer(c);
+    this.sandboxes.delete(id);
+    this.sandboxNames.delete(sb.name);
+  }
+
+  async podSandboxStatus(id: string): Promise<PodSandboxStatusResponse> {
+    await this.call('PodSandboxStatus');
+    const sb = this.sandboxes.get(id);
+    if (!sb)
+      throw this.err(
+        'PodSandboxStatus',
+        GrpcCode.NOT_FOUND,
+        'an error occurred when try to find sandbox: not found',
+      );
+    return { status: toPodSandboxStatus(sb), info: {} };
+  }
+
+  async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
+    await this.call('ListPodSandbox');
+    return [...this.sandboxes.values()]
+      .filter(
+        (s) =>
+          (!filter?.id || s.id === filter.id) &&
+          (!filter?.state || sandboxState(s) === filter.state.state) &&
+          matchLabels(s.config.labels, filter?.label_selector),
+      )
+      .map(toPodSandbox);
+  }
+
+  // --- containers --------------------------------------------------------------------------------------
+
+  async createContainer(
+    sandboxId: string,
+    config: ContainerConfig,
+    _sandboxConfig: PodSandboxConfig,
+  ): Promise<string> {
+    await this.call('CreateContainer');
+    const sb = this.sandboxes.get(sandboxId);
+    if (!sb)
+      throw this.err(
+        'CreateContainer',
+        GrpcCode.NOT_FOUND,
+        `failed to find sandbox id "${sandboxId}": not found`,
+      );
+    if (sb.notReady) {
+      throw this.err(
+        'CreateContainer',
+        GrpcCode.NOT_FOUND,
+        `failed to get sandbox container task: no running task found: task ${sandboxId} not found: not found`,
+      );
+    }
+    const pm = sb.config.metadata;
+    const name = `${config.metadata.name}_${pm.name}_${pm.namespace}_${pm.uid}_${config.metadata.attempt}`;
+    const holder = this.containerNames.get(name);
+    if (holder)
+      throw this.err(
+        'CreateContainer',
+        GrpcCode.UNKNOWN,
+        `failed to reserve container name "${name}": name "${name}" is reserved for "${holder}"`,
+      );
+    const image = this.images.local(config.image);
+    if (!image) {
+      const p = config.image.image.startsWith('sha256:') ? null : normalizeImageRef(config.image.image);
+      const shown = p?.ok ? p.ref : config.image.image;
+      throw this.err('CreateContainer', GrpcCode.NOT_FOUND, `failed to resolve image "${shown}": not found`);
+    }
+    const id = newId();
+    let markExited: () => void = () => undefined;
+    const exited = new Promise<void>((resolve) => {
+      markExited = resolve;
+    });
+    const c: ContainerRecord = {
+      id,
+      sandboxId,
+      config,
+      image,
+      name,
+      createdAt: this.clock.now(),
+      startedAt: 0,
+      finishedAt: 0,
+      exitCode: 0,
+      reason: '',
+      message: '',
+      oomKilled: false,
+      unknown: false,
+      logPath:
+        sb.config.log_directory && config.log_path ? join(sb.config.log_directory, config.log_path) : '',
+      env: new Map(),
+      vfs: new Map(),
+      proc: null,
+      exited,
+      markExited,
+    };
+    c.env = containerEnv(c, sb);
+    this.containers.set(id, c);
+    this.containerNames.set(name, id);
+    this.emit('CONTAINER_CREATED_EVENT', c);
+    return id;
+  }
+
+  async startContainer(id: string): Promise<void> {
+    await this.call('StartContainer');
+    const c = this.findContainer('StartContainer', id);
+    const state = containerState(c);
+    if (state !== 'CONTAINER_CREATED') {
+      throw this.err(
+        'StartContainer',
+        GrpcCode.UNKNOWN,
+        `failed to set starting state for container "${id}": container is in ${state} state`,
+      );
+    }
+    const sb = this.sandboxes.get(c.sandboxId) as SandboxRecord;
+    if (sb.notReady) return this.failStart(c, `sandbox container "${sb.id}" is not running`);
+    const argv = containerArgv(c);
+    const found = resolveProgram(this.deps, c, argv, c.env);
+    if ('error' in found) return this.failStart(c, startErrorText(found.error));
+    const kill = new AbortController();
+    const signals = new SignalBox();
+    let log: CriLogWriter | null = null;
+    if (c.logPath) {
+      try {
+        log = new CriLogWriter(c.logPath, this.clock);
+      } catch {
+        log = null;
+      }
+    }
+    c.proc = { kill, signals, log };
+    c.startedAt = this.clock.now();
+    this.emit('CONTAINER_STARTED_EVENT', c);
+    const io = {
+      out: (s: string) => log?.write('stdout', s),
+      err: (s: string) => log?.write('stderr', s),
+      stdin: '',
+    };
+    const host = buildHost(this.deps, c, sb, kill.signal);
+    found.program(argv, { host, io, env: new Map(c.env), signals }).then(
+      (code) => this.finish(c, code),
+      (e: unknown) => {
+        if (kill.signal.aborted) return;
+        io.err(`sim: ${e instanceof Error ? e.message : String(e)}\n`);
+        this.finish(c, 1);
+      },
+    );
+  }
+
+  /** containerd marks a container whose start failed EXITED 128 StartError and returns the error. */
+  private failStart(c: ContainerRecord, text: string): never {
+    c.finishedAt = this.clock.now();
+    c.exitCode = 128;
+    c.reason = 'StartError';
+    c.message = text;
+    c.markExited();
+    this.emit('CONTAINER_STOPPED_EVENT', c);
+    throw this.err('StartContainer', GrpcCode.UNKNOWN, text);
+  }
+
+  async stopContainer(id: string, timeout: number): Promise<void> {
+    await this.call('StopContainer');
+    const c = this.findContainer('StopContainer', id);
+    if (!c.proc || c.finishedAt) return;
+    if (timeout > 0 && !c.unknown) {
+      c.proc.signals.deliverTerm();
+      const timer = new AbortController();
+      const grace = this.clock.sleep(timeout * 1000, timer.signal).catch(() => undefined);
+      await Promise.race([c.exited, grace]);
+      timer.abort();
+    }
+    this.kill(c);
+  }
+
+  async removeContainer(id: string): Promise<void> {
+    await this.call('RemoveContainer');
+    const c = this.containers.get(id);
+    if (!c) return;
+    this.kill(c);
+    this.deleteContainer(c);
+  }
+
+  async listContainers(filter?: ContainerFilter): Promise<Container[]> {
+    await this.call('ListContainers');
+    return [...this.containers.values()]
+      .filter(
+        (c) =>
+          (!filter?.id || c.id === filter.id) &&
+          (!filter?.pod_sandbox_id || c.sandboxId === filter.pod_sandbox_id) &&
+          (!filter?.state || containerState(c) === filter.state.state) &&
+          matchLabels(c.config.labels, filter?.label_selector),
+      )
+      .map(toContainer);
+  }
+
+  async containerStatus(id: string): Promise<ContainerStatusResponse> {
+    await this.call('ContainerStatus');
+    return { status: toContainerStatus(this.findContainer('ContainerStatus', id)), info: {} };
+  }
+
+  async execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResponse> {
+    await this.call('ExecSync');
+    const c = this.containers.get(id);
+    if (!c)
+      throw this.err(
+        'ExecSync',
+        GrpcCode.NOT_FOUND,
+        `failed to exec in container: failed to find container "${id}" in store: not found`,
+      );
+    const state = containerState(c);
+    if (state !== 'CONTAINER_RUNNING')
+      throw this.err(
+        'ExecSync',
+        GrpcCode.UNKNOWN,
+        `failed to exec in container: container is in ${state} state`,
+      );
+    const sb = this.sandboxes.get(c.sandboxId) as SandboxRecord;
+    const r = await execInContainer(this.deps, c, sb, cmd, timeout, newId());
+    return { stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr), exit_code: r.exitCode };
+  }
+
+  getContainerEvents(
+    onEvent: (ev: ContainerEventResponse) => void,
+    onEnd: (err?: Error) => void,
+  ): ContainerEventStream {
+    try {
+      this.faults.check('GetContainerEvents');
+    } catch (e) {
+      queueMicrotask(() => onEnd(e as Error));
+      return { cancel: () => undefined };
+    }
+    return this.subscribe(onEvent, onEnd);
+  }
+
+  // --- images ------------------------------------------------------------------------------------------
+
+  async imageStatus(image: ImageSpec): Promise<ImageStatusResponse> {
+    await this.call('ImageStatus');
+    const d = this.images.local(image);
+    return { image: d ? this.images.toCri(d) : null, info: {} };
+  }
+
+  async pullImage(image: ImageSpec): Promise<PullImageResponse> {
+    await this.call('PullImage');
+    const p = normalizeImageRef(image.image);
+    if (!p.ok) throw this.err('PullImage', GrpcCode.UNKNOWN, p.error);
+    const def = this.images.inRegistry(p.ref);
+    if (!def) throw this.err('PullImage', GrpcCode.UNKNOWN, pullFailureText(p.ref, p.host, p.path, p.tag));
+    if (def.pullDelayMs > 0) await this.clock.sleep(def.pullDelayMs);
+    this.images.markPresent(def.ref);
+    return { image_ref: def.id };
+  }
+
+  async listImages(filter?: { image?: ImageSpec }): Promise<Image[]> {
+    await this.call('ListImages');
+    const only = filter?.image?.image ? this.images.local(filter.image) : undefined;
+    if (filter?.image?.image && !only) return [];
+    return (only ? [only] : this.images.listLocal()).map((d) => this.images.toCri(d));
+  }
+
+  async removeImage(image: ImageSpec): Promise<void> {
+    await this.call('RemoveImage');
+    this.images.removeLocal(image);
+  }
+
+  /** The node goes away: every container is killed, every event stream ends. */
+  shutdown(): void {
+    for (const c of this.containers.values()) this.kill(c);
+    this.breakStreams(new CriError('GetContainerEvents', GrpcCode.UNAVAILABLE, 'Connection dropped'));
+  }
+
+  // --- exits -------------------------------------------------------------------------------------------
+
+  /** Records an exit (once): reason from the code (or OOM / unknown), processes and ports released. */
+  protected override finish(c: ContainerRecord, code: number): void {
+    if (c.finishedAt || !c.proc) return;
+    c.finishedAt = this.clock.now();
+    if (c.unknown) {
+      c.unknown = false;
+      c.exitCode = 255;
+      c.reason = 'Unknown';
+    } else {
+      c.exitCode = code;
+      c.reason = exitReason(code, c.oomKilled);
+    }
+    const proc = c.proc;
+    proc.log?.close();
+    proc.kill.abort(); // PID 1 is gone: the kernel kills everything else in the container
+    this.net.releaseContainer(c.id);
+    c.markExited();
+    this.emit('CONTAINER_STOPPED_EVENT', c);
+  }
+
+  /** SIGKILL: the container exits 137 at once. */
+  protected override kill(c: ContainerRecord): void {
+    if (c.proc && !c.finishedAt) this.finish(c, 137);
+  }
+
+  protected override stopSandbox(sb: SandboxRecord): void {
+    for (const c of this.containersOf(sb.id)) this.kill(c);
+    sb.notReady = true;
+    this.net.release(sb.ip);
+    sb.ip = '';
+  }
+
+  private deleteContainer(c: ContainerRecord): void {
+    this.containers.delete(c.id);
+    this.containerNames.delete(c.name);
+    this.emit('CONTAINER_DELETED_EVENT', c);
+  }
+
+  private findContainer(method: string, id: string): ContainerRecord {
+    const c = this.containers.get(id);
+    if (!c)
+      throw this.err(
+        method,
+        GrpcCode.NOT_FOUND,
+        `an error occurred when try to find container "${id}": not found`,
+      );
+    return c;
+  }
+
+  private err(method: string, code: number, details: string): CriError {
+    return new CriError(method, code, details);
+  }
+
+  protected override emit(type: ContainerEventType, c: ContainerRecord): void {
+    const sb = this.sandboxes.get(c.sandboxId);
+    this.publish({
+      container_id: c.id,
+      container_event_type: type,
+      created_at: msToNs(this.clock.now()),
+      pod_sandbox_status: sb ? toPodSandboxStatus(sb) : null,
+      containers_statuses: sb ? this.containersOf(sb.id).map(toContainerStatus) : [],
+    });
+  }
+}
+
+function newId(): string {
+  return randomBytes(32).toString('hex');
+}
