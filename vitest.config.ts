@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: unit tests beside the code (fake clock, no sockets), end-to-end tests that start the
-// server on the simulated node (real gRPC over a unix socket), and browser tests in Debian's Chromium.
+// Four projects: unit tests beside the code (fake clock, no sockets), end-to-end tests that start the
+// server on the simulated node (real gRPC over a unix socket), scenarios on a private containerd (root),
+// and browser tests in Debian's Chromium. scripts/test-all.sh runs them one project at a time.
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'unit', include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.spec.ts'], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false } },
+      { test: { name: 'containerd', include: ['test/containerd/**/*.spec.ts'], testTimeout: 240_000, hookTimeout: 240_000, fileParallelism: false } },
       { test: { name: 'browser', include: ['test/browser/**/*.spec.ts'], testTimeout: 120_000, hookTimeout: 120_000, fileParallelism: false } },
     ],
   },
