@@ -1,4 +1,12 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '@syncscope/core/clock';
@@ -9,7 +17,15 @@ import { TraceJournal, type TraceJournalOptions } from './journal.ts';
 import { parseSegmentName } from './segment.ts';
 
 function ev(seq: number, podUID = 'uid-a'): TraceEvent {
-  return { seq, time: 1_000 + seq, type: 'config.update', op: 'ADD', source: 'api', podUID, pod: `default/${podUID}` };
+  return {
+    seq,
+    time: 1_000 + seq,
+    type: 'config.update',
+    op: 'ADD',
+    source: 'api',
+    podUID,
+    pod: `default/${podUID}`,
+  };
 }
 const seqs = (evs: TraceEvent[]) => evs.map((e) => e.seq);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -23,7 +39,10 @@ describe('TraceJournal', () => {
     journals.push(j);
     return j;
   };
-  const segmentFiles = () => readdirSync(dir).filter((n) => parseSegmentName(n) !== undefined).sort();
+  const segmentFiles = () =>
+    readdirSync(dir)
+      .filter((n) => parseSegmentName(n) !== undefined)
+      .sort();
 
   beforeEach(() => {
     dir = join(mkdtempSync(join(tmpdir(), 'syncscope-trace-')), 'trace');
@@ -146,6 +165,24 @@ describe('TraceJournal', () => {
     expect(third.open()).toEqual({ lastSeq: 32, events: 32 });
     expect(seqs(third.read(0))).toEqual(range(1, 32));
     expect(warnings).toHaveLength(1);
+  });
+
+  it('cuts only what follows the last good line: a bad line between good ones stays, skipped on read', async () => {
+    const j = make();
+    j.open();
+    j.append(ev(1));
+    await j.flush();
+    const file = join(dir, segmentFiles()[0] as string);
+    appendFileSync(file, 'garbage that is not json\n');
+    j.append(ev(2));
+    await j.close();
+    appendFileSync(file, `${JSON.stringify(ev(2))}\n\0\0\0\0`); // a repeated seq, then zeros from a lost page
+    const goodBytes = statSync(file).size - JSON.stringify(ev(2)).length - 5;
+
+    const again = make();
+    expect(again.open()).toEqual({ lastSeq: 2, events: 2 });
+    expect(statSync(file).size).toBe(goodBytes);
+    expect(seqs(again.read(0))).toEqual([1, 2]);
   });
 
   it('deletes a newest segment that holds nothing whole and takes lastSeq from the one before', async () => {

@@ -58,7 +58,10 @@ export interface TraceJournalOptions {
   dir: string;
   /** A segment is closed once the next line would take it past this size (default 8 MiB). */
   segmentBytes?: number;
-  /** Total size kept on disk; the oldest segments are deleted beyond it (default 256 MiB). */
+  /**
+   * Total size kept on disk; the oldest segments are deleted beyond it (default 256 MiB). The segment being
+   * written is never deleted, so the bound is max(maxBytes, segmentBytes).
+   */
   maxBytes?: number;
   /** Longest time an appended event waits in memory (default 100 ms). */
   flushIntervalMs?: number;
@@ -357,6 +360,7 @@ export class TraceJournal {
       seg.events += lines.length;
       this.flushed = (batch[i - 1] as Queued).ev.seq;
     }
+    this.enforceLimit();
   }
 
   private async roll(firstSeq: number): Promise<Segment> {

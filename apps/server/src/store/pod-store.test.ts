@@ -57,7 +57,11 @@ describe('PodStore', () => {
     const store = open();
     store.put(pod('web', 'uid-1', '2026-01-01T12:00:00Z', 'nginx:1.27'));
     store.put(pod('web', 'uid-1', '2026-01-01T12:00:00Z', 'nginx:1.28'));
-    expect(open().load().map((p) => p.spec.containers[0]?.image)).toEqual(['nginx:1.28']);
+    expect(
+      open()
+        .load()
+        .map((p) => p.spec.containers[0]?.image),
+    ).toEqual(['nginx:1.28']);
 
     store.remove('uid-1');
     store.remove('uid-never-stored');
@@ -83,9 +87,16 @@ describe('PodStore', () => {
     store.put(pod('good', 'uid-good', '2026-01-01T12:00:00Z'));
     writeFileSync(join(dir, 'uid-torn.json'), '{"apiVersion":"v1","kind":"Po');
     writeFileSync(join(dir, 'uid-other.json'), JSON.stringify(pod('x', 'uid-x', '2026-01-01T12:00:00Z')));
-    writeFileSync(join(dir, 'uid-event.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Event', metadata: {} }));
+    writeFileSync(
+      join(dir, 'uid-event.json'),
+      JSON.stringify({ apiVersion: 'v1', kind: 'Event', metadata: {} }),
+    );
 
-    expect(open().load().map((p) => p.metadata.name)).toEqual(['good']);
+    expect(
+      open()
+        .load()
+        .map((p) => p.metadata.name),
+    ).toEqual(['good']);
     expect(warnings).toHaveLength(3);
     expect(warnings.join('\n')).toMatch(/uid-torn\.json/);
     expect(warnings.join('\n')).toMatch(/does not match the file name/);

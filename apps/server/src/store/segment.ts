@@ -71,31 +71,48 @@ export function forEachLine(text: string, fn: (line: string) => boolean | undefi
 }
 
 export interface ScanResult {
-  /** Length in bytes of the valid prefix (whole lines of valid, increasing events). */
+  /** Length in bytes up to the end of the last good line; what follows is torn or garbage. */
   validBytes: number;
   events: number;
   lastSeq: number;
 }
 
 /**
- * Validates a segment from its start: every line must be a trace event with seq >= the segment's first
- * seq and above the line before. Stops at the first line that is not (a torn write at the end after a
- * crash, or garbage a lost page left behind); the caller truncates the file to validBytes.
+ * Scans a segment after a crash. A good line is a JSON object with an integer seq above the good line
+ * before it (and >= the segment's first seq), a time and a type; the type need not be one this version
+ * knows, so a journal written by a newer server is not cut short. Everything after the last good line (a
+ * torn write, zeros a lost page left behind) is what the caller truncates; a bad line between good ones
+ * is kept and skipped by readers.
  */
 export function scanSegment(buf: Buffer, firstSeq: number): ScanResult {
   let off = 0;
+  let validBytes = 0;
   let events = 0;
   let lastSeq = firstSeq - 1;
   for (;;) {
     const nl = buf.indexOf(0x0a, off);
     if (nl < 0) break;
-    const ev = decodeLine(buf.toString('utf8', off, nl));
-    if (!ev || ev.seq <= lastSeq) break;
-    lastSeq = ev.seq;
-    events++;
+    const seq = envelopeSeq(buf.toString('utf8', off, nl));
     off = nl + 1;
+    if (seq === undefined || seq <= lastSeq) continue;
+    lastSeq = seq;
+    events++;
+    validBytes = off;
   }
-  return { validBytes: off, events, lastSeq };
+  return { validBytes, events, lastSeq };
+}
+
+function envelopeSeq(line: string): number | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const ok = Number.isSafeInteger(o.seq) && typeof o.time === 'number' && typeof o.type === 'string';
+  return ok ? (o.seq as number) : undefined;
 }
 
 export function countLines(buf: Buffer): number {

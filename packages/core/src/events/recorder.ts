@@ -40,6 +40,21 @@ export class TraceRecorder {
     return ev;
   }
 
+  /**
+   * Fills the ring with events recorded before (the on-disk journal after a restart) without calling
+   * listeners. `events` are oldest first; only those older than what the ring holds are taken, the newest
+   * `capacity` kept. The next seq stays above every seq held.
+   */
+  preload(events: readonly TraceEvent[]): void {
+    const oldest = this.size > 0 ? this.oldest : Number.POSITIVE_INFINITY;
+    const all = [...events.filter((ev) => ev.seq < oldest), ...this.since(0)];
+    const merged = all.slice(Math.max(0, all.length - this.capacity));
+    this.ring = merged;
+    this.head = 0;
+    const last = merged[merged.length - 1];
+    if (last && last.seq >= this.nextSeq) this.nextSeq = last.seq + 1;
+  }
+
   /** The seq the next event will get. */
   get next(): number {
     return this.nextSeq;
