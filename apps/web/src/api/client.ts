@@ -1,0 +1,101 @@
+/**
+ * Fetch helpers for the Syncscope REST API (same origin; the Vite dev server proxies /api). Every error
+ * the server returns is a Kubernetes Status object; it is thrown as an ApiError that keeps it, so forms can
+ * show the field and reason of each cause.
+ */
+import type { Event, Pod, PodList, Status } from '@syncscope/core/api';
+import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import type { TraceEvent } from '@syncscope/core/trace';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly status?: Status,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+function isStatus(v: unknown): v is Status {
+  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
+}
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) {
+    if (isStatus(body)) throw new ApiError(res.status, body.message, body);
+    throw new ApiError(res.status, `${init?.method ?? 'GET'} ${path}: ${res.status} ${res.statusText}`);
+  }
+  return body as T;
+}
+
+/** GET /api/v1/events (core/v1 EventList). */
+export interface EventList {
+  apiVersion: 'v1';
+  kind: 'EventList';
+  metadata: { resourceVersion?: string };
+  items: Event[];
+}
+
+export const getPods = (): Promise<PodList> => request('/api/v1/pods');
+export const getNode = (): Promise<NodeInfo> => request('/api/v1/node');
+export const getEvents = (): Promise<EventList> => request('/api/v1/events');
+
+/** Creates a pod from a manifest (YAML or JSON text). */
+export function createPod(namespace: string, manifest: string): Promise<Pod> {
+  return request(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/yaml' },
+    body: manifest,
+  });
+}
+
+export function deletePod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<unknown> {
+  const q = gracePeriodSeconds === undefined ? '' : `?gracePeriodSeconds=${gracePeriodSeconds}`;
+  return request(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}${q}`, {
+    method: 'DELETE',
+  });
+}
+
+/** One page of GET /api/v1/trace. */
+export interface TracePage {
+  items: TraceEvent[];
+  /** The `since` that continues after this page. */
+  next: number | null;
+  /** The oldest seq the server still holds. */
+  oldest: number | null;
+}
+
+export function getTracePage(opts: { since?: number; podUID?: string; limit?: number }): Promise<TracePage> {
+  const q = new URLSearchParams();
+  if (opts.since !== undefined) q.set('since', String(opts.since));
+  if (opts.podUID) q.set('podUID', opts.podUID);
+  if (opts.limit !== undefined) q.set('limit', String(opts.limit));
+  return request(`/api/v1/trace?${q}`);
+}
+
+export const MAX_TRACE_PAGES = 50;
+
+/** All of a pod's trace the server holds, following `next` until a page comes back empty. */
+export async function getPodTrace(podUID: string): Promise<TraceEvent[]> {
+  const out: TraceEvent[] = [];
+  let since = 0;
+  for (let page = 0; page < MAX_TRACE_PAGES; page++) {
+    const res = await getTracePage({ since, podUID });
+    out.push(...res.items);
+    const last = res.items[res.items.length - 1]?.seq ?? since;
+    const next = res.next ?? last;
+    if (res.items.length === 0 || next <= since) break;
+    since = next;
+  }
+  return out;
+}

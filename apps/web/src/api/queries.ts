@@ -1,0 +1,91 @@
+/**
+ * The query cache layout and the hooks the views read it with. Keys:
+ *   ['pods']              PodList            GET /api/v1/pods, patched by status.update events
+ *   ['node']              NodeInfo           GET /api/v1/node, polled
+ *   ['trace', 'recent']   TraceState         everything the stream delivered (bounded)
+ *   ['trace', 'pod', uid] TraceState         one pod's full history: GET /api/v1/trace?podUID= merged with
+ *                                            the stream; kept live by the stream while it is cached
+ * The stream (use-trace-stream.ts) is the only writer after the first fetch, through `dispatchEvents`.
+ */
+import type { PodList } from '@syncscope/core/api';
+import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { applyEventsToPods } from '../lib/pods-cache.ts';
+import { applyEvents, emptyTraceState, fromEvents, podEvents, type TraceState } from '../lib/trace-store.ts';
+import { getNode, getPods, getPodTrace } from './client.ts';
+
+export const queryKeys = {
+  pods: ['pods'] as const,
+  node: ['node'] as const,
+  recentTrace: ['trace', 'recent'] as const,
+  podTrace: (uid: string) => ['trace', 'pod', uid] as const,
+};
+
+export function usePods() {
+  return useQuery({ queryKey: queryKeys.pods, queryFn: getPods });
+}
+
+export function useNode() {
+  return useQuery({ queryKey: queryKeys.node, queryFn: getNode, refetchInterval: 5_000 });
+}
+
+/** The recent trace (never fetched: only the stream fills it). */
+export function useRecentTrace() {
+  return useQuery({
+    queryKey: queryKeys.recentTrace,
+    queryFn: () => emptyTraceState(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** One pod's history; the stream appends to it while it is cached. */
+export function usePodTrace(podUID: string | undefined) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: queryKeys.podTrace(podUID ?? ''),
+    enabled: Boolean(podUID),
+    staleTime: Number.POSITIVE_INFINITY,
+    queryFn: async (): Promise<TraceState> => {
+      const uid = podUID ?? '';
+      const history = await getPodTrace(uid);
+      // Whatever the stream delivered while the history was in flight is merged in, so nothing is lost
+      // between the two.
+      const recent = podEvents(queryClient.getQueryData<TraceState>(queryKeys.recentTrace), uid);
+      return fromEvents([...history, ...recent]);
+    },
+  });
+}
+
+/**
+ * Applies a batch from the stream to every cache entry it concerns. Pod traces that are not cached are
+ * left alone (their first fetch will include these events).
+ */
+export function dispatchEvents(queryClient: QueryClient, events: readonly TraceEvent[]): void {
+  if (events.length === 0) return;
+  queryClient.setQueryData<TraceState>(queryKeys.recentTrace, (old) =>
+    applyEvents(old ?? emptyTraceState(), events),
+  );
+
+  const byPod = new Map<string, TraceEvent[]>();
+  for (const ev of events) {
+    const uid = podUIDOf(ev);
+    if (!uid) continue;
+    const list = byPod.get(uid);
+    if (list) list.push(ev);
+    else byPod.set(uid, [ev]);
+  }
+  for (const [uid, evs] of byPod) {
+    queryClient.setQueryData<TraceState>(queryKeys.podTrace(uid), (old) =>
+      old ? applyEvents(old, evs) : old,
+    );
+  }
+
+  let refetch = false;
+  queryClient.setQueryData<PodList>(queryKeys.pods, (old) => {
+    if (!old) return old;
+    const r = applyEventsToPods(old, events);
+    refetch = r.refetch;
+    return r.list;
+  });
+  if (refetch) void queryClient.invalidateQueries({ queryKey: queryKeys.pods });
+}

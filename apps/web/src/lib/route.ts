@@ -1,0 +1,20 @@
+/**
+ * Hash routes: `#/` is the node, `#/pods/<namespace>/<name>` one pod. Hash routing keeps the built app a
+ * set of static files the server can serve from any path.
+ */
+export type Route = { view: 'node' } | { view: 'pod'; namespace: string; name: string };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 3 && parts[0] === 'pods') {
+    return { view: 'pod', namespace: parts[1] as string, name: parts[2] as string };
+  }
+  return { view: 'node' };
+}
+
+export function routeHref(route: Route): string {
+  if (route.view === 'pod') {
+    return `#/pods/${encodeURIComponent(route.namespace)}/${encodeURIComponent(route.name)}`;
+  }
+  return '#/';
+}

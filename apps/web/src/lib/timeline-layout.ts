@@ -1,0 +1,298 @@
+/**
+ * The layout of one pod's timeline, as plain data with times (ms on the engine's clock): the pod worker's
+ * state band, one lane per container instance, PLEG marks, SyncPod marks and backoff windows. The
+ * Timeline component only maps these times to pixels.
+ *
+ * Container instances are pieced together from three sources, since no single event tells the whole story:
+ *   runtime.call CreateContainer / StartContainer   when the kubelet created and started it (by name)
+ *   pleg.event ContainerStarted / ContainerDied      when the runtime saw it run and exit (by container ID)
+ *   status.update                                    its ID, exit code and reason as the status reports them
+ * An instance is matched by container ID where one is known, else it is the newest instance of that
+ * container name that still lacks the fact being added.
+ */
+import type { ContainerStatus } from '@syncscope/core/api';
+import type { PlegEventType, SyncAction, TraceEvent, WorkerState, WorkType } from '@syncscope/core/trace';
+
+export interface WorkerBand {
+  state: WorkerState;
+  start: number;
+  end: number;
+  /** Still the current state (the band runs to the layout's end). */
+  open: boolean;
+}
+
+export type LaneSegmentKind = 'created' | 'running' | 'exited';
+export interface LaneSegment {
+  kind: LaneSegmentKind;
+  start: number;
+  end: number;
+}
+
+export interface ContainerLane {
+  key: string;
+  name: string;
+  init: boolean;
+  attempt: number | null;
+  containerID: string | null;
+  createdAt: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  exitCode: number | null;
+  reason: string | null;
+  /** The error of a failed CreateContainer / StartContainer call. */
+  error: string | null;
+  segments: LaneSegment[];
+}
+
+export interface PlegMark {
+  seq: number;
+  time: number;
+  event: PlegEventType;
+  containerID: string;
+  containerName: string | null;
+}
+
+export interface SyncMark {
+  seq: number;
+  start: number;
+  end: number;
+  workType: WorkType;
+  actions: SyncAction[];
+  error: string | null;
+  failed: boolean;
+}
+
+export interface BackoffWindow {
+  seq: number;
+  kind: 'container' | 'image';
+  container: string;
+  delayS: number;
+  start: number;
+  end: number;
+}
+
+export interface TimelineLayout {
+  start: number;
+  end: number;
+  workerBands: WorkerBand[];
+  lanes: ContainerLane[];
+  pleg: PlegMark[];
+  syncs: SyncMark[];
+  backoffs: BackoffWindow[];
+}
+
+/** "containerd://abc" and "abc" name the same container. */
+export function bareContainerID(id: string | undefined | null): string | null {
+  if (!id) return null;
+  const i = id.indexOf('://');
+  return i >= 0 ? id.slice(i + 3) : id;
+}
+
+function parseTime(t: string | undefined): number | null {
+  if (!t) return null;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+type Instance = Omit<ContainerLane, 'segments' | 'key'>;
+
+class InstanceTable {
+  readonly list: Instance[] = [];
+
+  byID(id: string | null): Instance | undefined {
+    return id ? this.list.find((c) => c.containerID === id) : undefined;
+  }
+
+  /** The newest instance of `name` for which `lacks` holds. */
+  newest(name: string | null | undefined, lacks: (c: Instance) => boolean): Instance | undefined {
+    if (!name) return undefined;
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const c = this.list[i] as Instance;
+      if (c.name === name) return lacks(c) ? c : undefined;
+    }
+    return undefined;
+  }
+
+  add(name: string, fields: Partial<Instance>): Instance {
+    const c: Instance = {
+      name,
+      init: false,
+      attempt: null,
+      containerID: null,
+      createdAt: null,
+      startedAt: null,
+      finishedAt: null,
+      exitCode: null,
+      reason: null,
+      error: null,
+      ...fields,
+    };
+    this.list.push(c);
+    return c;
+  }
+
+  /** Finds (or creates) the instance a container ID belongs to, binding the ID to an unbound instance. */
+  forID(id: string, name: string | null | undefined, time: number, ran = false): Instance | undefined {
+    const known = this.byID(id);
+    if (known) return known;
+    const unbound = this.newest(
+      name,
+      (c) => c.containerID === null && c.finishedAt === null && (!ran || c.startedAt !== null),
+    );
+    if (unbound) {
+      unbound.containerID = id;
+      return unbound;
+    }
+    return name ? this.add(name, { containerID: id, startedAt: time }) : undefined;
+  }
+
+  applyStatus(cs: ContainerStatus, init: boolean, time: number): void {
+    for (const c of this.list) if (c.name === cs.name) c.init = init;
+    const facts = [cs.lastState?.terminated, cs.state?.terminated];
+    for (const t of facts) {
+      const id = bareContainerID(t?.containerID ?? (t === cs.state?.terminated ? cs.containerID : undefined));
+      if (!t || !id) continue;
+      // Only an instance that was started can be the one that terminated.
+      const c = this.forID(id, cs.name, parseTime(t.startedAt) ?? time, true);
+      if (!c) continue;
+      c.exitCode = t.exitCode;
+      c.reason = t.reason ?? null;
+      c.finishedAt ??= parseTime(t.finishedAt) ?? time;
+      c.init = init;
+    }
+    const id = bareContainerID(cs.containerID);
+    if (cs.state?.running && id) {
+      const c = this.forID(id, cs.name, parseTime(cs.state.running.startedAt) ?? time);
+      if (c) {
+        c.startedAt ??= parseTime(cs.state.running.startedAt) ?? time;
+        c.init = init;
+      }
+    }
+  }
+}
+
+function applyRuntimeCall(table: InstanceTable, ev: Extract<TraceEvent, { type: 'runtime.call' }>): void {
+  const failed = Boolean(ev.error) || (ev.code !== undefined && ev.code !== 0);
+  if (ev.method === 'CreateContainer' && ev.container) {
+    table.add(ev.container, {
+      attempt: ev.attempt ?? null,
+      createdAt: ev.time,
+      ...(failed ? { error: ev.error ?? `code ${ev.code}`, finishedAt: ev.time } : {}),
+    });
+  } else if (ev.method === 'StartContainer' && ev.container) {
+    const c =
+      table.byID(bareContainerID(ev.container)) ?? table.newest(ev.container, (x) => x.startedAt === null);
+    if (!c) return;
+    if (failed) {
+      c.error = ev.error ?? `code ${ev.code}`;
+      c.finishedAt ??= ev.time;
+    } else {
+      c.startedAt ??= ev.time;
+    }
+  }
+}
+
+function segmentsOf(c: Instance, next: Instance | undefined, end: number): LaneSegment[] {
+  const out: LaneSegment[] = [];
+  const runEnd = c.finishedAt ?? end;
+  if (c.createdAt !== null) out.push({ kind: 'created', start: c.createdAt, end: c.startedAt ?? runEnd });
+  if (c.startedAt !== null) out.push({ kind: 'running', start: c.startedAt, end: runEnd });
+  if (c.finishedAt !== null) {
+    const nextStart = next ? (next.createdAt ?? next.startedAt ?? end) : end;
+    out.push({ kind: 'exited', start: c.finishedAt, end: Math.max(c.finishedAt, nextStart) });
+  }
+  return out;
+}
+
+/**
+ * Lays out one pod's events (any order; sorted here by seq). `now` is the engine's current time: open
+ * bands and running containers extend to max(now, last event).
+ */
+export function layoutPodTimeline(events: readonly TraceEvent[], now: number): TimelineLayout {
+  const sorted = [...events].sort((a, b) => a.seq - b.seq);
+  const table = new InstanceTable();
+  const workerBands: WorkerBand[] = [];
+  const pleg: PlegMark[] = [];
+  const syncs: SyncMark[] = [];
+  const backoffs: BackoffWindow[] = [];
+  let open: WorkerBand | null = null;
+
+  for (const ev of sorted) {
+    switch (ev.type) {
+      case 'worker.state':
+        if (open) {
+          open.end = ev.time;
+          open.open = false;
+        }
+        open = ev.to === 'Forgotten' ? null : { state: ev.to, start: ev.time, end: ev.time, open: true };
+        if (open) workerBands.push(open);
+        break;
+      case 'runtime.call':
+        applyRuntimeCall(table, ev);
+        break;
+      case 'pleg.event': {
+        const id = bareContainerID(ev.containerID);
+        pleg.push({
+          seq: ev.seq,
+          time: ev.time,
+          event: ev.event,
+          containerID: ev.containerID,
+          containerName: ev.containerName ?? null,
+        });
+        if (!id) break;
+        if (ev.event === 'ContainerStarted') {
+          const c = table.forID(id, ev.containerName, ev.time);
+          if (c) c.startedAt ??= ev.time;
+        } else if (ev.event === 'ContainerDied') {
+          const c = table.forID(id, ev.containerName, ev.time);
+          if (c) c.finishedAt ??= ev.time;
+        }
+        break;
+      }
+      case 'status.update':
+        for (const cs of ev.status.initContainerStatuses ?? []) table.applyStatus(cs, true, ev.time);
+        for (const cs of ev.status.containerStatuses ?? []) table.applyStatus(cs, false, ev.time);
+        break;
+      case 'sync.result': {
+        const failed = Boolean(ev.error) || ev.actions.some((a) => a.error);
+        syncs.push({
+          seq: ev.seq,
+          start: ev.time - ev.durationMs,
+          end: ev.time,
+          workType: ev.workType,
+          actions: ev.actions,
+          error: ev.error ?? null,
+          failed,
+        });
+        break;
+      }
+      case 'backoff':
+        backoffs.push({
+          seq: ev.seq,
+          kind: ev.kind,
+          container: ev.container,
+          delayS: ev.delayS,
+          start: ev.time,
+          end: ev.until,
+        });
+        break;
+      default:
+        break;
+    }
+  }
+
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  const end = Math.max(now, last?.time ?? now);
+  const start = Math.min(first?.time ?? end - 60_000, ...syncs.map((s) => s.start));
+  for (const b of workerBands) if (b.open) b.end = end;
+
+  const firstTime = (c: Instance) => c.createdAt ?? c.startedAt ?? c.finishedAt ?? end;
+  const ordered = [...table.list].sort((a, b) => firstTime(a) - firstTime(b));
+  const lanes = ordered.map((c, i): ContainerLane => {
+    const next = ordered.slice(i + 1).find((n) => n.name === c.name);
+    return { ...c, key: `${c.name}#${i}`, segments: segmentsOf(c, next, end) };
+  });
+
+  return { start, end, workerBands, lanes, pleg, syncs, backoffs };
+}

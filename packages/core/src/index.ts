@@ -1,0 +1,19 @@
+/**
+ * @syncscope/core: the engine (a TypeScript kubelet), the CRI client and proto, the simulated node, and the
+ * trace type. Browser code imports only the browser-safe subpaths (`@syncscope/core/trace`,
+ * `@syncscope/core/api`), never this entry.
+ */
+export * from './clock/index.ts';
+export * from './cri/index.ts';
+export * from './events/trace.ts';
+export { TraceRecorder, type TraceListener } from './events/recorder.ts';
+export type { Event as KubeEvent, Pod, PodList, PodStatus, Status } from './api/v1.ts';
+export { rfc3339 } from './api/v1.ts';
+export { Kubelet, type KubeletDeps } from './kubelet/kubelet.ts';
+export {
+  defaultKubeletConfiguration,
+  type KubeletConfiguration,
+  type NodeInfo,
+  OWNERSHIP_LABEL,
+} from './kubelet/configuration.ts';
+export { Faults, SimRuntime, type SimNode, startSimNode } from './sim/index.ts';

@@ -1,0 +1,102 @@
+import type { Pod } from '../../api/v1.ts';
+import { rfc3339 } from '../../api/v1.ts';
+import type { Clock } from '../../clock/clock.ts';
+import type { TraceRecorder } from '../../events/recorder.ts';
+import type { ConfigOp } from '../../events/trace.ts';
+import { podRef } from '../pod-ref.ts';
+import { Channel } from '../util/channel.ts';
+
+/** The kubelet's one config source here: pods posted to our API, as the apiserver source would deliver them. */
+export const ApiserverSource = 'api';
+
+/** kubetypes.PodUpdate: one change to the desired pods of one source. */
+export interface PodUpdate {
+  op: ConfigOp;
+  pods: Pod[];
+  source: string;
+}
+
+/**
+ * PodConfig (pkg/kubelet/config/config.go + the apiserver source): the store of desired pods as the API
+ * holds them, and the `updates` channel the sync loop reads. Called by the HTTP API (add / graceful delete)
+ * and by the kubelet itself when a deleted pod has finished (remove, as the apiserver's final delete would).
+ *
+ *   add(pod)                 → ADD
+ *   update(pod)              → UPDATE   (spec/label changes)
+ *   delete(uid, grace)       → DELETE   (sets deletionTimestamp + deletionGracePeriodSeconds; the loop
+ *                                        treats it as UPDATE, the pod worker sees a terminating pod)
+ *   remove(uid)              → REMOVE   (the object is gone; the pod leaves `pods()`)
+ *
+ * Never blocks: the channel is unbounded. Each change is traced as `config.update`.
+ */
+export class PodConfig {
+  private readonly store = new Map<string, Pod>();
+  readonly updates = new Channel<PodUpdate>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly trace: TraceRecorder,
+  ) {}
+
+  pods(): Pod[] {
+    return [...this.store.values()];
+  }
+
+  get(uid: string): Pod | undefined {
+    return this.store.get(uid);
+  }
+
+  add(pod: Pod): void {
+    const uid = pod.metadata.uid;
+    if (!uid) throw new Error('pod has no metadata.uid');
+    if (this.store.has(uid)) throw new Error(`pod ${uid} already exists`);
+    this.store.set(uid, pod);
+    this.emit('ADD', pod);
+  }
+
+  update(pod: Pod): void {
+    const uid = pod.metadata.uid as string;
+    if (!this.store.has(uid)) throw new Error(`pod ${uid} not found`);
+    this.store.set(uid, pod);
+    this.emit('UPDATE', pod);
+  }
+
+  /**
+   * Graceful delete, as the apiserver does it: deletionTimestamp = now + grace, deletionGracePeriodSeconds =
+   * grace (the spec's terminationGracePeriodSeconds, default 30, unless given). A second delete may only
+   * shorten the grace period. Returns false for an unknown UID.
+   */
+  delete(uid: string, gracePeriodSeconds?: number): boolean {
+    const old = this.store.get(uid);
+    if (!old) return false;
+    let grace = gracePeriodSeconds ?? old.spec.terminationGracePeriodSeconds ?? 30;
+    const prev = old.metadata.deletionGracePeriodSeconds;
+    if (prev !== undefined) {
+      if (grace >= prev) return true;
+    }
+    grace = Math.max(0, grace);
+    const pod: Pod = {
+      ...old,
+      metadata: {
+        ...old.metadata,
+        deletionTimestamp: rfc3339(this.clock.now() + grace * 1000),
+        deletionGracePeriodSeconds: grace,
+      },
+    };
+    this.store.set(uid, pod);
+    this.emit('DELETE', pod);
+    return true;
+  }
+
+  remove(uid: string): void {
+    const pod = this.store.get(uid);
+    if (!pod) return;
+    this.store.delete(uid);
+    this.emit('REMOVE', pod);
+  }
+
+  private emit(op: ConfigOp, pod: Pod): void {
+    this.trace.record({ type: 'config.update', op, source: ApiserverSource, ...podRef(pod) });
+    this.updates.trySend({ op, pods: [pod], source: ApiserverSource });
+  }
+}

@@ -1,0 +1,172 @@
+import type { Pod, PodStatus } from '../api/v1.ts';
+import { abortError } from '../clock/clock.ts';
+import type { UpdateType } from '../events/trace.ts';
+import type { PodStatusRT, Runtime, RuntimePod } from './container/runtime.ts';
+import { syncResultError } from './container/runtime.ts';
+import type { EventRecorder } from './events/event-recorder.ts';
+import { Reasons } from './events/event-recorder.ts';
+import { isTerminalPhase } from './pod-ref.ts';
+import { runningPodToAPIPod } from './pod-sync-status.ts';
+import { NetworkNotReadyErrorMsg, PodSyncError, type PodSyncer, type SyncOutcome } from './pod-workers.ts';
+import type { ReasonCache } from './reason-cache.ts';
+import type { RuntimeState } from './runtime-state.ts';
+import { generateAPIPodStatus, type ProbeStatusUpdater } from './status/generate.ts';
+import type { StatusManager } from './status/status-manager.ts';
+
+export interface KubeletSyncDeps {
+  runtime: Runtime;
+  statusManager: StatusManager;
+  reasonCache: ReasonCache;
+  recorder: EventRecorder;
+  runtimeState: RuntimeState;
+  prober?: ProbeStatusUpdater;
+}
+
+/**
+ * The kubelet's sync functions (kubelet.go SyncPod / SyncTerminatingPod / SyncTerminatingRuntimePod /
+ * SyncTerminatedPod). Called only by the pod workers, one call at a time per pod; they may wait as long as
+ * the runtime takes. Failure is a thrown error (PodSyncError when there are runtime results to show).
+ */
+export class KubeletSyncer implements PodSyncer {
+  constructor(private readonly deps: KubeletSyncDeps) {}
+
+  generateAPIPodStatus(pod: Pod, podStatus: PodStatusRT, podIsTerminal: boolean): PodStatus {
+    const { statusManager, reasonCache, prober } = this.deps;
+    return generateAPIPodStatus(pod, podStatus, podIsTerminal, {
+      cachedStatus: statusManager.getPodStatus(pod.metadata.uid as string),
+      reasonCache,
+      ...(prober ? { prober } : {}),
+    });
+  }
+
+  /** SyncPod: converge a desired pod towards its spec; isTerminal when the phase is Succeeded/Failed. */
+  async syncPod(
+    _signal: AbortSignal,
+    _updateType: UpdateType,
+    pod: Pod,
+    _mirrorPod: Pod | undefined,
+    podStatus: PodStatusRT,
+  ): Promise<SyncOutcome> {
+    const { statusManager, runtime, reasonCache, recorder, runtimeState } = this.deps;
+    const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
+    const status: PodStatusRT = { ...podStatus, ips: (apiPodStatus.podIPs ?? []).map((p) => p.ip) };
+
+    if (isTerminalPhase(apiPodStatus.phase)) {
+      statusManager.setPodStatus(pod, apiPodStatus);
+      return { isTerminal: true };
+    }
+    statusManager.setPodStatus(pod, apiPodStatus);
+
+    const netErr = runtimeState.networkErrors();
+    if (netErr && !pod.spec.hostNetwork) {
+      recorder.event(pod, 'Warning', Reasons.NetworkNotReady, `${NetworkNotReadyErrorMsg}: ${netErr}`);
+      throw new Error(`${NetworkNotReadyErrorMsg}: ${netErr}`);
+    }
+
+    // the runtime half runs without cancellation: a kill arriving now waits for it to finish
+    const result = await runtime.syncPod(pod, status);
+    reasonCache.update(pod.metadata.uid as string, result);
+    const err = syncResultError(result);
+    // Meant to swallow pure CrashLoopBackOff/ImagePullBackOff failures, but the ConfigPodSandbox result
+    // (no error) is always present, so the error is returned anyway (kubernetes#123602).
+    if (err) {
+      for (const r of result.actions) {
+        if (r.error !== 'CrashLoopBackOff' && r.error !== 'ImagePullBackOff')
+          throw new PodSyncError(err, result);
+      }
+      return { isTerminal: false, result };
+    }
+    return { isTerminal: false, result };
+  }
+
+  /** SyncTerminatingPod: stop every container within the grace period, then record the final status. */
+  async syncTerminatingPod(
+    signal: AbortSignal,
+    pod: Pod,
+    podStatus: PodStatusRT,
+    gracePeriod: number | undefined,
+    podStatusFn: ((s: PodStatus) => void) | undefined,
+  ): Promise<SyncOutcome> {
+    const { statusManager, runtime, recorder } = this.deps;
+    const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
+    podStatusFn?.(apiPodStatus);
+    statusManager.setPodStatus(pod, apiPodStatus);
+    if (signal.aborted) throw abortError();
+
+    const result = await runtime.killPod(pod, convertPodStatusToRunningPod(podStatus), gracePeriod);
+    const killErr = syncResultError(result);
+    if (killErr) {
+      recorder.event(pod, 'Warning', Reasons.FailedToKillPod, `error killing pod: ${killErr}`);
+      throw new PodSyncError(killErr, result);
+    }
+
+    const stopped = await runtime.getPodStatus(
+      pod.metadata.uid as string,
+      pod.metadata.name,
+      pod.metadata.namespace ?? 'default',
+    );
+    // keep the IPs from before stopping (preserveDataFromBeforeStopping)
+    const stoppedStatus: PodStatusRT = { ...stopped, ips: podStatus.ips };
+    const running = stoppedStatus.containerStatuses.filter((c) => c.state === 'running').map((c) => c.id);
+    if (running.length > 0) {
+      throw new PodSyncError(
+        `detected running containers after a successful KillPod, CRI violation: [${running.join(' ')}]`,
+        result,
+      );
+    }
+    statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, stoppedStatus, true));
+    return { result };
+  }
+
+  /** SyncTerminatingRuntimePod: an orphan with no config — kill at grace 1, write no status. */
+  async syncTerminatingRuntimePod(_signal: AbortSignal, runningPod: RuntimePod): Promise<SyncOutcome> {
+    const result = await this.deps.runtime.killPod(undefined, runningPod, 1);
+    const err = syncResultError(result);
+    if (err) {
+      this.deps.recorder.event(
+        runningPodToAPIPod(runningPod),
+        'Warning',
+        Reasons.FailedToKillPod,
+        `error killing pod: ${err}`,
+      );
+      throw new PodSyncError(err, result);
+    }
+    return { result };
+  }
+
+  /** SyncTerminatedPod: final status; resources would be released here (volumes, cgroups). */
+  async syncTerminatedPod(_signal: AbortSignal, pod: Pod, podStatus: PodStatusRT): Promise<SyncOutcome> {
+    const { statusManager } = this.deps;
+    statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, podStatus, true));
+    statusManager.terminatePod(pod);
+    return {};
+  }
+}
+
+/** ConvertPodStatusToRunningPod: the running containers and every sandbox, as KillPod wants them. */
+export function convertPodStatusToRunningPod(status: PodStatusRT): RuntimePod {
+  return {
+    id: status.id,
+    name: status.name,
+    namespace: status.namespace,
+    createdAt: 0,
+    containers: status.containerStatuses
+      .filter((c) => c.state === 'running')
+      .map((c) => ({
+        id: c.id,
+        name: c.name,
+        image: c.image,
+        imageRef: c.imageRef,
+        hash: c.hash,
+        state: c.state,
+        createdAt: c.createdAt,
+      })),
+    sandboxes: status.sandboxStatuses.map((s) => ({
+      id: s.id,
+      state: s.state,
+      createdAt: s.createdAt,
+      attempt: s.attempt,
+    })),
+    managed: true,
+  };
+}

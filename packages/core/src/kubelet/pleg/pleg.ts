@@ -1,0 +1,44 @@
+/**
+ * The pod lifecycle event generator's contract (pkg/kubelet/pleg/pleg.go). The PLEG turns changes it sees
+ * in the runtime into events on `watch()`; the sync loop reads them and syncs the pod. It also keeps the
+ * pod status cache fresh, which is what the pod workers actually read.
+ *
+ * Two implementations are planned: GenericPLEG (relist every second; ./generic.ts) and an evented PLEG on
+ * CRI GetContainerEvents (kubelet gate EventedPLEG) that would implement this same interface and fall back
+ * to a GenericPLEG with the longer relist period/threshold.
+ */
+import type { PlegEventType } from '../../events/trace.ts';
+import type { Channel } from '../util/channel.ts';
+
+export type PodLifeCycleEventType = PlegEventType;
+
+export const ContainerStarted: PodLifeCycleEventType = 'ContainerStarted';
+export const ContainerDied: PodLifeCycleEventType = 'ContainerDied';
+export const ContainerRemoved: PodLifeCycleEventType = 'ContainerRemoved';
+export const PodSync: PodLifeCycleEventType = 'PodSync';
+export const ContainerChanged: PodLifeCycleEventType = 'ContainerChanged';
+
+/** One event: the pod, what happened, and the container (or sandbox) ID it happened to. */
+export interface PodLifecycleEvent {
+  id: string;
+  type: PodLifeCycleEventType;
+  data: string;
+}
+
+export interface PodLifecycleEventGenerator {
+  start(): void;
+  stop(): void;
+  watch(): Channel<PodLifecycleEvent>;
+  /** [healthy, error text when not] */
+  healthy(): [boolean, string | undefined];
+  /** One relist, by hand (tests) or from the loop. */
+  relist(): Promise<void>;
+}
+
+/** The PLEG's folded view of a container or sandbox state (plegContainerState). */
+export type PlegContainerState = 'running' | 'exited' | 'unknown' | 'non-existent';
+
+/** Events are "sync-worthy" unless they say a container was removed (kubelet.go isSyncPodWorthy). */
+export function isSyncPodWorthy(ev: PodLifecycleEvent): boolean {
+  return ev.type !== ContainerRemoved;
+}

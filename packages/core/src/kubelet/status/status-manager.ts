@@ -1,0 +1,150 @@
+import type { ContainerStatus, Pod, PodSpec, PodStatus } from '../../api/v1.ts';
+import { rfc3339 } from '../../api/v1.ts';
+import type { PassiveClock } from '../../clock/clock.ts';
+import type { TraceRecorder } from '../../events/recorder.ts';
+import { isTerminalPhase, podRef } from '../pod-ref.ts';
+import { ContainerReasonStatusUnknown } from './container-statuses.ts';
+import { isRestartableInitContainer, isStaticPod } from './phase.ts';
+
+interface VersionedPodStatus {
+  status: PodStatus;
+  version: number;
+  podIsFinished: boolean;
+}
+
+/**
+ * StatusManager (pkg/kubelet/status/status_manager.go): the kubelet's cache of the pod statuses it has
+ * computed, per UID, versioned. The sync functions write it (setPodStatus, terminatePod); the API reads it
+ * (getPodStatus) — here it stands in for the apiserver copy as well, since there is no apiserver.
+ *
+ * Guarantees, as the kubelet's: startTime is set once and never changes; a condition keeps its
+ * lastTransitionTime while its status is unchanged; under restartPolicy Never (and OnFailure for exit 0) a
+ * terminated container never goes back to non-terminated; a terminal phase never goes back. Every change is
+ * traced as `status.update` with the whole status. Never blocks.
+ */
+export class StatusManager {
+  private readonly podStatuses = new Map<string, VersionedPodStatus>();
+
+  constructor(
+    private readonly clock: PassiveClock,
+    private readonly trace: TraceRecorder,
+  ) {}
+
+  getPodStatus(uid: string): PodStatus | undefined {
+    return this.podStatuses.get(uid)?.status;
+  }
+
+  setPodStatus(pod: Pod, status: PodStatus): void {
+    this.updateStatusInternal(pod, structuredClone(status), false);
+  }
+
+  /**
+   * TerminatePod: the final status once the pod worker finished SyncTerminatedPod. Containers not known to
+   * have terminated are reported as ContainerStatusUnknown/137; a Pending or Running pod becomes Failed.
+   */
+  terminatePod(pod: Pod): void {
+    const cached = this.podStatuses.get(pod.metadata.uid as string);
+    const old = cached?.status ?? pod.status ?? { phase: 'Pending' };
+    const status = structuredClone(old);
+    const unknown = () => ({
+      terminated: {
+        reason: ContainerReasonStatusUnknown,
+        message: 'The container could not be located when the pod was terminated',
+        exitCode: 137,
+      },
+    });
+    if (hasPodInitialized(pod, old)) {
+      for (const c of status.containerStatuses ?? []) if (!c.state.terminated) c.state = unknown();
+    }
+    const inits = status.initContainerStatuses ?? [];
+    for (let i = 0; i < initializedContainers(inits); i++) {
+      const c = inits[i] as ContainerStatus;
+      if (!c.state.terminated) c.state = unknown();
+    }
+    if (!isStaticPod(pod) && !isTerminalPhase(status.phase)) status.phase = 'Failed';
+    this.updateStatusInternal(pod, status, true);
+  }
+
+  /** Drops statuses of pods no longer desired (housekeeping). */
+  removeOrphanedStatuses(keep: Set<string>): void {
+    for (const uid of this.podStatuses.keys()) if (!keep.has(uid)) this.podStatuses.delete(uid);
+  }
+
+  private updateStatusInternal(pod: Pod, status: PodStatus, podIsFinished: boolean): void {
+    const uid = pod.metadata.uid as string;
+    const cached = this.podStatuses.get(uid);
+    const old: PodStatus = cached?.status ?? pod.status ?? { phase: 'Pending' };
+
+    const illegal = checkContainerStateTransition(old, status, pod.spec);
+    if (illegal) return; // "Status update on pod aborted"
+    if (isTerminalPhase(old.phase) && !isTerminalPhase(status.phase) && cached) return;
+
+    const now = rfc3339(this.clock.now());
+    for (const c of status.conditions ?? []) {
+      const prev = old.conditions?.find((o) => o.type === c.type);
+      c.lastTransitionTime =
+        prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : now;
+      c.lastProbeTime ??= null;
+    }
+    if (old.startTime) status.startTime = old.startTime;
+    else status.startTime ??= now;
+
+    if (cached && cached.podIsFinished === podIsFinished && sameJSON(cached.status, status)) return;
+    this.podStatuses.set(uid, {
+      status,
+      version: (cached?.version ?? 0) + 1,
+      podIsFinished: podIsFinished || (cached?.podIsFinished ?? false),
+    });
+    this.trace.record({ type: 'status.update', ...podRef(pod), status: structuredClone(status) });
+  }
+}
+
+/** The error the kubelet logs for an illegal container transition, or undefined. */
+export function checkContainerStateTransition(
+  old: PodStatus,
+  next: PodStatus,
+  spec: PodSpec,
+): string | undefined {
+  const policy = spec.restartPolicy ?? 'Always';
+  if (policy === 'Always') return undefined;
+  const check = (olds: ContainerStatus[], news: ContainerStatus[], skip: (name: string) => boolean) => {
+    for (const o of olds) {
+      if (!o.state.terminated || skip(o.name)) continue;
+      if (o.state.terminated.exitCode !== 0 && policy === 'OnFailure') continue;
+      const n = news.find((x) => x.name === o.name);
+      if (n && !n.state.terminated)
+        return `terminated container ${n.name} attempted illegal transition to non-terminated state`;
+    }
+    return undefined;
+  };
+  const sidecar = (name: string) =>
+    (spec.initContainers ?? []).some((c) => c.name === name && isRestartableInitContainer(c));
+  return (
+    check(old.containerStatuses ?? [], next.containerStatuses ?? [], () => false) ??
+    check(old.initContainerStatuses ?? [], next.initContainerStatuses ?? [], sidecar)
+  );
+}
+
+/** hasPodInitialized: no init containers, any regular container left waiting, or the last init exited 0. */
+function hasPodInitialized(pod: Pod, status: PodStatus): boolean {
+  if ((pod.spec.initContainers ?? []).length === 0) return true;
+  for (const c of status.containerStatuses ?? []) {
+    if (c.lastState.terminated || !c.state.waiting) return true;
+  }
+  const inits = status.initContainerStatuses ?? [];
+  const last = inits[inits.length - 1];
+  return last?.state.terminated !== undefined && last.state.terminated.exitCode === 0;
+}
+
+/** initializedContainers: how many init statuses precede the trailing run of never-started (waiting) ones. */
+function initializedContainers(inits: ContainerStatus[]): number {
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const c = inits[i] as ContainerStatus;
+    if (!c.state.waiting || c.lastState.terminated) return i + 1;
+  }
+  return 0;
+}
+
+function sameJSON(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
