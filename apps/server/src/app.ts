@@ -20,6 +20,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
 import { createHttpApp } from './http.ts';
+import { KubeletMetrics } from './metrics.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_WEB_ROOT = join(here, '..', '..', 'web', 'dist');
@@ -75,6 +76,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
 
   const cri = new RemoteRuntime(endpoint);
   const engine = new Kubelet({ cri, clock, trace, config, runtimeEndpoint: endpoint, simulated });
+  const metrics = new KubeletMetrics(trace, engine);
   trace.record({
     type: 'server.start',
     version: SERVER_VERSION,
@@ -98,6 +100,14 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
     examples,
     logger: opts.logger,
+    podLogsDirectory: config.podLogsDirectory,
+    metrics,
+    sim: sim && {
+      runtime: sim.runtime,
+      // the speed is ours to change only on the clock this server made
+      clock: opts.clock === undefined && clock instanceof RealClock ? clock : undefined,
+      record: (ev) => trace.record(ev),
+    },
   });
 
   if (opts.examples) {

@@ -1,0 +1,71 @@
+/**
+ * GET /api/v1/namespaces/:ns/pods/:name/log?container=&previous=&tailLines=&timestamps=
+ *
+ * The logs of one container instance as `kubectl logs` prints them (text/plain): the current instance, or
+ * with previous=true the one before it. Errors are v1 Status objects with the API server's and kubelet's
+ * wording (see pod-logs.ts). The log directory is `podLogsDirectory` when given, else the engine's
+ * configuration (GET /api/v1/node shows it).
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { logAttempt, parseCriLog, readPodLogFile, resolveLogContainer } from '../pod-logs.ts';
+import { badParam, badRequest, intParam, isStatus, notFound, sendStatus } from '../status.ts';
+
+export interface LogsRoutesOptions {
+  podLogsDirectory?: string;
+}
+
+interface LogQuery {
+  container?: string;
+  previous?: string;
+  tailLines?: string;
+  timestamps?: string;
+}
+
+function boolParam(param: string, v: string | undefined) {
+  if (v === undefined || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  return badParam(param, v, 'must be true or false');
+}
+
+async function logsRoutes(app: FastifyInstance, opts: LogsRoutesOptions): Promise<void> {
+  const { engine } = app.syncscope;
+
+  app.get<{ Params: { ns: string; name: string }; Querystring: LogQuery }>(
+    '/api/v1/namespaces/:ns/pods/:name/log',
+    async (req, reply) => {
+      const q = req.query;
+      const previous = boolParam('previous', q.previous);
+      if (isStatus(previous)) return sendStatus(reply, previous);
+      const timestamps = boolParam('timestamps', q.timestamps);
+      if (isStatus(timestamps)) return sendStatus(reply, timestamps);
+      const tailLines = intParam('tailLines', q.tailLines);
+      if (isStatus(tailLines)) return sendStatus(reply, tailLines);
+
+      const pod = engine.getPod(req.params.ns, req.params.name);
+      if (!pod?.metadata.uid) return sendStatus(reply, notFound(req.params.name));
+      const container = resolveLogContainer(pod, q.container);
+      if (isStatus(container)) return sendStatus(reply, container);
+      const attempt = logAttempt(pod, container, previous);
+      if (isStatus(attempt)) return sendStatus(reply, attempt);
+
+      const dir = opts.podLogsDirectory ?? engine.nodeInfo().configuration.podLogsDirectory;
+      const raw = await readPodLogFile(dir, pod, container, attempt);
+      if (isStatus(raw)) {
+        // the status names a previous instance whose file is gone (removed with it): the kubelet's words
+        if (previous && raw.code === 404) {
+          return sendStatus(
+            reply,
+            badRequest(
+              `previous terminated container "${container}" in pod "${pod.metadata.name}" not found`,
+            ),
+          );
+        }
+        return sendStatus(reply, raw);
+      }
+      return reply.type('text/plain; charset=utf-8').send(parseCriLog(raw, { tailLines, timestamps }));
+    },
+  );
+}
+
+export default fp(logsRoutes, { name: 'syncscope-logs', dependencies: ['syncscope-context'] });
