@@ -85,6 +85,16 @@ describe('container states (containerd.md §4)', () => {
     });
   });
 
+  it('StopContainer: in the sandbox-shared pid namespace (no pid option), SIGTERM ends the container with 143', async () => {
+    const { id: pod, config } = await n.pod('p');
+    const c = containerConfig('shared', ['sh', '-c', 'while true; do sleep 1; done']);
+    c.linux = { resources: null };
+    const id = await n.sim.createContainer(pod, c, config);
+    await n.sim.startContainer(id);
+    await n.sim.stopContainer(id, 30);
+    expect(await status(id)).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 143, reason: 'Error' });
+  });
+
   it('StopContainer: a TERM trap runs when the current sleep ends', async () => {
     const { id: pod, config } = await n.pod('p');
     const id = await n.run(pod, config, 'c', [

@@ -372,7 +372,14 @@ export class SimRuntime extends SimStore implements CriRuntime {
     const c = this.findContainer('StopContainer', id);
     if (!c.proc || c.finishedAt) return;
     if (timeout > 0 && !c.unknown) {
-      c.proc.signals.deliverTerm();
+      const handled = c.proc.signals.deliverTerm();
+      // Only a PID 1 (own pid namespace, as the kubelet asks for) may ignore SIGTERM. In the sandbox's shared
+      // pid namespace (the CRI default when a container sets none) the pause process is PID 1, and SIGTERM's
+      // default action ends the container at once with 143, as containerd shows.
+      if (!handled && c.config.linux?.security_context?.namespace_options?.pid !== 'CONTAINER') {
+        this.finish(c, 143);
+        return;
+      }
       const timer = new AbortController();
       const grace = this.clock.sleep(timeout * 1000, timer.signal).catch(() => undefined);
       await Promise.race([c.exited, grace]);

@@ -46,7 +46,11 @@ export function containerConfig(
     labels: { 'io.kubernetes.container.name': name },
     annotations: { 'io.kubernetes.container.restartCount': '0' },
     log_path: `${name}/0.log`,
-    linux: { resources: memoryLimit ? { memory_limit_in_bytes: String(memoryLimit) } : null },
+    linux: {
+      resources: memoryLimit ? { memory_limit_in_bytes: String(memoryLimit) } : null,
+      // as the kubelet sets it: the container's own pid namespace, so its command is PID 1
+      security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } },
+    },
     ...rest,
   };
 }

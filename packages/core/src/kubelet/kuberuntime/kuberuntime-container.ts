@@ -13,6 +13,7 @@ import type {
   LinuxContainerResources,
   PodSandboxConfig,
 } from '../../cri/types.ts';
+import { abortError } from '../../clock/clock.ts';
 import { isNotFound } from '../../cri/types.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { Reasons } from '../events/event-recorder.ts';
@@ -108,7 +109,14 @@ export function generateContainerConfig(
     labels: newContainerLabels(container, pod, ctx.config.ownershipLabel),
     annotations: newContainerAnnotations(container, pod, restartCount),
     log_path: `${container.name}/${restartCount}.log`,
-    linux: { resources },
+    // The kubelet gives each container its own PID namespace (unless shareProcessNamespace), so the
+    // container's command is PID 1 and a shell without a TERM trap ignores SIGTERM until the grace ends.
+    linux: {
+      resources,
+      security_context: {
+        namespace_options: { network: pod.spec.hostNetwork ? 'NODE' : 'POD', pid: 'CONTAINER', ipc: 'POD' },
+      },
+    },
   };
 }
 
@@ -275,6 +283,7 @@ export async function killContainer(
   message: string,
   reason: ContainerKillReason,
   gracePeriodOverride?: number,
+  signal?: AbortSignal,
 ): Promise<void> {
   let spec: Container | undefined;
   if (pod) {
@@ -303,12 +312,41 @@ export async function killContainer(
   grace = Math.max(grace, ctx.config.minimumGracePeriodSeconds);
 
   try {
-    await ctx.call('StopContainer', { ...ctx.podRef(pod), container: spec.name }, () =>
+    const stop = ctx.call('StopContainer', { ...ctx.podRef(pod), container: spec.name }, () =>
       ctx.cri.stopContainer(containerID, grace),
     );
+    await (signal ? untilAborted(stop, signal) : stop);
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }
+}
+
+/**
+ * Waits for p unless the signal aborts first (then rejects with an AbortError). The abandoned call goes on in
+ * the runtime; the kubelet's cancelled gRPC context does the same to containerd's StopContainer.
+ */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(abortError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      p.catch(() => undefined);
+      reject(abortError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 /** Runs preStop for at most grace seconds; returns the whole seconds it took. */
