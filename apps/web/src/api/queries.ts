@@ -6,12 +6,18 @@
  *   ['trace', 'pod', uid] TraceState         one pod's full history: GET /api/v1/trace?podUID= merged with
  *                                            the stream; kept live by the stream while it is cached
  * The stream (use-trace-stream.ts) is the only writer after the first fetch, through `dispatchEvents`.
+ *
+ * Replay (replay/context.ts): while an imported trace is replayed, every hook reads the replay store
+ * under its own keys (['replay', id, ...]) and never touches the network, so the views work unchanged.
  */
 import type { PodList } from '@syncscope/core/api';
+import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { applyEventsToPods } from '../lib/pods-cache.ts';
+import type { ReplayStore } from '../lib/replay.ts';
 import { applyEvents, emptyTraceState, fromEvents, podEvents, type TraceState } from '../lib/trace-store.ts';
+import { useReplay } from '../replay/context.ts';
 import { getNode, getPods, getPodTrace } from './client.ts';
 
 export const queryKeys = {
@@ -21,39 +27,71 @@ export const queryKeys = {
   podTrace: (uid: string) => ['trace', 'pod', uid] as const,
 };
 
+/** Query options that serve a replay store's value at once and never refetch. */
+function fromReplay<T>(replay: ReplayStore, key: readonly unknown[], value: () => T) {
+  return {
+    queryKey: ['replay', replay.id, ...key],
+    queryFn: value,
+    initialData: value,
+    staleTime: Number.POSITIVE_INFINITY,
+  };
+}
+
 export function usePods() {
-  return useQuery({ queryKey: queryKeys.pods, queryFn: getPods });
+  const replay = useReplay();
+  return useQuery<PodList>(
+    replay
+      ? fromReplay(replay, queryKeys.pods, () => replay.pods)
+      : { queryKey: queryKeys.pods, queryFn: getPods },
+  );
 }
 
 export function useNode() {
-  return useQuery({ queryKey: queryKeys.node, queryFn: getNode, refetchInterval: 5_000 });
+  const replay = useReplay();
+  return useQuery<NodeInfo>(
+    replay
+      ? fromReplay(replay, queryKeys.node, () => replay.node)
+      : { queryKey: queryKeys.node, queryFn: getNode, refetchInterval: 5_000 },
+  );
 }
 
 /** The recent trace (never fetched: only the stream fills it). */
 export function useRecentTrace() {
-  return useQuery({
-    queryKey: queryKeys.recentTrace,
-    queryFn: () => emptyTraceState(),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const replay = useReplay();
+  return useQuery<TraceState>(
+    replay
+      ? fromReplay(replay, queryKeys.recentTrace, () => replay.trace)
+      : {
+          queryKey: queryKeys.recentTrace,
+          queryFn: () => emptyTraceState(),
+          staleTime: Number.POSITIVE_INFINITY,
+        },
+  );
 }
 
 /** One pod's history; the stream appends to it while it is cached. */
 export function usePodTrace(podUID: string | undefined) {
   const queryClient = useQueryClient();
-  return useQuery({
-    queryKey: queryKeys.podTrace(podUID ?? ''),
-    enabled: Boolean(podUID),
-    staleTime: Number.POSITIVE_INFINITY,
-    queryFn: async (): Promise<TraceState> => {
-      const uid = podUID ?? '';
-      const history = await getPodTrace(uid);
-      // Whatever the stream delivered while the history was in flight is merged in, so nothing is lost
-      // between the two.
-      const recent = podEvents(queryClient.getQueryData<TraceState>(queryKeys.recentTrace), uid);
-      return fromEvents([...history, ...recent]);
-    },
-  });
+  const replay = useReplay();
+  const uid = podUID ?? '';
+  return useQuery<TraceState>(
+    replay
+      ? fromReplay(replay, queryKeys.podTrace(uid), () =>
+          fromEvents(podEvents(replay.trace, uid), replay.trace.limit),
+        )
+      : {
+          queryKey: queryKeys.podTrace(uid),
+          enabled: Boolean(podUID),
+          staleTime: Number.POSITIVE_INFINITY,
+          queryFn: async (): Promise<TraceState> => {
+            const history = await getPodTrace(uid);
+            // Whatever the stream delivered while the history was in flight is merged in, so nothing is
+            // lost between the two.
+            const recent = podEvents(queryClient.getQueryData<TraceState>(queryKeys.recentTrace), uid);
+            return fromEvents([...history, ...recent]);
+          },
+        },
+  );
 }
 
 /**

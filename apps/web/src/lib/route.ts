@@ -5,7 +5,9 @@
 export type Route = { view: 'node' } | { view: 'pod'; namespace: string; name: string };
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  // a query after the path (`?step=`, see step-route.ts) is not part of the route
+  const path = hash.replace(/^#\/?/, '').split('?')[0] ?? '';
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 3 && parts[0] === 'pods') {
     return { view: 'pod', namespace: parts[1] as string, name: parts[2] as string };
   }

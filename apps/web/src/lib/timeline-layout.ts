@@ -1,6 +1,7 @@
 /**
  * The layout of one pod's timeline, as plain data with times (ms on the engine's clock): the pod worker's
- * state band, one lane per container instance, PLEG marks, SyncPod marks and backoff windows. The
+ * state band, one lane per container instance, PLEG marks, SyncPod marks, backoff windows, probe results
+ * and Events. The
  * Timeline component only maps these times to pixels.
  *
  * Container instances are pieced together from three sources, since no single event tells the whole story:
@@ -11,7 +12,15 @@
  * container name that still lacks the fact being added.
  */
 import type { ContainerStatus } from '@syncscope/core/api';
-import type { PlegEventType, SyncAction, TraceEvent, WorkerState, WorkType } from '@syncscope/core/trace';
+import type {
+  PlegEventType,
+  ProbeResult,
+  ProbeType,
+  SyncAction,
+  TraceEvent,
+  WorkerState,
+  WorkType,
+} from '@syncscope/core/trace';
 
 export interface WorkerBand {
   state: WorkerState;
@@ -71,6 +80,23 @@ export interface BackoffWindow {
   end: number;
 }
 
+export interface ProbeMark {
+  seq: number;
+  time: number;
+  container: string;
+  probe: ProbeType;
+  result: ProbeResult;
+  output: string | null;
+}
+
+export interface EventMark {
+  seq: number;
+  time: number;
+  eventType: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
 export interface TimelineLayout {
   start: number;
   end: number;
@@ -79,6 +105,8 @@ export interface TimelineLayout {
   pleg: PlegMark[];
   syncs: SyncMark[];
   backoffs: BackoffWindow[];
+  probes: ProbeMark[];
+  events: EventMark[];
 }
 
 /** "containerd://abc" and "abc" name the same container. */
@@ -215,6 +243,8 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
   const pleg: PlegMark[] = [];
   const syncs: SyncMark[] = [];
   const backoffs: BackoffWindow[] = [];
+  const probes: ProbeMark[] = [];
+  const marks: EventMark[] = [];
   let open: WorkerBand | null = null;
 
   for (const ev of sorted) {
@@ -276,6 +306,25 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
           end: ev.until,
         });
         break;
+      case 'probe.result':
+        probes.push({
+          seq: ev.seq,
+          time: ev.time,
+          container: ev.container,
+          probe: ev.probe,
+          result: ev.result,
+          output: ev.output ?? null,
+        });
+        break;
+      case 'k8s.event':
+        marks.push({
+          seq: ev.seq,
+          time: ev.time,
+          eventType: ev.eventType,
+          reason: ev.reason,
+          message: ev.message,
+        });
+        break;
       default:
         break;
     }
@@ -294,5 +343,5 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
     return { ...c, key: `${c.name}#${i}`, segments: segmentsOf(c, next, end) };
   });
 
-  return { start, end, workerBands, lanes, pleg, syncs, backoffs };
+  return { start, end, workerBands, lanes, pleg, syncs, backoffs, probes, events: marks };
 }

@@ -1,181 +1,216 @@
 /**
- * One pod's timeline as SVG: time runs left to right (d3 scaleTime); rows from the top are the pod
- * worker's state band, SyncPod runs, PLEG events, backoff windows, then one lane per container instance.
- * All positions come from a TimelineLayout (src/lib/timeline-layout.ts); this file only maps to pixels.
+ * One pod's timeline: time runs left to right (d3 scaleTime over the visible window, axis in HH:MM:SS of
+ * the engine clock); rows from the top are the pod worker's state band, SyncPod runs, PLEG events, back-off
+ * windows, probe results, Events, then one lane per container instance. All positions come from a
+ * TimelineLayout (lib/timeline-layout.ts); this file maps them to pixels and handles the pointer: wheel
+ * zooms around the pointer, drag pans, hover shows a tooltip and reports the mark's seq, click selects it.
+ * Point marks go to a canvas when there are more than CANVAS_THRESHOLD of them, to SVG otherwise.
  */
-import { scaleTime } from 'd3';
-import { useMemo } from 'react';
-import type { ContainerLane, TimelineLayout } from '../lib/timeline-layout.ts';
+import { scaleTime, timeFormat } from 'd3';
+import { type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import type { TimelineLayout } from '../lib/timeline-layout.ts';
 import { Axis } from './Axis.tsx';
+import { FIXED_ROWS, type Hit, hitTest, laneLabel } from './hit.ts';
+import { MarksCanvas, type PointMark } from './MarksCanvas.tsx';
+import { Minimap } from './Minimap.tsx';
+import { Legend, MarksSvg, Rows } from './rows.tsx';
 import { useWidth } from './use-width.ts';
+import { panWindow, type TimeWindow, zoomWindow } from './viewport.ts';
 
-const GUTTER = 150;
-const AXIS_H = 26;
-const ROW_H = 22;
+export const GUTTER = 150;
+export const AXIS_H = 26;
+export const ROW_H = 22;
 const PAD = 4;
+export const CANVAS_THRESHOLD = 2000;
 
-const WORKER_CLASS: Record<string, string> = {
-  SyncPod: 'tl-worker-sync',
-  TerminatingPod: 'tl-worker-terminating',
-  TerminatedPod: 'tl-worker-terminated',
-  Finished: 'tl-worker-finished',
-};
-
-function laneLabel(lane: ContainerLane): string {
-  const attempt = lane.attempt === null ? '' : ` #${lane.attempt}`;
-  return `${lane.init ? 'init:' : ''}${lane.name}${attempt}`;
+export interface TimelineProps {
+  layout: TimelineLayout;
+  /** The visible window; null shows the whole history (following the live end). */
+  view: TimeWindow | null;
+  onView: (w: TimeWindow | null) => void;
+  /** The selected step: its time draws the cursor, its seq highlights its mark. */
+  cursor: { time: number; seq: number } | null;
+  onHover?: (seq: number | null) => void;
+  onSelect?: (seq: number) => void;
 }
 
-function laneSummary(lane: ContainerLane): string {
-  const parts = [laneLabel(lane)];
-  if (lane.containerID) parts.push(`id ${lane.containerID.slice(0, 12)}`);
-  if (lane.exitCode !== null) parts.push(`exit ${lane.exitCode}${lane.reason ? ` (${lane.reason})` : ''}`);
-  if (lane.error) parts.push(lane.error);
-  return parts.join(' · ');
+const fmtSec = timeFormat('%H:%M:%S');
+const fmtMs = timeFormat('%H:%M:%S.%L');
+
+function pointMarks(layout: TimelineLayout): PointMark[] {
+  return [
+    ...layout.pleg.map((p) => ({ row: 2, time: p.time, seq: p.seq, cls: `pleg-${p.event}` })),
+    ...layout.probes.map((p) => ({ row: 4, time: p.time, seq: p.seq, cls: `probe-${p.result}` })),
+    ...layout.events.map((e) => ({ row: 5, time: e.time, seq: e.seq, cls: `event-${e.eventType}` })),
+  ];
 }
 
-export function Timeline({ layout }: { layout: TimelineLayout }) {
+export function Timeline({ layout, view, onView, cursor, onHover, onSelect }: TimelineProps) {
   const [ref, width] = useWidth<HTMLDivElement>(900);
-  const x = useMemo(
-    () =>
-      scaleTime()
-        .domain([new Date(layout.start), new Date(Math.max(layout.end, layout.start + 1000))])
-        .range([GUTTER, Math.max(GUTTER + 100, width - 12)]),
-    [layout.start, layout.end, width],
+  const svgRef = useRef<SVGSVGElement>(null);
+  const bounds = useMemo(
+    () => ({ start: layout.start, end: Math.max(layout.end, layout.start + 1000) }),
+    [layout.start, layout.end],
   );
-  const w = (a: number, b: number) => Math.max(2, x(b) - x(a));
+  const win = view ?? bounds;
+  const right = Math.max(GUTTER + 100, width - 12);
+  const x = useMemo(
+    () => scaleTime<number, number>().domain([win.start, win.end]).range([GUTTER, right]),
+    [win.start, win.end, right],
+  );
   const rowY = (i: number) => AXIS_H + PAD + i * ROW_H;
-  const fixedRows = ['worker', 'sync', 'PLEG', 'backoff'];
-  const height = rowY(fixedRows.length + layout.lanes.length) + PAD;
-  const inner = ROW_H - 6;
+  const rows = FIXED_ROWS.length + layout.lanes.length;
+  const height = rowY(rows) + PAD;
+  const marks = useMemo(() => pointMarks(layout), [layout]);
+  const useCanvas = marks.length > CANVAS_THRESHOLD;
+  const [hover, setHover] = useState<(Hit & { px: number; py: number }) | null>(null);
+  const drag = useRef<{ x0: number; win: TimeWindow; moved: boolean } | null>(null);
 
+  // wheel: zoom around the pointer (a native listener: React's is passive and cannot stop the page scroll)
+  const latest = useRef({ x, win, bounds, onView });
+  latest.current = { x, win, bounds, onView };
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const onWheel = (e: WheelEvent) => {
+      const { x: sx, win: w, bounds: b, onView: set } = latest.current;
+      const px = e.clientX - svg.getBoundingClientRect().left;
+      if (px < GUTTER) return;
+      e.preventDefault();
+      if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) set(panWindow(w, e.deltaX / 1000, b));
+      else set(zoomWindow(w, +sx.invert(px), e.deltaY > 0 ? 1.25 : 0.8, b));
+    };
+    svg.addEventListener('wheel', onWheel, { passive: false });
+    return () => svg.removeEventListener('wheel', onWheel);
+  }, []);
+
+  const locate = (e: PointerEvent<SVGElement>) => {
+    const r = (svgRef.current as SVGSVGElement).getBoundingClientRect();
+    return { px: e.clientX - r.left, py: e.clientY - r.top };
+  };
+
+  const onPointerMove = (e: PointerEvent<SVGElement>) => {
+    const { px, py } = locate(e);
+    const d = drag.current;
+    if (d) {
+      const dx = px - d.x0;
+      if (Math.abs(dx) > 3) d.moved = true;
+      if (d.moved) {
+        const dt = (dx / (right - GUTTER)) * (d.win.end - d.win.start);
+        onView(panWindow(d.win, -dt / (d.win.end - d.win.start), bounds));
+      }
+      return;
+    }
+    const row = Math.floor((py - rowY(0)) / ROW_H);
+    const hit =
+      px >= GUTTER && row >= 0 && row < rows
+        ? hitTest(layout, row, +x.invert(px), (6 * (win.end - win.start)) / (right - GUTTER))
+        : null;
+    setHover(hit ? { ...hit, px, py } : null);
+    onHover?.(hit?.seq ?? null);
+  };
+
+  const onPointerUp = (e: PointerEvent<SVGElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    if (d && !d.moved && hover?.seq != null) onSelect?.(hover.seq);
+    (e.currentTarget as Element).releasePointerCapture?.(e.pointerId);
+  };
+
+  const span = win.end - win.start;
   return (
-    <div ref={ref} className="timeline" data-testid="timeline">
-      <svg width={width} height={height} role="img" aria-label="pod timeline">
+    <div ref={ref} className="timeline" data-testid="timeline" data-view={view ? 'zoomed' : 'whole'}>
+      <svg
+        ref={svgRef}
+        width={width}
+        height={height}
+        role="img"
+        aria-label="pod timeline"
+        className={drag.current?.moved ? 'tl-dragging' : undefined}
+        onPointerDown={(e) => {
+          const { px } = locate(e);
+          if (px < GUTTER) return;
+          drag.current = { x0: px, win, moved: false };
+          e.currentTarget.setPointerCapture?.(e.pointerId);
+        }}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerLeave={() => {
+          setHover(null);
+          onHover?.(null);
+        }}
+      >
         <title>Pod timeline</title>
-        <Axis scale={x} y={AXIS_H - 2} ticks={Math.max(2, Math.floor(width / 110))} />
-        {[
-          ...fixedRows.map((r) => ({ key: r, label: r })),
-          ...layout.lanes.map((l) => ({ key: l.key, label: laneLabel(l) })),
-        ].map(({ key, label }, i) => (
-          <g key={key} transform={`translate(0,${rowY(i)})`}>
-            <rect className={i % 2 ? 'tl-row-odd' : 'tl-row-even'} x={0} y={0} width={width} height={ROW_H} />
-            <text className="tl-label" x={8} y={ROW_H / 2} dominantBaseline="central">
-              {label}
-            </text>
-          </g>
-        ))}
-
-        <g transform={`translate(0,${rowY(0) + 3})`} data-testid="worker-band">
-          {layout.workerBands.map((b) => (
-            <rect
-              key={`${b.state}-${b.start}`}
-              className={WORKER_CLASS[b.state] ?? 'tl-worker-finished'}
-              x={x(b.start)}
-              width={w(b.start, b.end)}
-              height={inner}
-            >
-              <title>{`${b.state} from ${new Date(b.start).toISOString()}`}</title>
-            </rect>
-          ))}
+        <defs>
+          <clipPath id="tl-plot">
+            <rect x={GUTTER} y={0} width={right - GUTTER} height={height} />
+          </clipPath>
+        </defs>
+        <Axis
+          scale={x}
+          y={AXIS_H - 2}
+          ticks={Math.max(2, Math.floor(width / 110))}
+          format={span < 5000 ? fmtMs : fmtSec}
+        />
+        <Rows
+          labels={[
+            ...FIXED_ROWS.map((r) => ({ key: r, label: r })),
+            ...layout.lanes.map((l) => ({ key: l.key, label: laneLabel(l) })),
+          ]}
+          width={width}
+          rowY={rowY}
+          rowH={ROW_H}
+        />
+        <g clipPath="url(#tl-plot)">
+          <MarksSvg
+            layout={layout}
+            x={x}
+            rowY={rowY}
+            rowH={ROW_H}
+            win={win}
+            points={!useCanvas}
+            selectedSeq={cursor?.seq ?? null}
+          />
+          {cursor && cursor.time >= win.start && cursor.time <= win.end && (
+            <line
+              className="tl-cursor"
+              data-testid="timeline-cursor"
+              x1={x(cursor.time)}
+              x2={x(cursor.time)}
+              y1={AXIS_H - 4}
+              y2={height}
+            />
+          )}
         </g>
-
-        <g transform={`translate(0,${rowY(1) + 3})`}>
-          {layout.syncs.map((s) => (
-            <rect
-              key={s.seq}
-              className={s.failed ? 'tl-sync tl-sync-failed' : 'tl-sync'}
-              x={x(s.start)}
-              width={w(s.start, s.end)}
-              height={inner}
-            >
-              <title>
-                {[
-                  `${s.workType} (${Math.round(s.end - s.start)} ms)${s.error ? `: ${s.error}` : ''}`,
-                  ...s.actions.map(
-                    (a) =>
-                      `${a.action} ${a.target}${a.error ? ` → ${a.error}${a.message ? `: ${a.message}` : ''}` : ''}`,
-                  ),
-                ].join('\n')}
-              </title>
-            </rect>
-          ))}
-        </g>
-
-        <g transform={`translate(0,${rowY(2) + ROW_H / 2})`}>
-          {layout.pleg.map((p) => (
-            <path
-              key={p.seq}
-              className={`tl-pleg tl-pleg-${p.event}`}
-              transform={`translate(${x(p.time)},0)`}
-              d="M0,-6L5,0L0,6L-5,0Z"
-            >
-              <title>{`${p.event} ${p.containerName ?? ''} ${p.containerID.slice(0, 12)}`}</title>
-            </path>
-          ))}
-        </g>
-
-        <g transform={`translate(0,${rowY(3) + 3})`}>
-          {layout.backoffs.map((b) => (
-            <rect key={b.seq} className="tl-backoff" x={x(b.start)} width={w(b.start, b.end)} height={inner}>
-              <title>{`${b.kind === 'image' ? 'image pull' : 'container'} back-off ${b.delayS}s: ${b.container}`}</title>
-            </rect>
-          ))}
-        </g>
-
-        {layout.lanes.map((lane, i) => (
-          <g
-            key={lane.key}
-            transform={`translate(0,${rowY(fixedRows.length + i) + 3})`}
-            data-testid={`lane-${lane.name}`}
-          >
-            <title>{laneSummary(lane)}</title>
-            {lane.segments.map((seg) => (
-              <rect
-                key={seg.kind}
-                className={`tl-seg tl-seg-${seg.kind}${seg.kind === 'exited' && lane.exitCode ? ' tl-seg-failed' : ''}`}
-                x={x(seg.start)}
-                width={w(seg.start, seg.end)}
-                height={inner}
-              />
-            ))}
-            {lane.finishedAt !== null && (
-              <text className="tl-exit" x={x(lane.finishedAt) + 4} y={inner / 2} dominantBaseline="central">
-                {lane.error
-                  ? 'failed'
-                  : `exit ${lane.exitCode ?? '?'}${lane.reason ? ` ${lane.reason}` : ''}`}
-              </text>
-            )}
-          </g>
-        ))}
       </svg>
+      {useCanvas && (
+        <MarksCanvas
+          marks={marks}
+          x={x}
+          win={win}
+          width={width}
+          height={height}
+          rowY={(r) => rowY(r) + ROW_H / 2}
+          left={GUTTER}
+          right={right}
+        />
+      )}
+      {hover && (
+        <div
+          className="tl-tooltip"
+          data-testid="timeline-tooltip"
+          style={{ left: Math.min(hover.px + 12, width - 260), top: hover.py + 14 }}
+        >
+          {hover.lines.map((l, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of lines, never reordered
+            <div key={i} className={i === 0 ? 'tl-tooltip-head' : undefined}>
+              {l}
+            </div>
+          ))}
+        </div>
+      )}
+      <Minimap layout={layout} width={width} left={GUTTER} view={win} onView={onView} />
       <Legend />
     </div>
-  );
-}
-
-function Legend() {
-  const items: [string, string][] = [
-    ['tl-worker-sync', 'SyncPod'],
-    ['tl-worker-terminating', 'TerminatingPod'],
-    ['tl-worker-terminated', 'TerminatedPod'],
-    ['tl-seg-created', 'created'],
-    ['tl-seg-running', 'running'],
-    ['tl-seg-exited', 'exited'],
-    ['tl-sync', 'SyncPod run'],
-    ['tl-sync-failed', 'sync with errors'],
-    ['tl-backoff', 'back-off'],
-  ];
-  return (
-    <ul className="tl-legend">
-      {items.map(([cls, label]) => (
-        <li key={label}>
-          <svg width={12} height={12} aria-hidden="true">
-            <rect className={cls} width={12} height={12} />
-          </svg>
-          {label}
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -1,14 +1,17 @@
 /**
- * One pod: its kubectl row, phase and containers as the engine reports them, and its timeline built from
- * the pod's whole trace (history from GET /api/v1/trace?podUID=, then live from the stream).
+ * One pod: its kubectl row, phase, conditions and containers as the engine reports them, the back-off
+ * inspector when a container is in back-off, and its history built from the pod's whole trace (from
+ * GET /api/v1/trace?podUID=, then live from the stream): the timeline, the step-through and the events.
+ * A pod that was deleted and removed keeps its history here while the trace holds it.
  */
 import type { ContainerState, ContainerStatus, Pod } from '@syncscope/core/api';
 import { printPod } from '@syncscope/core/api';
-import { useMemo } from 'react';
-import { usePods, usePodTrace } from '../api/queries.ts';
+import { usePodTrace } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
-import { layoutPodTimeline } from '../lib/timeline-layout.ts';
-import { Timeline } from '../timeline/Timeline.tsx';
+import { BackoffInspector } from '../pod/BackoffInspector.tsx';
+import { PodHistory } from '../pod/PodHistory.tsx';
+import { useKnownPod } from '../pod/use-known-pod.ts';
+import '../pod/pod.css';
 import { statusTone } from './NodeView.tsx';
 
 function stateText(state: ContainerState | undefined): string {
@@ -65,49 +68,71 @@ function ContainersTable({ pod }: { pod: Pod }) {
   );
 }
 
-function PodTimeline({ podUID, now }: { podUID: string; now: number }) {
-  const trace = usePodTrace(podUID);
-  const layout = useMemo(
-    () => (trace.data ? layoutPodTimeline(trace.data.events, now) : null),
-    [trace.data, now],
-  );
-  if (trace.isError) return <p className="bad">Could not load the trace: {trace.error.message}</p>;
-  if (!layout) return <p>Loading trace…</p>;
-  return <Timeline layout={layout} />;
-}
-
 export function PodView({ namespace, name }: { namespace: string; name: string }) {
-  const pods = usePods();
+  const known = useKnownPod(namespace, name);
   const now = useEngineNow();
-  const pod = pods.data?.items.find(
-    (p) => p.metadata.name === name && (p.metadata.namespace ?? 'default') === namespace,
-  );
+  const trace = usePodTrace(known.uid);
+  const events = trace.data?.events ?? [];
+  const pod = known.pod;
 
   return (
     <>
       <p>
         <a href="#/">← node</a>
       </p>
-      {pods.isPending && <p>Loading…</p>}
-      {pods.isSuccess && !pod && (
+      {known.loading && <p>Loading…</p>}
+      {known.gone && !known.uid && (
         <p className="bad">
           pods "{name}" not found in namespace {namespace}
         </p>
       )}
-      {pod && (
-        <>
-          <PodSummary pod={pod} now={now} />
-          <section className="panel">
-            <h2>Containers</h2>
-            <ContainersTable pod={pod} />
-          </section>
-          <section className="panel">
-            <h2>Timeline</h2>
-            {pod.metadata.uid ? <PodTimeline podUID={pod.metadata.uid} now={now} /> : <p>No UID yet.</p>}
-          </section>
-        </>
+      {known.gone && known.uid && (
+        <p className="sub" data-testid="pod-gone">
+          This pod is no longer on the node; its history follows.
+        </p>
+      )}
+      <div className="pod-top">
+        <div className="pod-facts">
+          {pod && <PodSummary pod={pod} now={now} />}
+          {pod && (
+            <section className="panel">
+              <h2>Containers</h2>
+              <ContainersTable pod={pod} />
+              <Conditions pod={pod} />
+            </section>
+          )}
+        </div>
+        {pod && !known.gone && (
+          <BackoffInspector namespace={namespace} name={name} status={pod.status} events={events} />
+        )}
+      </div>
+      {known.uid && (
+        <section className="panel">
+          <h2>History</h2>
+          {trace.isError && <p className="bad">Could not load the trace: {trace.error.message}</p>}
+          {trace.isPending && <p>Loading trace…</p>}
+          {trace.isSuccess && <PodHistory events={events} now={now} />}
+        </section>
       )}
     </>
+  );
+}
+
+function Conditions({ pod }: { pod: Pod }) {
+  const conditions = pod.status?.conditions ?? [];
+  if (conditions.length === 0) return null;
+  return (
+    <p className="conditions" data-testid="pod-conditions">
+      {conditions.map((c) => (
+        <span
+          key={c.type}
+          className={c.status === 'True' ? 'cond cond-true' : 'cond'}
+          title={[c.reason, c.message].filter(Boolean).join(': ')}
+        >
+          {c.type}={c.status}
+        </span>
+      ))}
+    </p>
   );
 }
 

@@ -1,0 +1,124 @@
+/**
+ * The housekeeping cadence: the last N runs of HandlePodCleanups (the `housekeeping` trace event), the
+ * interval since the run before (the 2 s housekeeping ticker) and how long each took (the kubelet warns
+ * past housekeepingWarningDuration, 1 s), laid out as a small bar chart with a dashed line at each limit.
+ *
+ * Pure; events in ascending seq order. A run's time is when it ended, so its start is time - durationMs,
+ * and the interval is measured start to start, as the ticker paces them.
+ */
+import type { TraceEvent } from '@syncscope/core/trace';
+import { scaleBand, scaleLinear } from 'd3';
+
+export const DEFAULT_CADENCE_RUNS = 30;
+
+export interface CadenceRun {
+  seq: number;
+  start: number;
+  end: number;
+  durationMs: number;
+  /** Start to start from the previous run; null for the first one seen. */
+  intervalMs: number | null;
+  forgotten: number;
+  orphansKilled: number;
+  restarted: number;
+}
+
+/** The last `n` housekeeping runs, oldest first. */
+export function housekeepingRuns(events: readonly TraceEvent[], n = DEFAULT_CADENCE_RUNS): CadenceRun[] {
+  const found: Extract<TraceEvent, { type: 'housekeeping' }>[] = [];
+  // Walk back from the newest until n + 1 runs are found (one more gives the first run its interval).
+  for (let i = events.length - 1; i >= 0 && found.length <= n; i--) {
+    const ev = events[i] as TraceEvent;
+    if (ev.type === 'housekeeping') found.push(ev);
+  }
+  found.reverse();
+  const runs: CadenceRun[] = [];
+  let prevStart: number | null = null;
+  for (const ev of found) {
+    const start = ev.time - ev.durationMs;
+    runs.push({
+      seq: ev.seq,
+      start,
+      end: ev.time,
+      durationMs: ev.durationMs,
+      intervalMs: prevStart === null ? null : start - prevStart,
+      forgotten: ev.forgotten,
+      orphansKilled: ev.orphansKilled,
+      restarted: ev.restarted,
+    });
+    prevStart = start;
+  }
+  return runs.length > n ? runs.slice(runs.length - n) : runs;
+}
+
+export interface CadenceBar {
+  seq: number;
+  x: number;
+  width: number;
+  /** Interval bar (null when unknown) and duration bar, as y (top) and height. */
+  interval: { y: number; height: number } | null;
+  duration: { y: number; height: number };
+  /** Duration past the warning threshold. */
+  slow: boolean;
+  /** Interval past 1.5 × the period: the loop was busy elsewhere and the ticker fired late. */
+  late: boolean;
+  run: CadenceRun;
+}
+
+export interface CadenceLayout {
+  width: number;
+  height: number;
+  bars: CadenceBar[];
+  /** y of the dashed lines. */
+  warningY: number;
+  periodY: number;
+  maxMs: number;
+  yTicks: { y: number; label: string }[];
+}
+
+export interface CadenceOptions {
+  width: number;
+  height: number;
+  periodMs: number;
+  warningMs: number;
+  /** Bars per chart; the band is sized for this many so bars keep their width as runs arrive. */
+  slots?: number;
+}
+
+export function layoutCadence(all: readonly CadenceRun[], o: CadenceOptions): CadenceLayout {
+  const slots = o.slots ?? DEFAULT_CADENCE_RUNS;
+  const runs = all.length > slots ? all.slice(all.length - slots) : all;
+  const largest = Math.max(0, ...runs.map((r) => Math.max(r.intervalMs ?? 0, r.durationMs)));
+  const maxMs = Math.max(o.periodMs * 1.25, largest * 1.1);
+  const y = scaleLinear().domain([0, maxMs]).range([o.height, 0]);
+  const band = scaleBand<number>()
+    .domain(Array.from({ length: slots }, (_, i) => i))
+    .range([0, o.width])
+    .paddingInner(0.25);
+  const offset = slots - runs.length;
+  const bars = runs.map((run, i) => {
+    const x = band(i + offset) ?? 0;
+    const width = band.bandwidth();
+    const bar = (ms: number) => ({ y: y(ms), height: Math.max(1, o.height - y(ms)) });
+    return {
+      seq: run.seq,
+      x,
+      width,
+      interval: run.intervalMs === null ? null : bar(run.intervalMs),
+      duration: bar(run.durationMs),
+      slow: run.durationMs > o.warningMs,
+      late: run.intervalMs !== null && run.intervalMs > o.periodMs * 1.5,
+      run,
+    };
+  });
+  const yTicks = y.ticks(3).map((t) => ({ y: y(t), label: `${t / 1000}s` }));
+  return {
+    width: o.width,
+    height: o.height,
+    bars,
+    warningY: y(o.warningMs),
+    periodY: y(o.periodMs),
+    maxMs,
+    yTicks,
+  };
+}

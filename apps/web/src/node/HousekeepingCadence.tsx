@@ -1,0 +1,96 @@
+/**
+ * The housekeeping cadence: for each of the last runs of HandlePodCleanups, the interval since the run
+ * before (light bar; the ticker fires every housekeepingPeriod, 2 s) and its duration (dark bar; red past
+ * housekeepingWarningDuration, 1 s, when the kubelet logs "Housekeeping took longer than expected").
+ */
+import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
+import { useMemo } from 'react';
+import { useRecentTrace } from '../api/queries.ts';
+import { housekeepingRuns, layoutCadence } from '../lib/cadence.ts';
+
+const WIDTH = 420;
+const HEIGHT = 110;
+const LEFT = 34;
+const RIGHT = 150;
+
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${Math.round(ms)}ms`);
+
+export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
+  const trace = useRecentTrace();
+  const config = node?.configuration ?? defaultKubeletConfiguration;
+  const periodMs = config.housekeepingPeriodMs;
+  const warningMs = config.housekeepingWarningDurationMs;
+  const events = trace.data?.events;
+  const runs = useMemo(() => housekeepingRuns(events ?? []), [events]);
+  const layout = useMemo(
+    () => layoutCadence(runs, { width: WIDTH, height: HEIGHT, periodMs, warningMs }),
+    [runs, periodMs, warningMs],
+  );
+  const last = runs[runs.length - 1];
+  return (
+    <section className="panel cadence" data-testid="housekeeping-cadence" data-runs={runs.length}>
+      <h2>Housekeeping cadence</h2>
+      <p className="sub">
+        {last
+          ? `last run ${fmt(last.durationMs)}, ${last.intervalMs === null ? '' : `${fmt(last.intervalMs)} after the one before; `}` +
+            `forgot ${last.forgotten}, killed ${last.orphansKilled} orphan(s), restarted ${last.restarted}`
+          : 'no housekeeping run seen yet'}
+      </p>
+      <svg
+        width={LEFT + WIDTH + RIGHT}
+        height={HEIGHT + 8}
+        role="img"
+        aria-label="housekeeping interval and duration"
+      >
+        <g transform={`translate(${LEFT},4)`}>
+          {layout.yTicks.map((t) => (
+            <text key={t.label} className="cad-tick" x={-4} y={t.y + 3} textAnchor="end">
+              {t.label}
+            </text>
+          ))}
+          <line className="cad-base" x1={0} x2={WIDTH} y1={HEIGHT} y2={HEIGHT} />
+          {layout.bars.map((b) => (
+            <g key={b.seq}>
+              {b.interval && (
+                <rect
+                  className={b.late ? 'cad-interval cad-late' : 'cad-interval'}
+                  x={b.x}
+                  y={b.interval.y}
+                  width={b.width}
+                  height={b.interval.height}
+                />
+              )}
+              <rect
+                className={b.slow ? 'cad-duration cad-slow' : 'cad-duration'}
+                x={b.x + b.width / 4}
+                y={b.duration.y}
+                width={b.width / 2}
+                height={b.duration.height}
+              />
+              <title>
+                {`interval ${b.run.intervalMs === null ? '?' : fmt(b.run.intervalMs)}, took ${fmt(b.run.durationMs)}`}
+              </title>
+            </g>
+          ))}
+          <line className="cad-limit" x1={0} x2={WIDTH} y1={layout.periodY} y2={layout.periodY} />
+          <text className="cad-label" x={WIDTH + 6} y={layout.periodY + 4}>
+            period {fmt(periodMs)}
+          </text>
+          <line className="cad-limit cad-warn" x1={0} x2={WIDTH} y1={layout.warningY} y2={layout.warningY} />
+          <text className="cad-label cad-warn-label" x={WIDTH + 6} y={layout.warningY + 4}>
+            warning {fmt(warningMs)}
+          </text>
+        </g>
+      </svg>
+      <ul className="loop-legend">
+        <li>
+          <span className="swatch cad-swatch-interval" /> interval
+        </li>
+        <li>
+          <span className="swatch cad-swatch-duration" /> duration
+        </li>
+      </ul>
+    </section>
+  );
+}

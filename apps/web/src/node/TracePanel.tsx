@@ -1,0 +1,79 @@
+/**
+ * Export and import of the trace: a link to the node's NDJSON export (each pod row has its own), and a
+ * file input that reads an export back, checks every line, and starts a replay of it in the same views.
+ * A file with a bad line is refused and the line numbers are listed.
+ */
+import { useState } from 'react';
+import { traceExportUrl } from '../api/node-actions.ts';
+import { formatNdjsonError, type NdjsonError, parseTraceNdjson } from '../lib/ndjson.ts';
+import { buildReplay, type ReplayStore } from '../lib/replay.ts';
+import { useReplay } from '../replay/context.ts';
+
+export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => void }) {
+  const replay = useReplay();
+  const [errors, setErrors] = useState<{ file: string; list: NdjsonError[]; truncated: boolean } | null>(
+    null,
+  );
+
+  const load = async (file: File) => {
+    const parsed = parseTraceNdjson(await file.text());
+    if (parsed.errors.length > 0) {
+      setErrors({ file: file.name, list: parsed.errors, truncated: parsed.truncated });
+      return;
+    }
+    if (parsed.events.length === 0) {
+      setErrors({
+        file: file.name,
+        list: [{ line: 1, message: 'the file holds no events' }],
+        truncated: false,
+      });
+      return;
+    }
+    setErrors(null);
+    onReplay(buildReplay(parsed.events, file.name));
+  };
+
+  return (
+    <section className="panel traces">
+      <h2>Trace</h2>
+      <div className="toolbar">
+        {!replay && (
+          <a
+            className="button"
+            href={traceExportUrl()}
+            download="syncscope-trace.ndjson"
+            data-testid="export-node"
+          >
+            Export node trace (NDJSON)
+          </a>
+        )}
+        <label className="field">
+          <span className="k">replay a file</span>
+          <input
+            type="file"
+            accept=".ndjson,.jsonl,.json,application/x-ndjson"
+            data-testid="import-file"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) void load(f);
+            }}
+          />
+        </label>
+      </div>
+      {errors && (
+        <div className="apply-error" data-testid="import-error" role="alert">
+          <div className="bad">{errors.file} is not a Syncscope trace:</div>
+          <ul>
+            {errors.list.map((e) => (
+              <li key={e.line} className="mono">
+                {formatNdjsonError(e)}
+              </li>
+            ))}
+            {errors.truncated && <li>…and more</li>}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * The back-off inspector: for each container of the pod in CrashLoopBackOff, ImagePullBackOff or
+ * ErrImagePull (or between two tries of one), the last exit, the restart count, the delay ladder so far
+ * with the current window marked, a live countdown to the next try on the engine clock, the reset rule,
+ * and the logs of the last run. Test ids: `backoff-inspector`, `backoff-ladder`, `backoff-step-<n>`,
+ * `backoff-countdown`, `backoff-logs`.
+ */
+import type { PodStatus } from '@syncscope/core/api';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { usePodLog } from '../api/logs.ts';
+import { useEngineNow } from '../hooks/use-engine-now.ts';
+import {
+  BACKOFF_INITIAL_S,
+  BACKOFF_RESET_S,
+  type BackoffInspection,
+  formatCountdown,
+  inspectBackoffs,
+} from '../lib/backoff.ts';
+import { goDuration, localClock } from '../lib/explain.ts';
+
+export function BackoffInspector({
+  namespace,
+  name,
+  status,
+  events,
+}: {
+  namespace: string;
+  name: string;
+  status: PodStatus | undefined;
+  events: readonly TraceEvent[];
+}) {
+  const now = useEngineNow(250);
+  const items = inspectBackoffs(status, events, now);
+  if (items.length === 0) return null;
+  return (
+    <section className="panel backoff" data-testid="backoff-inspector">
+      <h2>Back-off</h2>
+      {items.map((b) => (
+        <BackoffContainer key={`${b.kind}/${b.container}`} namespace={namespace} name={name} b={b} />
+      ))}
+    </section>
+  );
+}
+
+function BackoffContainer({ namespace, name, b }: { namespace: string; name: string; b: BackoffInspection }) {
+  const waitingReason = b.reason;
+  return (
+    <div className="backoff-container" data-container={b.container}>
+      <dl className="facts">
+        <dt>container</dt>
+        <dd className="mono">{b.container}</dd>
+        <dt>reason</dt>
+        <dd className="mono bad">{waitingReason}</dd>
+        {b.kind === 'image' ? (
+          <>
+            <dt>image</dt>
+            <dd className="mono">{b.image}</dd>
+          </>
+        ) : (
+          <>
+            <dt>last exit</dt>
+            <dd className="mono" data-testid="backoff-last-exit">
+              {b.lastExit
+                ? `${b.lastExit.exitCode} (${b.lastExit.reason || 'exit'})${b.lastExit.finishedAt ? ` at ${localClock(Date.parse(b.lastExit.finishedAt))}` : ''}`
+                : '—'}
+            </dd>
+          </>
+        )}
+        <dt>restarts</dt>
+        <dd className="mono">{b.restartCount}</dd>
+        <dt>next try</dt>
+        <dd className="mono">
+          <span data-testid="backoff-countdown" data-remaining-ms={Math.round(b.remainingMs)}>
+            {formatCountdown(b.remainingMs)}
+          </span>
+          {b.current && (
+            <span className="dim">
+              {' '}
+              {b.remainingMs > 0
+                ? `(window ends ${localClock(b.current.until)}; the start happens at the first sync after it)`
+                : '(window over: retried at the next sync)'}
+            </span>
+          )}
+        </dd>
+      </dl>
+      {b.message && <p className="mono sub">{b.message}</p>}
+      <ol className="backoff-ladder" data-testid="backoff-ladder">
+        {b.ladder.map((r) => {
+          const current = r === b.current;
+          return (
+            <li
+              key={r.seq}
+              data-testid={`backoff-step-${r.n}`}
+              data-delay={r.label}
+              className={current ? 'rung rung-current' : 'rung'}
+              title={`${localClock(r.start)} → ${localClock(r.until)}${r.exitCode !== undefined ? `, exit ${r.exitCode}` : ''}`}
+            >
+              {r.label}
+            </li>
+          );
+        })}
+        <li className="rung rung-next" title="if the next try fails too">
+          next: {goDuration(b.nextDelayS)}
+        </li>
+      </ol>
+      <p className="sub">
+        {b.kind === 'image'
+          ? `Each failed pull doubles the delay from ${goDuration(BACKOFF_INITIAL_S)} up to 5m0s; a successful pull clears it, and the entry expires after ${goDuration(BACKOFF_RESET_S)} without failures.`
+          : `Each crash doubles the delay from ${goDuration(BACKOFF_INITIAL_S)} up to 5m0s. The delay resets to ${goDuration(BACKOFF_INITIAL_S)} after the container runs ${BACKOFF_RESET_S / 60} minutes without failing.`}
+        {b.resets > 0 && ` Reset after ${b.resets} earlier window${b.resets > 1 ? 's' : ''}.`}
+      </p>
+      {b.kind === 'container' && (
+        <BackoffLogs
+          namespace={namespace}
+          name={name}
+          container={b.container}
+          waiting={b.reason}
+          restarts={b.restartCount}
+        />
+      )}
+    </div>
+  );
+}
+
+function BackoffLogs({
+  namespace,
+  name,
+  container,
+  waiting,
+  restarts,
+}: {
+  namespace: string;
+  name: string;
+  container: string;
+  waiting: string;
+  restarts: number;
+}) {
+  // While waiting the last run is the previous instance; between tries it is the current one.
+  const previous = waiting === 'CrashLoopBackOff';
+  const log = usePodLog(namespace, name, container, previous, restarts);
+  return (
+    <div className="backoff-logs">
+      <h3>
+        logs of the last run <span className="dim mono">{previous ? '(--previous)' : ''}</span>
+      </h3>
+      <pre className="logs" data-testid="backoff-logs">
+        {log.isPending ? 'loading…' : log.isError ? log.error.message : log.data || '(no output)'}
+      </pre>
+    </div>
+  );
+}

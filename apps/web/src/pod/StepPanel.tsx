@@ -1,0 +1,136 @@
+/**
+ * The step-through: ⏮ ◀ ▶ ⏭ buttons and the pod as it was at the selected step (status, conditions,
+ * containers, the worker's state and pending update, and for a SyncPod result the decision in words).
+ * Test ids: `step-controls`, `step-first|prev|next|last`, `step-position`, `step-panel`, `step-event`,
+ * `step-worker`, `step-pending`, `step-phase`, `step-decision`.
+ */
+
+import { containerStateWord, describeEvent, localClock } from '../lib/explain.ts';
+import type { StepState } from '../lib/step.ts';
+import type { StepSelection } from './use-step.ts';
+
+export function StepControls({ sel, total, seq }: { sel: StepSelection; total: number; seq: number | null }) {
+  const atStart = sel.index <= 0;
+  const atEnd = sel.index >= total - 1;
+  return (
+    <div className="step-controls" data-testid="step-controls">
+      <button
+        type="button"
+        data-testid="step-first"
+        onClick={sel.first}
+        disabled={atStart}
+        title="first (Home)"
+      >
+        |◀
+      </button>
+      <button
+        type="button"
+        data-testid="step-prev"
+        onClick={sel.prev}
+        disabled={atStart}
+        title="previous (←)"
+      >
+        ◀
+      </button>
+      <button type="button" data-testid="step-next" onClick={sel.next} disabled={atEnd} title="next (→)">
+        ▶
+      </button>
+      <button type="button" data-testid="step-last" onClick={sel.last} disabled={sel.live} title="live (End)">
+        ▶|
+      </button>
+      <span className="mono dim" data-testid="step-position">
+        step {sel.index + 1} / {total}
+        {seq !== null ? ` · seq ${seq}` : ''}
+        {sel.live ? ' · live' : ''}
+      </span>
+    </div>
+  );
+}
+
+export function StepPanel({ step }: { step: StepState }) {
+  const ev = step.event;
+  const status = step.status;
+  const containers = [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? [])];
+  return (
+    <div className="step-panel" data-testid="step-panel" data-seq={ev.seq}>
+      <p className="step-event">
+        <span className="mono dim">{localClock(ev.time)}</span> <span className="tag">{ev.type}</span>{' '}
+        <span data-testid="step-event">{describeEvent(ev)}</span>
+      </p>
+      {step.decision && (
+        <div className="step-decision" data-testid="step-decision">
+          <p className="step-summary">{step.decision.summary}</p>
+          <ul>
+            {step.decision.lines.map((l, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of lines, never reordered
+              <li key={i}>{l}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <dl className="facts">
+        <dt>worker</dt>
+        <dd className="mono" data-testid="step-worker">
+          {step.worker ?? '—'}
+          {step.workerSince !== null && <span className="dim"> since {localClock(step.workerSince)}</span>}
+        </dd>
+        <dt>syncing</dt>
+        <dd className="mono">
+          {step.syncing
+            ? `${step.syncing.workType} (${step.syncing.updateType}) since ${localClock(step.syncing.since)}`
+            : '—'}
+        </dd>
+        <dt>pending</dt>
+        <dd className="mono" data-testid="step-pending">
+          {step.pending ? `${step.pending.updateType}${step.pending.coalesced ? ' (coalesced)' : ''}` : '—'}
+        </dd>
+        <dt>phase</dt>
+        <dd className="mono" data-testid="step-phase">
+          {status?.phase ?? '—'}
+          {step.statusTime !== null && <span className="dim"> as of {localClock(step.statusTime)}</span>}
+        </dd>
+        <dt>conditions</dt>
+        <dd className="mono">
+          {(status?.conditions ?? []).map((c) => (
+            <span key={c.type} className={c.status === 'True' ? 'cond cond-true' : 'cond'}>
+              {c.type}={c.status}
+            </span>
+          ))}
+          {!status?.conditions?.length && '—'}
+        </dd>
+        {step.backoffs.length > 0 && (
+          <>
+            <dt>back-off</dt>
+            <dd className="mono bad">
+              {step.backoffs.map((b) => `${b.container} until ${localClock(b.until)}`).join(', ')}
+            </dd>
+          </>
+        )}
+      </dl>
+      {containers.length > 0 && (
+        <table className="containers step-containers">
+          <thead>
+            <tr>
+              <th>CONTAINER</th>
+              <th>STATE</th>
+              <th>LAST STATE</th>
+              <th>READY</th>
+              <th>RESTARTS</th>
+            </tr>
+          </thead>
+          <tbody>
+            {containers.map((cs) => (
+              <tr key={cs.name} data-testid={`step-container-${cs.name}`}>
+                <td className="mono">{cs.name}</td>
+                <td>{containerStateWord(cs.state)}</td>
+                <td>{containerStateWord(cs.lastState)}</td>
+                <td>{String(cs.ready)}</td>
+                <td>{cs.restartCount}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * The timeline's SVG pieces: row backgrounds with labels, the marks of every row (culled to the visible
+ * window), and the legend. Test ids: `worker-band`, `lane-<container>`, `mark-<seq>` on point marks.
+ */
+import type { ScaleTime } from 'd3';
+import type { TimelineLayout } from '../lib/timeline-layout.ts';
+import type { TimeWindow } from './viewport.ts';
+
+const WORKER_CLASS: Record<string, string> = {
+  SyncPod: 'tl-worker-sync',
+  TerminatingPod: 'tl-worker-terminating',
+  TerminatedPod: 'tl-worker-terminated',
+  Finished: 'tl-worker-finished',
+};
+
+export function Rows({
+  labels,
+  width,
+  rowY,
+  rowH,
+}: {
+  labels: { key: string; label: string }[];
+  width: number;
+  rowY: (i: number) => number;
+  rowH: number;
+}) {
+  return (
+    <>
+      {labels.map(({ key, label }, i) => (
+        <g key={key} transform={`translate(0,${rowY(i)})`}>
+          <rect className={i % 2 ? 'tl-row-odd' : 'tl-row-even'} x={0} y={0} width={width} height={rowH} />
+          <text className="tl-label" x={8} y={rowH / 2} dominantBaseline="central">
+            {label}
+          </text>
+        </g>
+      ))}
+    </>
+  );
+}
+
+const within = (w: TimeWindow, a: number, b: number) => b >= w.start && a <= w.end;
+
+export function MarksSvg({
+  layout,
+  x,
+  rowY,
+  rowH,
+  win,
+  points,
+  selectedSeq,
+}: {
+  layout: TimelineLayout;
+  x: ScaleTime<number, number>;
+  rowY: (i: number) => number;
+  rowH: number;
+  win: TimeWindow;
+  /** Draw the point marks (PLEG, probes, Events) here; false when a canvas draws them. */
+  points: boolean;
+  selectedSeq: number | null;
+}) {
+  const inner = rowH - 6;
+  const w = (a: number, b: number) => Math.max(2, x(b) - x(a));
+  const sel = (seq: number) => (seq === selectedSeq ? ' tl-selected' : '');
+  const diamond = 'M0,-6L5,0L0,6L-5,0Z';
+  return (
+    <>
+      <g transform={`translate(0,${rowY(0) + 3})`} data-testid="worker-band">
+        {layout.workerBands
+          .filter((b) => within(win, b.start, b.end))
+          .map((b) => (
+            <rect
+              key={`${b.state}-${b.start}`}
+              className={WORKER_CLASS[b.state] ?? 'tl-worker-finished'}
+              data-state={b.state}
+              x={x(b.start)}
+              width={w(b.start, b.end)}
+              height={inner}
+            />
+          ))}
+      </g>
+      <g transform={`translate(0,${rowY(1) + 3})`}>
+        {layout.syncs
+          .filter((s) => within(win, s.start, s.end))
+          .map((s) => (
+            <rect
+              key={s.seq}
+              className={`${s.failed ? 'tl-sync tl-sync-failed' : 'tl-sync'}${sel(s.seq)}`}
+              x={x(s.start)}
+              width={w(s.start, s.end)}
+              height={inner}
+            />
+          ))}
+      </g>
+      <g transform={`translate(0,${rowY(3) + 3})`}>
+        {layout.backoffs
+          .filter((b) => within(win, b.start, b.end))
+          .map((b) => (
+            <rect
+              key={b.seq}
+              className={`tl-backoff${sel(b.seq)}`}
+              x={x(b.start)}
+              width={w(b.start, b.end)}
+              height={inner}
+            />
+          ))}
+      </g>
+      {points && (
+        <>
+          <g transform={`translate(0,${rowY(2) + rowH / 2})`}>
+            {layout.pleg
+              .filter((p) => within(win, p.time, p.time))
+              .map((p) => (
+                <path
+                  key={p.seq}
+                  data-testid={`mark-${p.seq}`}
+                  className={`tl-pleg tl-pleg-${p.event}${sel(p.seq)}`}
+                  transform={`translate(${x(p.time)},0)`}
+                  d={diamond}
+                />
+              ))}
+          </g>
+          <g transform={`translate(0,${rowY(4) + rowH / 2})`}>
+            {layout.probes
+              .filter((p) => within(win, p.time, p.time))
+              .map((p) => (
+                <circle
+                  key={p.seq}
+                  data-testid={`mark-${p.seq}`}
+                  className={`tl-probe tl-probe-${p.result}${sel(p.seq)}`}
+                  cx={x(p.time)}
+                  r={4}
+                />
+              ))}
+          </g>
+          <g transform={`translate(0,${rowY(5) + rowH / 2})`}>
+            {layout.events
+              .filter((e) => within(win, e.time, e.time))
+              .map((e) => (
+                <path
+                  key={e.seq}
+                  data-testid={`mark-${e.seq}`}
+                  className={`tl-event tl-event-${e.eventType}${sel(e.seq)}`}
+                  transform={`translate(${x(e.time)},0)`}
+                  d="M0,-6L5,5L-5,5Z"
+                />
+              ))}
+          </g>
+        </>
+      )}
+      {layout.lanes.map((lane, i) => (
+        <g key={lane.key} transform={`translate(0,${rowY(6 + i) + 3})`} data-testid={`lane-${lane.name}`}>
+          {lane.segments
+            .filter((seg) => within(win, seg.start, seg.end))
+            .map((seg) => (
+              <rect
+                key={seg.kind}
+                className={`tl-seg tl-seg-${seg.kind}${seg.kind === 'exited' && lane.exitCode ? ' tl-seg-failed' : ''}`}
+                x={x(seg.start)}
+                width={w(seg.start, seg.end)}
+                height={inner}
+              />
+            ))}
+          {lane.finishedAt !== null && within(win, lane.finishedAt, lane.finishedAt) && (
+            <text className="tl-exit" x={x(lane.finishedAt) + 4} y={inner / 2} dominantBaseline="central">
+              {lane.error ? 'failed' : `exit ${lane.exitCode ?? '?'}${lane.reason ? ` ${lane.reason}` : ''}`}
+            </text>
+          )}
+        </g>
+      ))}
+    </>
+  );
+}
+
+export function Legend() {
+  const items: [string, string][] = [
+    ['tl-worker-sync', 'SyncPod'],
+    ['tl-worker-terminating', 'TerminatingPod'],
+    ['tl-worker-terminated', 'TerminatedPod'],
+    ['tl-seg-created', 'created'],
+    ['tl-seg-running', 'running'],
+    ['tl-seg-exited', 'exited'],
+    ['tl-sync', 'SyncPod run'],
+    ['tl-sync-failed', 'sync with errors'],
+    ['tl-backoff', 'back-off'],
+    ['tl-event-Warning', 'Warning event'],
+  ];
+  return (
+    <ul className="tl-legend">
+      {items.map(([cls, label]) => (
+        <li key={label}>
+          <svg width={12} height={12} aria-hidden="true">
+            <rect className={cls} width={12} height={12} />
+          </svg>
+          {label}
+        </li>
+      ))}
+      <li className="dim">wheel / +− zoom · drag / shift+←→ pan · ←→ step</li>
+    </ul>
+  );
+}

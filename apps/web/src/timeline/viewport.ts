@@ -1,0 +1,85 @@
+/**
+ * The timeline's visible window and the pure arithmetic of zooming, panning and hit-testing it. The
+ * Timeline component keeps a TimeWindow (or null for "the whole history, following live") and calls these
+ * from wheel, drag, key and brush handlers.
+ */
+
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
+/** The narrowest window a zoom may reach (ms). */
+export const MIN_SPAN_MS = 200;
+
+/** Keeps `w` inside `bounds` (moving it, not shrinking, when it sticks out) and at least MIN_SPAN_MS wide. */
+export function clampWindow(w: TimeWindow, bounds: TimeWindow): TimeWindow {
+  const full = Math.max(bounds.end - bounds.start, MIN_SPAN_MS);
+  const span = Math.min(Math.max(w.end - w.start, MIN_SPAN_MS), full);
+  let start = w.start;
+  if (start < bounds.start) start = bounds.start;
+  if (start + span > bounds.start + full) start = bounds.start + full - span;
+  return { start, end: start + span };
+}
+
+/** Zooms by `factor` (< 1 zooms in) keeping the time under the pointer (`focus`) where it is. */
+export function zoomWindow(w: TimeWindow, focus: number, factor: number, bounds: TimeWindow): TimeWindow {
+  const f = Math.min(Math.max(focus, w.start), w.end);
+  return clampWindow({ start: f - (f - w.start) * factor, end: f + (w.end - f) * factor }, bounds);
+}
+
+/** Moves the window by `fraction` of its span (negative: back in time). */
+export function panWindow(w: TimeWindow, fraction: number, bounds: TimeWindow): TimeWindow {
+  const d = (w.end - w.start) * fraction;
+  return clampWindow({ start: w.start + d, end: w.end + d }, bounds);
+}
+
+/** Whether the window shows the whole history (then it follows the live end). */
+export function isWhole(w: TimeWindow, bounds: TimeWindow): boolean {
+  return w.start <= bounds.start && w.end >= bounds.end;
+}
+
+/** The window that centres `time`, keeping the span, unless `time` is already visible. */
+export function revealTime(w: TimeWindow, time: number, bounds: TimeWindow): TimeWindow {
+  if (time >= w.start && time <= w.end) return w;
+  const half = (w.end - w.start) / 2;
+  return clampWindow({ start: time - half, end: time + half }, bounds);
+}
+
+/**
+ * The mark nearest to `time` among `marks` sorted by time, if within `toleranceMs`. Binary search, so a
+ * pointer move over a canvas of many marks stays cheap.
+ */
+export function nearestMark<T extends { time: number }>(
+  marks: readonly T[],
+  time: number,
+  toleranceMs: number,
+): T | undefined {
+  let lo = 0;
+  let hi = marks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((marks[mid] as T).time < time) lo = mid + 1;
+    else hi = mid;
+  }
+  let best: T | undefined;
+  for (const i of [lo - 1, lo]) {
+    const m = marks[i];
+    if (
+      m &&
+      Math.abs(m.time - time) <= toleranceMs &&
+      (!best || Math.abs(m.time - time) < Math.abs(best.time - time))
+    )
+      best = m;
+  }
+  return best;
+}
+
+/** The first interval containing `time` (intervals as [start, end]). */
+export function intervalAt<T extends { start: number; end: number }>(
+  items: readonly T[],
+  time: number,
+  slackMs = 0,
+): T | undefined {
+  return items.find((it) => time >= it.start - slackMs && time <= it.end + slackMs);
+}

@@ -1,0 +1,171 @@
+/**
+ * The node page in Debian's Chromium against a real server on the simulated node (no startup examples):
+ * apply the crash-loop and healthy examples through the editor, see a bad manifest refused with the field
+ * inline, make a container exit with a fault button and see the fault on the loop strip, then export the
+ * node's trace and replay it in a fresh page served by a plain static file server (no API behind it), down
+ * to the pod's timeline. Screenshots go to test-results/. Needs the built web app.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BuiltApp, buildApp } from '@syncscope/server';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const results = join(root, 'test-results');
+const dist = join(root, 'apps', 'web', 'dist');
+
+let built: BuiltApp;
+let browser: Browser;
+let page: Page;
+let baseUrl: string;
+let dataDir: string;
+let staticServer: Server | undefined;
+const pageErrors: string[] = [];
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+};
+
+/** The built app alone: every /api request is a 404, the WebSocket has nowhere to go. */
+async function serveDist(): Promise<string> {
+  staticServer = createServer((req, res) => {
+    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/'));
+    const file = join(dist, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(dist) || path.startsWith('/api')) {
+      res.writeHead(404).end();
+      return;
+    }
+    readFile(file).then(
+      (body) =>
+        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => staticServer?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`;
+}
+
+async function applyExample(file: string) {
+  await page.locator('[data-testid="apply-example"]').selectOption(file);
+  await page.locator('[data-testid="apply-submit"]').click();
+  await page.locator('[data-testid="apply-result"]').waitFor();
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(dist, 'index.html'))) {
+    throw new Error('apps/web/dist is missing: run `pnpm --filter @syncscope/web build` first');
+  }
+  await mkdir(results, { recursive: true });
+  dataDir = await mkdtemp(join(tmpdir(), 'syncscope-node-view-'));
+  built = await buildApp({ dataDir, examples: false });
+  baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await built?.close();
+  await new Promise((resolve) => (staticServer ? staticServer.close(resolve) : resolve(undefined)));
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('node view', () => {
+  it('shows the loop live and applies the crash-loop example through the editor', async () => {
+    await page.goto(baseUrl);
+    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="runtime-health"]', { hasText: 'runtime ready' }).waitFor();
+    await page.locator('[data-testid="pleg-health"]', { hasText: /PLEG healthy, last relist/ }).waitFor();
+    // the 1 s sync ticker fills the sync lane
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="loop-source-sync"]')?.textContent) >= 2,
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.locator('[data-testid="apply-editor"]').waitFor();
+
+    await applyExample('crashloop.yaml');
+    const row = page.locator('[data-testid="pod-row-crashloop"]');
+    await row.locator('td.status', { hasText: /^(Error|CrashLoopBackOff)$/ }).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(results, 'apply.png'), fullPage: true });
+  });
+
+  it('shows the field and reason of a refused manifest inline', async () => {
+    const editor = page.locator('[data-testid="apply-editor"]');
+    const yaml = (await editor.inputValue())
+      .replace(/^\s*image: .*$/m, '')
+      .replace('name: crashloop', 'name: noimage');
+    await editor.fill(yaml);
+    await page.locator('[data-testid="apply-submit"]').click();
+    const error = page.locator('[data-testid="apply-error"]');
+    await error.waitFor();
+    await expect(error.locator('[data-testid="apply-cause"]').first().textContent()).resolves.toContain(
+      'spec.containers[0].image',
+    );
+    await expect(page.locator('[data-testid="pod-row-noimage"]').count()).resolves.toBe(0);
+  });
+
+  it('shows a fault on the loop strip as soon as it is injected', async () => {
+    await applyExample('healthy.yaml');
+    await page
+      .locator('[data-testid="pod-row-healthy"] td.status', { hasText: /^Running$/ })
+      .waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="fault-panel"]').waitFor();
+    await page.locator('[data-testid="fault-pod"]').selectOption('default/healthy');
+    await expect(page.locator('[data-testid="loop-fault"]').count()).resolves.toBe(0);
+    await page.locator('[data-testid="fault-containerExit"]').click();
+    await page.locator('[data-testid="fault-result"].ok').waitFor();
+    await page.locator('[data-testid="loop-fault"][data-fault="containerExit"]').waitFor({ timeout: 10_000 });
+    // the kubelet notices the exit and restarts the container
+    await page
+      .locator('[data-testid="pod-row-healthy"] td', { hasText: /^1 \(.*ago\)$/ })
+      .waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(results, 'node-view.png'), fullPage: true });
+  });
+
+  it('exports the node trace and replays it with no server behind it', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-testid="export-node"]').click(),
+    ]);
+    const file = join(dataDir, 'node.ndjson');
+    await download.saveAs(file);
+    const text = await readFile(file, 'utf8');
+    expect(text.split('\n').filter(Boolean).length).toBeGreaterThan(10);
+
+    const offline = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    offline.on('pageerror', (err) => pageErrors.push(err.message));
+    await offline.goto(await serveDist());
+
+    // a broken file is refused with the number of its bad line
+    const bad = join(dataDir, 'bad.ndjson');
+    await writeFile(bad, `${text.split('\n')[0]}\n{"seq":1,"time":1,"type":"nope"}\n`);
+    await offline.locator('[data-testid="import-file"]').setInputFiles(bad);
+    await offline.locator('[data-testid="import-error"]', { hasText: 'line 2: unknown type nope' }).waitFor();
+
+    await offline.locator('[data-testid="import-file"]').setInputFiles(file);
+    await offline.locator('[data-testid="replay-banner"]').waitFor();
+    await offline.locator('[data-testid="pod-row-crashloop"]').waitFor();
+    await offline.locator('[data-testid="pod-row-healthy"]').click();
+    await offline.waitForURL('**/#/pods/default/healthy');
+    await expect(offline.locator('[data-testid="pod-title"]').textContent()).resolves.toBe('default/healthy');
+    await offline.locator('[data-testid="worker-band"] rect.tl-worker-sync').first().waitFor();
+    await offline.screenshot({ path: join(results, 'replay.png'), fullPage: true });
+    await offline.close();
+
+    expect(pageErrors).toEqual([]);
+  });
+});
