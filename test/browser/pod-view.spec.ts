@@ -1,0 +1,147 @@
+/**
+ * The pod view in Debian's Chromium against a real server on the simulated node with the startup
+ * examples: the crashloop pod's back-off inspector climbs the delay ladder to 20s with a falling
+ * countdown and the last run's logs; the healthy pod's history steps with the keyboard through its worker
+ * states, create to terminated after a delete. Screenshots go to test-results/. Needs the built web app.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BuiltApp, buildApp } from '@syncscope/server';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const results = join(root, 'test-results');
+
+let built: BuiltApp;
+let browser: Browser;
+let page: Page;
+let baseUrl: string;
+let dataDir: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'apps', 'web', 'dist', 'index.html'))) {
+    throw new Error('apps/web/dist is missing: run `pnpm --filter @syncscope/web build` first');
+  }
+  await mkdir(results, { recursive: true });
+  dataDir = await mkdtemp(join(tmpdir(), 'syncscope-podview-'));
+  built = await buildApp({ dataDir, examples: true });
+  baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  // a faster node makes the back-off ladder climb in seconds; without the speed control it takes ~45 s
+  await fetch(`${baseUrl}/api/v1/sim/speed`, { method: 'PUT', body: JSON.stringify({ speed: 10 }) });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await built?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const remaining = () =>
+  page.locator('[data-testid="backoff-countdown"]').first().getAttribute('data-remaining-ms').then(Number);
+
+/** Presses → until the last step, returning the worker state at each step (consecutive repeats merged). */
+async function workerStatesByKeyboard(): Promise<string[]> {
+  await page.keyboard.press('Home');
+  const seen: string[] = [];
+  for (let i = 0; i < 2_000; i++) {
+    const state =
+      ((await page.locator('[data-testid="step-worker"]').textContent()) ?? '').split(' ')[0] ?? '';
+    if (seen[seen.length - 1] !== state) seen.push(state);
+    if (await page.locator('[data-testid="step-next"]').isDisabled()) break;
+    await page.keyboard.press('ArrowRight');
+  }
+  return seen;
+}
+
+describe('pod view', () => {
+  it('inspects the crashloop back-off: ladder to 20s, a falling countdown, the last logs', async () => {
+    await page.goto(`${baseUrl}/#/pods/default/crashloop`);
+    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+    const inspector = page.locator('[data-testid="backoff-inspector"]');
+    await inspector.waitFor({ timeout: 60_000 });
+    await inspector.locator('[data-testid="backoff-ladder"] [data-delay="20s"]').waitFor({ timeout: 90_000 });
+    expect(await inspector.locator('[data-testid="backoff-step-1"]').getAttribute('data-delay')).toBe('10s');
+
+    // two readings of the countdown inside one window: the second is smaller
+    await page.waitForFunction(
+      () =>
+        Number(
+          document.querySelector('[data-testid="backoff-countdown"]')?.getAttribute('data-remaining-ms'),
+        ) > 2_000,
+      undefined,
+      { timeout: 90_000 },
+    );
+    const first = await remaining();
+    await page.waitForFunction(
+      (r) => {
+        const v = Number(
+          document.querySelector('[data-testid="backoff-countdown"]')?.getAttribute('data-remaining-ms'),
+        );
+        return v > 0 && v < r;
+      },
+      first,
+      { timeout: 10_000 },
+    );
+    expect(await remaining()).toBeLessThan(first);
+    await inspector.locator('[data-testid="backoff-logs"]', { hasText: 'boom' }).waitFor({ timeout: 30_000 });
+    await expect(inspector.textContent()).resolves.toContain(
+      'resets to 10s after the container runs 10 minutes',
+    );
+    await inspector.screenshot({ path: join(results, 'backoff-inspector.png') });
+
+    // the timeline shows the back-off windows, and a refused start explains itself at its step
+    await page.locator('[data-testid="timeline"] rect.tl-backoff').first().waitFor();
+    const refused = page
+      .locator('[data-testid="events-table"] tr.row-warning', { hasText: 'CrashLoopBackOff' })
+      .first();
+    await refused.click();
+    await expect(page.locator('[data-testid="step-decision"]').textContent()).resolves.toMatch(
+      /restartPolicy Always → restart; in back-off (10|20)s until \d\d:\d\d:\d\d → CrashLoopBackOff/,
+    );
+    expect(page.url()).toMatch(/\?step=\d+$/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('steps through the healthy pod with the keyboard, from create to terminated', async () => {
+    await page.goto(`${baseUrl}/#/pods/default/healthy`);
+    const timeline = page.locator('[data-testid="timeline"]');
+    await timeline
+      .locator('[data-testid="lane-app"] rect.tl-seg-running')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(results, 'pod-timeline.png'), fullPage: true });
+    // before its first worker.state the pod has no worker yet (—)
+    expect(await workerStatesByKeyboard()).toEqual(['—', 'SyncPod']);
+
+    const res = await fetch(`${baseUrl}/api/v1/namespaces/default/pods/healthy?gracePeriodSeconds=1`, {
+      method: 'DELETE',
+    });
+    expect(res.ok).toBe(true);
+    await timeline
+      .locator('[data-testid="worker-band"] rect[data-state="TerminatedPod"]')
+      .waitFor({ timeout: 60_000 });
+    const states = await workerStatesByKeyboard();
+    expect(states.slice(0, 4)).toEqual(['—', 'SyncPod', 'TerminatingPod', 'TerminatedPod']);
+    await page.screenshot({ path: join(results, 'pod-terminated.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+});
