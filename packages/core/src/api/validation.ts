@@ -11,8 +11,11 @@
  * Called by the server's POST handler (and usable by the web UI: browser-safe, no Node imports). Pure.
  */
 
-import { type FieldType, POD_SCHEMA } from './pod-schema.ts';
-import type { Pod, StatusCause } from './v1.ts';
+import { INT32_MAX, POD_SCHEMA, parseQuantity, walk } from './pod-schema.ts';
+
+export { parseQuantity };
+
+import type { Container, Pod, StatusCause } from './v1.ts';
 
 /** One field error, as k8s.io/apimachinery/pkg/util/validation/field.Error. */
 export interface FieldError {
@@ -31,8 +34,8 @@ export function decodePod(raw: unknown): DecodeResult {
   const causes: StatusCause[] = [];
   const value = walk(raw, { object: POD_SCHEMA }, '', errors, causes);
   if (causes.length > 0) {
-    const unknown = causes.filter((c) => c.reason === 'FieldValueInvalid').map((c) => c.message);
-    const parts = [...errors];
+    const unknown = causes.filter((c) => c.message.startsWith('unknown field')).map((c) => c.message);
+    const parts = [...new Set(errors)];
     if (unknown.length > 0) parts.push(`strict decoding error: ${unknown.join(', ')}`);
     return {
       ok: false,
@@ -46,60 +49,6 @@ export function decodePod(raw: unknown): DecodeResult {
   return { ok: true, pod };
 }
 
-function walk(v: unknown, t: FieldType, path: string, errors: string[], causes: StatusCause[]): unknown {
-  if (v === null || v === undefined) return undefined;
-  const typeError = (want: string) => {
-    const m = `json: cannot unmarshal ${jsonKind(v)} into field ${path || '<root>'} of type ${want}`;
-    errors.push(m);
-    causes.push({ field: path, reason: 'FieldValueTypeInvalid', message: m });
-    return undefined;
-  };
-  if (t === 'any') return v;
-  if (t === 'string') return typeof v === 'string' ? v : typeError('string');
-  if (t === 'bool') return typeof v === 'boolean' ? v : typeError('bool');
-  if (t === 'int') return typeof v === 'number' && Number.isInteger(v) ? v : typeError('int');
-  if (t === 'intOrString') {
-    return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))
-      ? v
-      : typeError('IntOrString');
-  }
-  if (t === 'stringMap') {
-    if (!isPlainObject(v)) return typeError('map[string]string');
-    for (const [k, val] of Object.entries(v)) {
-      if (typeof val !== 'string') walk(val, 'string', `${path}.${k}`, errors, causes);
-    }
-    return v;
-  }
-  if ('array' in t) {
-    if (!Array.isArray(v)) return typeError('array');
-    return v.map((item, i) => walk(item, t.array, `${path}[${i}]`, errors, causes));
-  }
-  if (!isPlainObject(v)) return typeError('object');
-  const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(v)) {
-    const sub = path ? `${path}.${k}` : k;
-    const ft = t.object[k];
-    if (ft === undefined) {
-      const m = `unknown field "${sub}"`;
-      causes.push({ field: sub, reason: 'FieldValueInvalid', message: m });
-      continue;
-    }
-    const w = walk(val, ft, sub, errors, causes);
-    if (w !== undefined) out[k] = w;
-  }
-  return out;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function jsonKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'object') return 'object';
-  return typeof v;
-}
-
 // --- validation (pkg/apis/core/validation, the parts a node cares about) ---
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -108,6 +57,15 @@ const LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const QUALIFIED_NAME_MSG =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const ENV_NAME_MSG =
+  "a valid environment variable name must consist only of printable ASCII characters other than '='";
+const RANGE_MSG = (lo: number, hi: number) => `must be between ${lo} and ${hi}, inclusive`;
 
 const required = (field: string, detail?: string): FieldError => ({
   field,
@@ -156,22 +114,24 @@ function checkNonNegative(field: string, v: number | undefined, out: FieldError[
   if (v !== undefined && v < 0) out.push(invalid(field, v, 'must be greater than or equal to 0'));
 }
 
-/**
- * Validates a decoded pod for creation in namespace `namespace`. Returns the field errors, empty when valid.
- * Runs before defaulting, so absent optional fields are fine.
- */
-export function validatePod(pod: Pod, namespace: string): FieldError[] {
-  const out: FieldError[] = [];
-  const raw = pod as unknown as Record<string, unknown>;
-  if (raw.apiVersion !== 'v1') {
-    if (raw.apiVersion === undefined) out.push(required('apiVersion'));
-    else out.push(notSupported('apiVersion', raw.apiVersion, ['v1']));
+/** A label or annotation key: an optional DNS-1123 subdomain prefix and a `/`, then a name part. */
+function checkQualifiedName(field: string, key: string, out: FieldError[]): void {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined) {
+    if (prefix === '') out.push(invalid(field, key, 'prefix part must be non-empty'));
+    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))
+      out.push(invalid(field, key, `prefix part ${SUBDOMAIN_MSG}`));
   }
-  if (raw.kind !== 'Pod') {
-    if (raw.kind === undefined) out.push(required('kind'));
-    else out.push(notSupported('kind', raw.kind, ['Pod']));
+  if (name === '') out.push(invalid(field, key, 'name part must be non-empty'));
+  else {
+    if (name.length > 63) out.push(invalid(field, key, 'name part must be no more than 63 characters'));
+    if (!QUALIFIED_NAME.test(name)) out.push(invalid(field, key, QUALIFIED_NAME_MSG));
   }
-  const meta = pod.metadata ?? ({} as Pod['metadata']);
+}
+
+function checkMetadata(meta: Pod['metadata'], namespace: string, out: FieldError[]): void {
   if (!meta.name) out.push(required('metadata.name', 'name or generateName is required'));
   else {
     if (meta.name.length > 253)
@@ -186,7 +146,43 @@ export function validatePod(pod: Pod, namespace: string): FieldError[] {
         'the namespace of the provided object does not match the namespace sent on the request',
       ),
     );
+  } else checkLabel('metadata.namespace', namespace, out);
+  for (const [k, v] of Object.entries(meta.labels ?? {})) {
+    checkQualifiedName('metadata.labels', k, out);
+    if (v.length > 63) out.push(invalid('metadata.labels', v, 'must be no more than 63 characters'));
+    if (!LABEL_VALUE.test(v)) out.push(invalid('metadata.labels', v, LABEL_VALUE_MSG));
   }
+  let size = 0;
+  for (const [k, v] of Object.entries(meta.annotations ?? {})) {
+    checkQualifiedName('metadata.annotations', k, out);
+    size += k.length + v.length;
+  }
+  if (size > 256 * 1024) {
+    out.push({
+      field: 'metadata.annotations',
+      reason: 'FieldValueTooLong',
+      message: 'Too long: must have at most 262144 bytes',
+    });
+  }
+}
+
+/**
+ * Validates a decoded pod for creation in namespace `namespace`. Returns the field errors, empty when valid.
+ * Runs before defaulting, so absent optional fields are fine; a zero that defaulting replaces (a probe's
+ * periodSeconds 0 becomes 10, successThreshold 0 becomes 1) is accepted, as the API server does.
+ */
+export function validatePod(pod: Pod, namespace: string): FieldError[] {
+  const out: FieldError[] = [];
+  const raw = pod as unknown as Record<string, unknown>;
+  if (raw.apiVersion !== 'v1') {
+    if (raw.apiVersion === undefined) out.push(required('apiVersion'));
+    else out.push(notSupported('apiVersion', raw.apiVersion, ['v1']));
+  }
+  if (raw.kind !== 'Pod') {
+    if (raw.kind === undefined) out.push(required('kind'));
+    else out.push(notSupported('kind', raw.kind, ['Pod']));
+  }
+  checkMetadata(pod.metadata ?? ({} as Pod['metadata']), namespace, out);
   const spec = pod.spec;
   if (!spec) {
     out.push(required('spec'));
@@ -198,8 +194,8 @@ export function validatePod(pod: Pod, namespace: string): FieldError[] {
   const check = (list: Pod['spec']['containers'], base: string, init: boolean) => {
     list.forEach((c, i) => {
       const p = `${base}[${i}]`;
-      validateContainer(c, p, init, out);
-      if (c.name) {
+      validateContainer(c ?? ({} as Container), p, init, out);
+      if (c?.name) {
         if (names.has(c.name)) out.push(duplicate(`${p}.name`, c.name));
         names.add(c.name);
       }
@@ -210,20 +206,27 @@ export function validatePod(pod: Pod, namespace: string): FieldError[] {
   if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
     out.push(notSupported('spec.restartPolicy', spec.restartPolicy, RESTART_POLICIES));
   }
-  checkNonNegative('spec.terminationGracePeriodSeconds', spec.terminationGracePeriodSeconds, out);
-  if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds < 1) {
-    out.push(
-      invalid(
-        'spec.activeDeadlineSeconds',
-        spec.activeDeadlineSeconds,
-        'must be between 1 and 2147483647, inclusive',
-      ),
-    );
+  checkGracePeriod('spec.terminationGracePeriodSeconds', spec.terminationGracePeriodSeconds, out);
+  const deadline = spec.activeDeadlineSeconds;
+  if (deadline !== undefined && (deadline < 1 || deadline > INT32_MAX)) {
+    out.push(invalid('spec.activeDeadlineSeconds', deadline, RANGE_MSG(1, INT32_MAX)));
   }
   if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy)) {
     out.push(notSupported('spec.dnsPolicy', spec.dnsPolicy, DNS_POLICIES));
   }
   return out;
+}
+
+/**
+ * The longest grace period accepted, in seconds (about 68 years). The API server bounds it only by int64;
+ * here a deletion time must stay a representable date and a timer a representable delay.
+ */
+export const MAX_GRACE_PERIOD_SECONDS = INT32_MAX;
+
+function checkGracePeriod(field: string, v: number | undefined, out: FieldError[]): void {
+  if (v === undefined) return;
+  if (v < 0) out.push(invalid(field, v, 'must be greater than or equal to 0'));
+  else if (v > MAX_GRACE_PERIOD_SECONDS) out.push(invalid(field, v, RANGE_MSG(0, MAX_GRACE_PERIOD_SECONDS)));
 }
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'] as const as readonly string[];
@@ -235,13 +238,9 @@ const DNS_POLICIES = [
   'None',
 ] as const as readonly string[];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'] as const as readonly string[];
+const SCHEMES = ['HTTP', 'HTTPS'] as const as readonly string[];
 
-function validateContainer(
-  c: Pod['spec']['containers'][number],
-  p: string,
-  init: boolean,
-  out: FieldError[],
-): void {
+function validateContainer(c: Container, p: string, init: boolean, out: FieldError[]): void {
   if (!c.name) out.push(required(`${p}.name`));
   else checkLabel(`${p}.name`, c.name, out);
   if (!c.image || c.image.trim() === '') out.push(required(`${p}.image`));
@@ -253,29 +252,21 @@ function validateContainer(
     else if (c.restartPolicy !== 'Always')
       out.push(notSupported(`${p}.restartPolicy`, c.restartPolicy, ['Always']));
   }
-  if (
-    c.terminationMessagePolicy !== undefined &&
-    !['File', 'FallbackToLogsOnError'].includes(c.terminationMessagePolicy)
-  ) {
-    out.push(
-      notSupported(`${p}.terminationMessagePolicy`, c.terminationMessagePolicy, [
-        'File',
-        'FallbackToLogsOnError',
-      ]),
-    );
+  const tmp = c.terminationMessagePolicy;
+  if (tmp !== undefined && !['File', 'FallbackToLogsOnError'].includes(tmp)) {
+    out.push(notSupported(`${p}.terminationMessagePolicy`, tmp, ['File', 'FallbackToLogsOnError']));
   }
-  (c.ports ?? []).forEach((port, j) => {
-    const pp = `${p}.ports[${j}]`;
-    if (port.containerPort === undefined) out.push(required(`${pp}.containerPort`));
-    else checkPort(`${pp}.containerPort`, port.containerPort, out);
-    if (port.hostPort !== undefined && port.hostPort !== 0) checkPort(`${pp}.hostPort`, port.hostPort, out);
-    if (port.protocol !== undefined && !PROTOCOLS.includes(port.protocol)) {
-      out.push(notSupported(`${pp}.protocol`, port.protocol, PROTOCOLS));
+  checkPorts(c.ports ?? [], `${p}.ports`, out);
+  (c.env ?? []).forEach((e, j) => {
+    const ep = `${p}.env[${j}]`;
+    if (!e?.name) out.push(required(`${ep}.name`));
+    else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(e.name)) out.push(invalid(`${ep}.name`, e.name, ENV_NAME_MSG));
+    const valueFrom = (e as { valueFrom?: unknown } | undefined)?.valueFrom;
+    if (e?.value && valueFrom !== undefined) {
+      out.push(invalid(`${ep}.valueFrom`, '', 'may not be specified when `value` is not empty'));
     }
   });
-  (c.env ?? []).forEach((e, j) => {
-    if (!e.name) out.push(required(`${p}.env[${j}].name`));
-  });
+  checkResources(c.resources, `${p}.resources`, out);
   for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
     const probe = c[kind];
     if (!probe) continue;
@@ -283,9 +274,7 @@ function validateContainer(
     if (init && c.restartPolicy !== 'Always') {
       out.push(forbidden(pp, 'may not be set for init containers without restartPolicy=Always'));
     }
-    const handlers = [probe.exec, probe.httpGet, probe.tcpSocket].filter((h) => h !== undefined).length;
-    if (handlers === 0) out.push(required(pp, 'must specify a handler type'));
-    if (handlers > 1) out.push(forbidden(pp, 'may not specify more than 1 handler type'));
+    checkHandler(probe, pp, ['exec', 'httpGet', 'tcpSocket', 'grpc'], out);
     for (const f of [
       'initialDelaySeconds',
       'timeoutSeconds',
@@ -295,24 +284,125 @@ function validateContainer(
     ] as const) {
       checkNonNegative(`${pp}.${f}`, probe[f], out);
     }
-    if (probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds <= 0) {
-      out.push(
-        invalid(
-          `${pp}.terminationGracePeriodSeconds`,
-          probe.terminationGracePeriodSeconds,
-          'must be greater than 0',
-        ),
-      );
+    const tg = probe.terminationGracePeriodSeconds;
+    if (tg !== undefined && (tg <= 0 || tg > MAX_GRACE_PERIOD_SECONDS)) {
+      out.push(invalid(`${pp}.terminationGracePeriodSeconds`, tg, 'must be greater than 0'));
     }
-    if (kind !== 'readinessProbe' && probe.successThreshold !== undefined && probe.successThreshold !== 1) {
-      out.push(invalid(`${pp}.successThreshold`, probe.successThreshold, 'must be 1'));
+    const st = probe.successThreshold;
+    if (kind !== 'readinessProbe' && st !== undefined && st !== 0 && st !== 1) {
+      out.push(invalid(`${pp}.successThreshold`, st, 'must be 1'));
     }
-    const port = probe.httpGet?.port ?? probe.tcpSocket?.port;
-    if (typeof port === 'number')
-      checkPort(`${pp}.${probe.httpGet ? 'httpGet' : 'tcpSocket'}.port`, port, out);
+  }
+  for (const hook of ['postStart', 'preStop'] as const) {
+    const h = c.lifecycle?.[hook];
+    if (h) checkHandler(h, `${p}.lifecycle.${hook}`, ['exec', 'httpGet', 'tcpSocket', 'sleep'], out);
+  }
+}
+
+type AnyHandler = Record<string, unknown> & {
+  httpGet?: { port?: number | string; scheme?: string };
+  tcpSocket?: { port?: number | string };
+  grpc?: { port?: number };
+  sleep?: { seconds?: number };
+};
+
+/** A probe or lifecycle handler: exactly one action, each with a valid port. */
+function checkHandler(h: object, p: string, kinds: string[], out: FieldError[]): void {
+  const a = h as AnyHandler;
+  const set = kinds.filter((k) => a[k] !== undefined);
+  if (set.length === 0) out.push(required(p, 'must specify a handler type'));
+  for (const k of set.slice(1)) out.push(forbidden(`${p}.${k}`, 'may not specify more than 1 handler type'));
+  if (a.httpGet) {
+    checkPortNumOrName(`${p}.httpGet.port`, a.httpGet.port, out);
+    const scheme = a.httpGet.scheme;
+    if (scheme !== undefined && !SCHEMES.includes(scheme))
+      out.push(notSupported(`${p}.httpGet.scheme`, scheme, SCHEMES));
+  }
+  if (a.tcpSocket) checkPortNumOrName(`${p}.tcpSocket.port`, a.tcpSocket.port, out);
+  if (a.grpc) checkPortNumOrName(`${p}.grpc.port`, a.grpc.port ?? 0, out);
+  const secs = a.sleep?.seconds;
+  if (a.sleep && (secs === undefined || secs < 0 || secs > MAX_GRACE_PERIOD_SECONDS)) {
+    out.push(invalid(`${p}.sleep.seconds`, secs ?? 0, 'must be greater than or equal to 0'));
   }
 }
 
 function checkPort(field: string, v: number, out: FieldError[]): void {
-  if (v < 1 || v > 65535) out.push(invalid(field, v, 'must be between 1 and 65535, inclusive'));
+  if (v < 1 || v > 65535) out.push(invalid(field, v, RANGE_MSG(1, 65535)));
+}
+
+function checkPortNumOrName(field: string, v: number | string | undefined, out: FieldError[]): void {
+  if (v === undefined || v === '') out.push(required(field));
+  else if (typeof v === 'number') checkPort(field, v, out);
+  else for (const msg of portNameErrors(v)) out.push(invalid(field, v, msg));
+}
+
+/** IANA_SVC_NAME, as validation.IsValidPortName words its failures. */
+function portNameErrors(name: string): string[] {
+  const errs: string[] = [];
+  if (name.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name))
+    errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  else if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (name.startsWith('-') || name.endsWith('-')) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+function checkPorts(ports: NonNullable<Container['ports']>, p: string, out: FieldError[]): void {
+  const names = new Set<string>();
+  ports.forEach((port, j) => {
+    const pp = `${p}[${j}]`;
+    if (!port) {
+      out.push(required(pp));
+      return;
+    }
+    if (port.name) {
+      for (const msg of portNameErrors(port.name)) out.push(invalid(`${pp}.name`, port.name, msg));
+      if (names.has(port.name)) out.push(duplicate(`${pp}.name`, port.name));
+      names.add(port.name);
+    }
+    if (port.containerPort === undefined) out.push(required(`${pp}.containerPort`));
+    else checkPort(`${pp}.containerPort`, port.containerPort, out);
+    if (port.hostPort !== undefined && port.hostPort !== 0) checkPort(`${pp}.hostPort`, port.hostPort, out);
+    if (port.protocol !== undefined && !PROTOCOLS.includes(port.protocol)) {
+      out.push(notSupported(`${pp}.protocol`, port.protocol, PROTOCOLS));
+    }
+  });
+}
+
+const STANDARD_CONTAINER_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
+
+/** Resource names, non-negative quantities, and every request at most its limit. */
+function checkResources(r: Container['resources'], p: string, out: FieldError[]): void {
+  if (!r) return;
+  const parsed = (kind: 'limits' | 'requests') => {
+    const m = new Map<string, number>();
+    for (const [name, q] of Object.entries(r[kind] ?? {})) {
+      const f = `${p}.${kind}[${name}]`;
+      const standard =
+        STANDARD_CONTAINER_RESOURCES.includes(name) || /^hugepages-/.test(name) || name.includes('/');
+      if (!standard) out.push(invalid(f, name, 'must be a standard resource for containers'));
+      else if (name.includes('/')) checkQualifiedName(f, name, out);
+      const v = parseQuantity(q);
+      if (v === undefined) continue; // decodePod refused it already
+      if (v < 0) out.push(invalid(f, q, 'must be greater than or equal to 0'));
+      m.set(name, v);
+    }
+    return m;
+  };
+  const limits = parsed('limits');
+  const requests = parsed('requests');
+  for (const [name, req] of requests) {
+    const lim = limits.get(name);
+    if (lim !== undefined && req > lim) {
+      const limText = r.limits?.[name] ?? '';
+      out.push(
+        invalid(
+          `${p}.requests[${name}]`,
+          r.requests?.[name],
+          `must be less than or equal to ${name} limit of ${limText}`,
+        ),
+      );
+    }
+  }
 }

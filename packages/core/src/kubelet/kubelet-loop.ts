@@ -1,48 +1,16 @@
 import type { Event, Pod } from '../api/v1.ts';
-import type { Clock, Timer } from '../clock/clock.ts';
-import type { CriRuntime, StatusResponse, VersionResponse } from '../cri/types.ts';
-import type { TraceRecorder } from '../events/recorder.ts';
+import type { Timer } from '../clock/clock.ts';
+import type { VersionResponse } from '../cri/types.ts';
 import type { LoopSource } from '../events/trace.ts';
-import { PodConfig, type PodUpdate } from './config/config.ts';
-import { PodManager } from './config/pod-manager.ts';
-import { defaultKubeletConfiguration, type KubeletConfiguration, type NodeInfo } from './configuration.ts';
-import { PodCache } from './container/cache.ts';
-import type { Runtime } from './container/runtime.ts';
-import type { EventRecorder } from './events/event-recorder.ts';
+import type { PodUpdate } from './config/config.ts';
+import type { NodeInfo } from './configuration.ts';
+import { KubeletComponents } from './kubelet-components.ts';
 import { handlePodCleanups } from './kubelet-pods.ts';
-import { KubeletSyncer } from './kubelet-sync.ts';
-import { GenericPLEG } from './pleg/generic.ts';
-import { isSyncPodWorthy, type PodLifecycleEvent } from './pleg/pleg.ts';
-import { PodWorkers } from './pod-workers.ts';
-import { ReasonCache } from './reason-cache.ts';
-import { RuntimeState } from './runtime-state.ts';
-import { StatusManager } from './status/status-manager.ts';
-import { Channel, selectReady } from './util/channel.ts';
-import { BasicWorkQueue } from './util/queue/work-queue.ts';
+import { ContainerDied, isSyncPodWorthy, type PodLifecycleEvent } from './pleg/pleg.ts';
+import type { ProbeUpdate } from './prober/results-manager.ts';
+import { type Channel, selectReady } from './util/channel.ts';
 
-/** What the server passes to build a kubelet. */
-export interface KubeletDeps {
-  cri: CriRuntime;
-  clock: Clock;
-  trace: TraceRecorder;
-  config?: Partial<KubeletConfiguration>;
-  runtimeEndpoint: string;
-  simulated: boolean;
-  random?: () => number;
-}
-
-/** The runtime manager as the kubelet uses it: the kubecontainer Runtime plus status/version/backoff GC. */
-export interface KubeletRuntime extends Runtime {
-  version(): Promise<VersionResponse>;
-  status(): Promise<StatusResponse>;
-  gcBackoff(): void;
-}
-
-/** The parts NewMainKubelet builds from the CRI (kubelet.ts); tests pass fakes. */
-export interface KubeletParts {
-  runtime: KubeletRuntime;
-  recorder: EventRecorder & { list(): Event[] };
-}
+export type { KubeletDeps, KubeletParts, KubeletRuntime } from './kubelet-components.ts';
 
 /**
  * KubeletLoop: the kubelet's engine (kubelet.go): the sync loop and everything it drives. The server uses
@@ -51,28 +19,11 @@ export interface KubeletParts {
  * syncLoop: before each iteration, runtimeErrors() must be empty, else the loop traces `loop.skipped` and
  * backs off 100 ms → 5 s. Each iteration handles exactly one ready source (chosen at random among the
  * ready ones, like Go's select): config updates, PLEG events, the 1 s sync ticker (due pods of the work
- * queue), the 2 s housekeeping ticker. The loop never waits on a pod's sync: it only sends updates to the
+ * queue and pods past their active deadline), liveness/readiness/startup result changes (traced as source
+ * `probe`), the 2 s housekeeping ticker. The loop never waits on a pod's sync: it only sends updates to the
  * pod workers. It does wait for housekeeping, as the kubelet does.
  */
-export class KubeletLoop {
-  readonly config: KubeletConfiguration;
-  protected readonly clock: Clock;
-  protected readonly trace: TraceRecorder;
-  protected readonly runtime: KubeletRuntime;
-  protected readonly recorder: EventRecorder & { list(): Event[] };
-  readonly podConfig: PodConfig;
-  readonly podManager = new PodManager();
-  readonly podCache = new PodCache();
-  readonly workQueue: BasicWorkQueue;
-  readonly reasonCache: ReasonCache;
-  readonly statusManager: StatusManager;
-  readonly runtimeState: RuntimeState;
-  readonly pleg: GenericPLEG;
-  readonly podWorkers: PodWorkers;
-  private readonly random: () => number;
-  private readonly syncCh = new Channel<number>(1);
-  private readonly housekeepingCh = new Channel<number>(1);
-  private readonly plegCh: Channel<PodLifecycleEvent>;
+export class KubeletLoop extends KubeletComponents {
   private timers: Timer[] = [];
   private abort: AbortController | undefined;
   private loopDone: Promise<void> | undefined;
@@ -80,60 +31,6 @@ export class KubeletLoop {
   private versionInfo: VersionResponse | undefined;
   private lastIteration: number | null = null;
   private lastRuntimeReady: string | undefined;
-
-  constructor(
-    private readonly deps: KubeletDeps,
-    parts: KubeletParts,
-  ) {
-    this.config = { ...defaultKubeletConfiguration, ...deps.config };
-    this.clock = deps.clock;
-    this.trace = deps.trace;
-    this.runtime = parts.runtime;
-    this.recorder = parts.recorder;
-    this.random = deps.random ?? Math.random;
-    const c = this.config;
-    this.podConfig = new PodConfig(this.clock, this.trace);
-    this.workQueue = new BasicWorkQueue(this.clock);
-    this.reasonCache = new ReasonCache(c.maxReasonCacheEntries);
-    this.statusManager = new StatusManager(this.clock, this.trace);
-    this.runtimeState = new RuntimeState(this.clock, c.maxWaitForContainerRuntimeMs);
-    this.pleg = new GenericPLEG(
-      this.runtime,
-      this.podCache,
-      this.clock,
-      this.trace,
-      { relistPeriodMs: c.genericPlegRelistPeriodMs, relistThresholdMs: c.genericPlegRelistThresholdMs },
-      c.plegChannelCapacity,
-    );
-    this.plegCh = this.pleg.watch();
-    this.runtimeState.addHealthCheck('PLEG', () => this.pleg.healthy());
-    const syncer = new KubeletSyncer({
-      runtime: this.runtime,
-      statusManager: this.statusManager,
-      reasonCache: this.reasonCache,
-      recorder: this.recorder,
-      runtimeState: this.runtimeState,
-    });
-    this.podWorkers = new PodWorkers({
-      syncer,
-      workQueue: this.workQueue,
-      podCache: this.podCache,
-      clock: this.clock,
-      trace: this.trace,
-      recorder: this.recorder,
-      random: this.random,
-      config: {
-        resyncIntervalMs: c.syncFrequencyMs,
-        backOffPeriodMs: c.backOffPeriodMs,
-        backOffOnTransientErrorPeriodMs: c.backOffOnTransientErrorPeriodMs,
-        jitterFactor: c.workerJitterFactor,
-      },
-      onPodFinished: (uid) => {
-        // as the status manager would: a deleted pod whose worker finished leaves the API
-        if (this.podConfig.get(uid)?.metadata.deletionTimestamp) this.podConfig.remove(uid);
-      },
-    });
-  }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
 
@@ -144,6 +41,7 @@ export class KubeletLoop {
     this.abort = abort;
     this.runtimeUpDone = this.runtimeUpLoop(abort.signal);
     this.pleg.start();
+    this.eventedPleg?.start();
     const now = () => this.clock.now();
     this.timers.push(this.clock.setTicker(this.config.syncTickerMs, () => this.syncCh.trySend(now())));
     this.timers.push(
@@ -157,7 +55,9 @@ export class KubeletLoop {
     const abort = this.abort;
     if (!abort) return;
     abort.abort();
+    this.eventedPleg?.stop();
     this.pleg.stop();
+    this.probeManager.cleanupPods(new Set());
     for (const t of this.timers) t.stop();
     this.timers = [];
     this.podWorkers.stop();
@@ -215,22 +115,41 @@ export class KubeletLoop {
     }
   }
 
+  /** The select's cases, in the kubelet's order; the three probe channels are all traced as `probe`. */
   private sources(): Channel<unknown>[] {
-    return [this.podConfig.updates, this.plegCh, this.syncCh, this.housekeepingCh] as Channel<unknown>[];
+    const pm = this.probeManager;
+    return [
+      this.podConfig.updates,
+      this.plegCh,
+      this.syncCh,
+      pm.livenessManager.updates,
+      pm.readinessManager.updates,
+      pm.startupManager.updates,
+      this.housekeepingCh,
+    ] as Channel<unknown>[];
   }
 
   // ---- one iteration ---------------------------------------------------------------------------------
 
   /** Handles at most one ready source (random among the ready ones); null when none was ready. */
   async syncLoopIteration(): Promise<LoopSource | null> {
-    const names: LoopSource[] = ['config', 'pleg', 'sync', 'housekeeping'];
+    const cases = ['config', 'pleg', 'sync', 'liveness', 'readiness', 'startup', 'housekeeping'] as const;
     const ready = this.sources().flatMap((c, i) => (c.length > 0 ? [i] : []));
     if (ready.length === 0) return null;
     const pick = ready[Math.floor(this.random() * ready.length)] as number;
-    const source = names[pick] as LoopSource;
+    const which = cases[pick] as (typeof cases)[number];
+    const source: LoopSource =
+      which === 'liveness' || which === 'readiness' || which === 'startup' ? 'probe' : which;
     const t0 = this.clock.now();
     let pods = 0;
-    switch (source) {
+    switch (which) {
+      case 'liveness':
+      case 'readiness':
+      case 'startup': {
+        const u = this.probeManager.resultsManager(probeTypeOf[which]).updates.tryReceive()?.value;
+        if (u) pods = this.handleProbeUpdate(which, u);
+        break;
+      }
       case 'config': {
         const u = this.podConfig.updates.tryReceive()?.value as PodUpdate;
         pods = u.pods.length;
@@ -246,6 +165,7 @@ export class KubeletLoop {
             pods = 1;
           }
         }
+        if (e.type === ContainerDied && e.data) this.cleanUpContainersInPod(e.id, e.data);
         break;
       }
       case 'sync': {
@@ -264,6 +184,30 @@ export class KubeletLoop {
     this.lastIteration = this.clock.now();
     this.trace.record({ type: 'loop.iteration', source, pods, durationMs: this.clock.since(t0) });
     return source;
+  }
+
+  /**
+   * A probe result changed: readiness and startup are written into the status manager first; liveness
+   * syncs the pod only on Failure (computePodActions then kills the container). Returns the pods synced.
+   */
+  private handleProbeUpdate(which: 'liveness' | 'readiness' | 'startup', u: ProbeUpdate): number {
+    const pod = this.podManager.getPodByUID(u.podUID);
+    if (which === 'liveness' && u.result !== 'Failure') return 0;
+    if (!pod) return 0; // "SyncLoop (probe): ignore irrelevant update"
+    if (which === 'readiness')
+      this.statusManager.setContainerReadiness(pod, u.containerID, u.result === 'Success');
+    if (which === 'startup')
+      this.statusManager.setContainerStartup(pod, u.containerID, u.result === 'Success');
+    this.handlePodSyncs([pod]);
+    return 1;
+  }
+
+  /** cleanUpContainersInPod: after ContainerDied, remove older exited instances (all, if content goes). */
+  private cleanUpContainersInPod(uid: string, exitedContainerID: string): void {
+    const entry = this.podCache.get(uid);
+    if (entry.error || !this.containerDeletor) return;
+    const removeAll = this.podWorkers.shouldPodContentBeRemoved(uid);
+    this.containerDeletor.deleteContainersInPod(exitedContainerID, entry.status, removeAll);
   }
 
   private handleConfigUpdate(u: PodUpdate): void {
@@ -316,11 +260,12 @@ export class KubeletLoop {
     for (const pod of pods) this.podWorkers.updatePod({ updateType: 'SyncPodSync', pod, startTime: start });
   }
 
-  /** getPodsToSync: desired pods whose work-queue time has come. */
+  /** getPodsToSync: desired pods whose work-queue time has come, and those a PodSyncLoopHandler wants. */
   private getPodsToSync(): Pod[] {
     const due = new Set(this.workQueue.getWork());
-    if (due.size === 0) return [];
-    return this.podManager.getPods().filter((p) => due.has(p.metadata.uid as string));
+    return this.podManager
+      .getPods()
+      .filter((p) => due.has(p.metadata.uid as string) || this.activeDeadline.shouldSync(p));
   }
 
   private async housekeeping(): Promise<void> {
@@ -330,6 +275,7 @@ export class KubeletLoop {
       podWorkers: this.podWorkers,
       statusManager: this.statusManager,
       runtime: this.runtime,
+      probeManager: this.probeManager,
       orphanKillGracePeriodSeconds: this.config.orphanKillGracePeriodSeconds,
     });
     this.trace.record({
@@ -397,7 +343,7 @@ export class KubeletLoop {
       },
       simulated: this.deps.simulated,
       pleg: {
-        mode: 'generic',
+        mode: this.eventedPleg?.mode ?? 'generic',
         healthy,
         lastRelist: this.pleg.lastRelistTime || null,
         message: plegErr ?? '',
@@ -414,6 +360,8 @@ export class KubeletLoop {
     return { ...p, status: structuredClone(status) };
   }
 }
+
+const probeTypeOf = { liveness: 'Liveness', readiness: 'Readiness', startup: 'Startup' } as const;
 
 function creation(p: Pod): number {
   return p.metadata.creationTimestamp ? Date.parse(p.metadata.creationTimestamp) : 0;

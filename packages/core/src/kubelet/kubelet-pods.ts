@@ -10,6 +10,8 @@ export interface CleanupDeps {
   podWorkers: PodWorkers;
   statusManager: StatusManager;
   runtime: { getPods(all: boolean): Promise<RuntimePod[]>; gcBackoff(): void };
+  /** stops probe workers of pods that are not possibly running */
+  probeManager?: { cleanupPods(possiblyRunning: Set<string>): void };
   orphanKillGracePeriodSeconds: number;
 }
 
@@ -44,7 +46,8 @@ export function filterOutInactivePods(
 /**
  * HandlePodCleanups (kubelet_pods.go): housekeeping, every 2 s from the sync loop, which waits for it — so
  * everything here is quick apart from one runtime listing. In order: let the pod workers forget finished
- * pods (SyncKnownPods); list the running runtime pods; drop statuses of pods no longer desired; restart
+ * pods (SyncKnownPods); list the running runtime pods; stop probe workers of pods not possibly running
+ * (neither syncing nor terminating); drop statuses of pods no longer desired; restart
  * desired pods the workers do not know (UID reuse); finalize terminal deleted pods the workers never saw;
  * kill running runtime pods nobody knows — only those wholly created by this engine (RuntimePod.managed),
  * never anything else on the node; GC the crash-loop backoff entries.
@@ -67,6 +70,12 @@ export async function handlePodCleanups(kl: CleanupDeps): Promise<CleanupResult>
     result.error = `Error listing containers: ${e instanceof Error ? e.message : String(e)}`;
     return result;
   }
+
+  const possiblyRunning = new Set<string>();
+  for (const [uid, w] of workingPods) {
+    if (w.state === 'SyncPod' || w.state === 'TerminatingPod') possiblyRunning.add(uid);
+  }
+  kl.probeManager?.cleanupPods(possiblyRunning);
 
   statusManager.removeOrphanedStatuses(new Set(allPods.map((p) => p.metadata.uid as string)));
 

@@ -1,6 +1,7 @@
 import type { Pod, PodStatus } from '../api/v1.ts';
 import { abortError } from '../clock/clock.ts';
 import type { UpdateType } from '../events/trace.ts';
+import type { PodSyncHandler } from './active-deadline.ts';
 import type { PodStatusRT, Runtime, RuntimePod } from './container/runtime.ts';
 import { syncResultError } from './container/runtime.ts';
 import type { EventRecorder } from './events/event-recorder.ts';
@@ -13,13 +14,23 @@ import type { RuntimeState } from './runtime-state.ts';
 import { generateAPIPodStatus, type ProbeStatusUpdater } from './status/generate.ts';
 import type { StatusManager } from './status/status-manager.ts';
 
+/** The prober manager as the sync functions use it (prober/prober-manager.ts). */
+export interface ProbeManagerHooks extends ProbeStatusUpdater {
+  addPod(pod: Pod): void;
+  stopLivenessAndStartup(pod: Pod): void;
+  removePod(pod: Pod): void;
+}
+
 export interface KubeletSyncDeps {
   runtime: Runtime;
   statusManager: StatusManager;
   reasonCache: ReasonCache;
   recorder: EventRecorder;
   runtimeState: RuntimeState;
-  prober?: ProbeStatusUpdater;
+  /** absent: no probe workers (running containers are started and ready) */
+  probeManager?: ProbeManagerHooks;
+  /** PodSyncHandlers (the active deadline) consulted by generateAPIPodStatus */
+  podSyncHandlers?: readonly PodSyncHandler[];
 }
 
 /**
@@ -31,11 +42,12 @@ export class KubeletSyncer implements PodSyncer {
   constructor(private readonly deps: KubeletSyncDeps) {}
 
   generateAPIPodStatus(pod: Pod, podStatus: PodStatusRT, podIsTerminal: boolean): PodStatus {
-    const { statusManager, reasonCache, prober } = this.deps;
+    const { statusManager, reasonCache, probeManager, podSyncHandlers } = this.deps;
     return generateAPIPodStatus(pod, podStatus, podIsTerminal, {
       cachedStatus: statusManager.getPodStatus(pod.metadata.uid as string),
       reasonCache,
-      ...(prober ? { prober } : {}),
+      ...(probeManager ? { prober: probeManager } : {}),
+      ...(podSyncHandlers ? { podSyncHandlers } : {}),
     });
   }
 
@@ -63,6 +75,8 @@ export class KubeletSyncer implements PodSyncer {
       throw new Error(`${NetworkNotReadyErrorMsg}: ${netErr}`);
     }
 
+    this.deps.probeManager?.addPod(pod);
+
     // the runtime half runs without cancellation: a kill arriving now waits for it to finish
     const result = await runtime.syncPod(pod, status);
     reasonCache.update(pod.metadata.uid as string, result);
@@ -79,7 +93,12 @@ export class KubeletSyncer implements PodSyncer {
     return { isTerminal: false, result };
   }
 
-  /** SyncTerminatingPod: stop every container within the grace period, then record the final status. */
+  /**
+   * SyncTerminatingPod: stop every container within the grace period, then record the final status.
+   * Liveness and startup workers stop first (a dying container must not be restarted for a probe); every
+   * probe worker of the pod goes once the kill succeeded. A shortened grace period aborts `signal`: the
+   * kill is abandoned (AbortError) and the pod worker runs this again with the new grace.
+   */
   async syncTerminatingPod(
     signal: AbortSignal,
     pod: Pod,
@@ -87,18 +106,21 @@ export class KubeletSyncer implements PodSyncer {
     gracePeriod: number | undefined,
     podStatusFn: ((s: PodStatus) => void) | undefined,
   ): Promise<SyncOutcome> {
-    const { statusManager, runtime, recorder } = this.deps;
+    const { statusManager, runtime, recorder, probeManager } = this.deps;
     const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
     podStatusFn?.(apiPodStatus);
     statusManager.setPodStatus(pod, apiPodStatus);
     if (signal.aborted) throw abortError();
 
-    const result = await runtime.killPod(pod, convertPodStatusToRunningPod(podStatus), gracePeriod);
+    probeManager?.stopLivenessAndStartup(pod);
+    const running = convertPodStatusToRunningPod(podStatus);
+    const result = await runtime.killPod(pod, running, gracePeriod, signal);
     const killErr = syncResultError(result);
     if (killErr) {
       recorder.event(pod, 'Warning', Reasons.FailedToKillPod, `error killing pod: ${killErr}`);
       throw new PodSyncError(killErr, result);
     }
+    probeManager?.removePod(pod);
 
     const stopped = await runtime.getPodStatus(
       pod.metadata.uid as string,
@@ -107,10 +129,12 @@ export class KubeletSyncer implements PodSyncer {
     );
     // keep the IPs from before stopping (preserveDataFromBeforeStopping)
     const stoppedStatus: PodStatusRT = { ...stopped, ips: podStatus.ips };
-    const running = stoppedStatus.containerStatuses.filter((c) => c.state === 'running').map((c) => c.id);
-    if (running.length > 0) {
+    const stillRunning = stoppedStatus.containerStatuses
+      .filter((c) => c.state === 'running')
+      .map((c) => c.id);
+    if (stillRunning.length > 0) {
       throw new PodSyncError(
-        `detected running containers after a successful KillPod, CRI violation: [${running.join(' ')}]`,
+        `detected running containers after a successful KillPod, CRI violation: [${stillRunning.join(' ')}]`,
         result,
       );
     }

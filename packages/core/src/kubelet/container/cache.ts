@@ -44,11 +44,21 @@ export class PodCache {
     });
   }
 
-  set(uid: string, status: PodStatusRT, error: Error | undefined, timestamp: number): void {
+  /**
+   * With the evented PLEG on, a write older than the cached entry is refused (events and relists race);
+   * the kubelet ties this to its EventedPLEG gate, the engine to `config.eventedPleg`.
+   */
+  ignoreOlderWrites = false;
+
+  /** Writes the entry and wakes its waiters; false when refused as older (see ignoreOlderWrites). */
+  set(uid: string, status: PodStatusRT, error: Error | undefined, timestamp: number): boolean {
+    const cached = this.pods.get(uid);
+    if (this.ignoreOlderWrites && cached && cached.modified > timestamp) return false;
     const d: Data = { status, modified: timestamp };
     if (error) d.error = error;
     this.pods.set(uid, d);
     this.notify(uid, timestamp);
+    return true;
   }
 
   delete(uid: string): void {

@@ -98,7 +98,8 @@ export function syncResultError(r: PodSyncResult): string | undefined {
   const parts: string[] = [];
   if (r.syncError) parts.push(r.syncError);
   for (const a of r.actions) {
-    if (a.error) parts.push(`failed to "${a.action}" for "${a.target}" with ${a.error}: "${a.message ?? ''}"`);
+    if (a.error)
+      parts.push(`failed to "${a.action}" for "${a.target}" with ${a.error}: "${a.message ?? ''}"`);
   }
   if (parts.length === 0) return undefined;
   return `failed to SyncPod: ${parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`}`;
@@ -115,6 +116,15 @@ export interface Runtime {
   getPodStatus(uid: string, name: string, namespace: string): Promise<PodStatusRT>;
   /** The runtime half of SyncPod: computePodActions, then execute. */
   syncPod(pod: Pod, status: PodStatusRT): Promise<PodSyncResult>;
-  /** Stop every running container (within grace) and every sandbox. pod may be undefined for orphans. */
-  killPod(pod: Pod | undefined, runningPod: RuntimePod, gracePeriodOverride?: number): Promise<PodSyncResult>;
+  /**
+   * Stop every running container (within grace) and every sandbox. pod may be undefined for orphans.
+   * When `signal` aborts (the pod worker shortened the grace period), the wait for the containers to stop is
+   * abandoned and the call rejects with an AbortError; the caller runs it again with the new grace.
+   */
+  killPod(
+    pod: Pod | undefined,
+    runningPod: RuntimePod,
+    gracePeriodOverride?: number,
+    signal?: AbortSignal,
+  ): Promise<PodSyncResult>;
 }

@@ -2,9 +2,15 @@
  * CRI → kubecontainer conversions (kuberuntime/convert.go, helpers.go): states folded to the four
  * kubecontainer values, and a ContainerStatus with hash and restart count read from the annotations.
  */
-import type { ContainerStatus } from '../../cri/types.ts';
+import type { ContainerEventResponse, ContainerStatus } from '../../cri/types.ts';
 import { nsToMs } from '../../cri/types.ts';
-import type { ContainerStateName, ContainerStatusRT, SandboxStateName } from '../container/runtime.ts';
+import type {
+  ContainerStateName,
+  ContainerStatusRT,
+  PodStatusRT,
+  SandboxStateName,
+} from '../container/runtime.ts';
+import { determinePodSandboxIPs } from './kuberuntime-sandbox.ts';
 import { getContainerInfoFromAnnotations, getContainerInfoFromLabels } from './labels.ts';
 
 export function sandboxState(s: string): SandboxStateName {
@@ -42,5 +48,37 @@ export function toKubeContainerStatus(s: ContainerStatus): ContainerStatusRT {
     restartCount: a.restartCount,
     reason: exited ? s.reason : '',
     message: exited ? s.message : '',
+  };
+}
+
+/**
+ * GeneratePodStatus (evented PLEG): the pod status a GetContainerEvents event carries — its one sandbox and
+ * every container status it lists, newest created first. Undefined when the event has no sandbox metadata
+ * (the kubelet logs and skips such events).
+ */
+export function generatePodStatus(event: ContainerEventResponse): PodStatusRT | undefined {
+  const sb = event.pod_sandbox_status;
+  const md = sb?.metadata;
+  if (!sb || !md) return undefined;
+  const containers = event.containers_statuses
+    .map(toKubeContainerStatus)
+    .sort((a, b) => b.createdAt - a.createdAt);
+  return {
+    id: md.uid,
+    name: md.name,
+    namespace: md.namespace,
+    ips: sb.state === 'SANDBOX_READY' ? determinePodSandboxIPs(sb) : [],
+    containerStatuses: containers,
+    sandboxStatuses: [
+      {
+        id: sb.id,
+        state: sandboxState(sb.state),
+        attempt: md.attempt,
+        createdAt: nsToMs(sb.created_at),
+        ip: sb.network?.ip ?? '',
+        hostNetwork: sb.linux?.namespaces?.options?.network === 'NODE',
+      },
+    ],
+    timestamp: nsToMs(event.created_at),
   };
 }

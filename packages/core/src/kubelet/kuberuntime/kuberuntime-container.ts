@@ -7,13 +7,13 @@
  * stopped. Both run inside a pod worker and may take as long as the runtime (and the grace period) takes.
  */
 import type { Container, LifecycleHandler, Pod } from '../../api/v1.ts';
+import { abortError } from '../../clock/clock.ts';
 import type {
   ContainerConfig,
   KeyValue,
   LinuxContainerResources,
   PodSandboxConfig,
 } from '../../cri/types.ts';
-import { abortError } from '../../clock/clock.ts';
 import { isNotFound } from '../../cri/types.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { Reasons } from '../events/event-recorder.ts';

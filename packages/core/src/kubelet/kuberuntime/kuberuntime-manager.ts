@@ -11,7 +11,7 @@
  * backoff lives here (in memory, as in the kubelet: lost on restart); housekeeping calls gcBackoff().
  */
 import type { Container, Pod } from '../../api/v1.ts';
-import type { Clock } from '../../clock/clock.ts';
+import { abortError, type Clock } from '../../clock/clock.ts';
 import {
   type ContainerEventResponse,
   type ContainerEventStream,
@@ -37,7 +37,7 @@ import { ImageManager } from '../images/image-manager.ts';
 import { Backoff, expireAfter } from '../util/flowcontrol/backoff.ts';
 import { formatGoDuration } from '../util/flowcontrol/go-duration.ts';
 import { computePodActions, summarize } from './compute-pod-actions.ts';
-import { containerState, sandboxState, toKubeContainerStatus } from './convert.ts';
+import { containerState, generatePodStatus, sandboxState, toKubeContainerStatus } from './convert.ts';
 import { hashContainerHex } from './hash.ts';
 import { type CallContext, type TracedCall, tracedCall } from './instrumented-services.ts';
 import { killContainer, startContainer } from './kuberuntime-container.ts';
@@ -145,6 +145,20 @@ export class KubeGenericRuntimeManager implements Runtime {
     onEnd: (err?: Error) => void,
   ): ContainerEventStream {
     return this.deps.cri.getContainerEvents(onEvent, onEnd);
+  }
+
+  /** GeneratePodStatus: the pod status carried by one GetContainerEvents event (evented PLEG). */
+  generatePodStatus(event: ContainerEventResponse): PodStatusRT | undefined {
+    return generatePodStatus(event);
+  }
+
+  /** DeleteContainer: CRI RemoveContainer (the pod container deletor's worker); NotFound is success. */
+  async deleteContainer(containerID: string, ref: CallContext = {}): Promise<void> {
+    try {
+      await this.call('RemoveContainer', ref, () => this.deps.cri.removeContainer(containerID));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
   }
 
   /** The ContainerDied cleanup (pod container deletor): keep the newest exited instance of that name. */
@@ -425,18 +439,21 @@ export class KubeGenericRuntimeManager implements Runtime {
     pod: Pod | undefined,
     runningPod: RuntimePod,
     gracePeriodOverride?: number,
+    signal?: AbortSignal,
   ): Promise<PodSyncResult> {
-    return this.killPodWithSyncResult(pod, runningPod, gracePeriodOverride);
+    return this.killPodWithSyncResult(pod, runningPod, gracePeriodOverride, signal);
   }
 
   /**
    * killPodWithSyncResult: stop the pod's non-exited containers in parallel, then StopPodSandbox on every
-   * sandbox (NotFound ignored). Sandboxes and containers stay for GC to remove.
+   * sandbox (NotFound ignored). Sandboxes and containers stay for GC to remove. An aborted signal (grace
+   * shortened) abandons the StopContainer waits and rejects with an AbortError before any sandbox is stopped.
    */
   private async killPodWithSyncResult(
     pod: Pod | undefined,
     runningPod: RuntimePod,
     gracePeriodOverride?: number,
+    signal?: AbortSignal,
   ): Promise<PodSyncResult> {
     const actions: SyncAction[] = [];
     const toKill = runningPod.containers.filter((c) => c.state !== 'exited');
@@ -444,14 +461,16 @@ export class KubeGenericRuntimeManager implements Runtime {
       toKill.map(async (c): Promise<SyncAction> => {
         const r: SyncAction = { action: 'KillContainer', target: c.name };
         try {
-          await killContainer(this.ctx, pod, c.id, c.name, '', 'Unknown', gracePeriodOverride);
+          await killContainer(this.ctx, pod, c.id, c.name, '', 'Unknown', gracePeriodOverride, signal);
         } catch (err) {
+          if (err instanceof Error && err.name === 'AbortError') return r;
           r.error = ErrKillContainer;
           r.message = errText(err);
         }
         return r;
       }),
     );
+    if (signal?.aborted) throw abortError();
     actions.push(...results);
     const sandboxResult: SyncAction = { action: 'KillPodSandbox', target: runningPod.id };
     actions.push(sandboxResult);

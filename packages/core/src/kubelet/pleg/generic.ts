@@ -98,7 +98,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     private readonly cache: PodCache,
     private readonly clock: Clock,
     private readonly trace: TraceRecorder,
-    private readonly relistDuration: RelistDuration,
+    private relistDuration: RelistDuration,
     channelCapacity: number,
   ) {
     this.eventChannel = new Channel<PodLifecycleEvent>(channelCapacity);
@@ -124,6 +124,15 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
   stop(): void {
     this.stopped = true;
     this.timer?.stop();
+  }
+
+  /** Update: new relist period/threshold (the evented PLEG's fallback); used from the next relist on. */
+  update(relistDuration: RelistDuration): void {
+    this.relistDuration = { ...relistDuration };
+  }
+
+  get duration(): Readonly<RelistDuration> {
+    return this.relistDuration;
   }
 
   /** Time of the last successful relist (0 before the first). */
@@ -166,11 +175,13 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
       }
       if (events.length === 0 && !this.podsToReinspect.has(pid)) continue;
 
-      const err = await this.updateCache(rec.current, pid, timestamp);
+      const { err, updated } = await this.updateCache(rec.current, pid, timestamp);
       if (err) {
         needsReinspection.set(pid, rec.current);
         continue;
       }
+      // the evented PLEG wrote something newer meanwhile: its events stand, these are stale
+      if (!updated) continue;
       this.updateRecord(pid);
       for (const ev of events) {
         if (ev.type === ContainerChanged) continue; // computed but never sent
@@ -206,10 +217,10 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     pod: RuntimePod | undefined,
     pid: string,
     timestamp: number,
-  ): Promise<Error | undefined> {
+  ): Promise<{ err?: Error; updated: boolean }> {
     if (!pod) {
       this.cache.delete(pid);
-      return undefined;
+      return { updated: true };
     }
     let status: PodStatusRT;
     let error: Error | undefined;
@@ -228,17 +239,12 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
         timestamp,
       };
     }
-    this.cache.set(pid, status, error, timestamp);
-    return error;
+    const updated = this.cache.set(pid, status, error, timestamp);
+    return error ? { err: error, updated } : { updated };
   }
 
-  /** Keeps the previous IPs for a pod that has none now and no READY sandbox (an exited pod). */
   private getPodIPs(pid: string, status: PodStatusRT): string[] {
-    if (status.ips.length > 0) return status.ips;
-    const old = this.cache.get(pid);
-    if (old.error || old.status.ips.length === 0) return [];
-    if (status.sandboxStatuses.some((s) => s.state === 'ready')) return status.ips;
-    return old.status.ips;
+    return getPodIPs(this.cache, pid, status);
   }
 
   private setCurrent(pods: RuntimePod[]): void {
@@ -260,6 +266,15 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     rec.old = rec.current;
     rec.current = undefined;
   }
+}
+
+/** getPodIPs: keeps the previous IPs for a pod that has none now and no READY sandbox (an exited pod). */
+export function getPodIPs(cache: PodCache, pid: string, status: PodStatusRT): string[] {
+  if (status.ips.length > 0) return status.ips;
+  const old = cache.get(pid);
+  if (old.error || old.status.ips.length === 0) return [];
+  if (status.sandboxStatuses.some((s) => s.state === 'ready')) return status.ips;
+  return old.status.ips;
 }
 
 function allContainerIDs(...pods: (RuntimePod | undefined)[]): string[] {

@@ -3,9 +3,9 @@
  * in the runtime into events on `watch()`; the sync loop reads them and syncs the pod. It also keeps the
  * pod status cache fresh, which is what the pod workers actually read.
  *
- * Two implementations are planned: GenericPLEG (relist every second; ./generic.ts) and an evented PLEG on
- * CRI GetContainerEvents (kubelet gate EventedPLEG) that would implement this same interface and fall back
- * to a GenericPLEG with the longer relist period/threshold.
+ * Two implementations: GenericPLEG (relist every second; ./generic.ts) and EventedPLEG on CRI
+ * GetContainerEvents (kubelet gate EventedPLEG; ./evented.ts), which shares the generic PLEG's channel, runs
+ * beside it (relisting every 300 s) and hands back to it (every 1 s) when the stream keeps failing.
  */
 import type { PlegEventType } from '../../events/trace.ts';
 import type { Channel } from '../util/channel.ts';

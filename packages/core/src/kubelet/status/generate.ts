@@ -1,4 +1,5 @@
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../../api/v1.ts';
+import type { PodSyncHandler } from '../active-deadline.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { isTerminalPhase } from '../pod-ref.ts';
 import type { ReasonCache } from '../reason-cache.ts';
@@ -44,6 +45,8 @@ export interface GenerateDeps {
   cachedStatus: PodStatus | undefined;
   reasonCache: ReasonCache;
   prober?: ProbeStatusUpdater;
+  /** internal modules that may fail the pod (the active deadline): the first that evicts wins */
+  podSyncHandlers?: readonly PodSyncHandler[];
 }
 
 /** v1qos.GetPodQOS, reduced to requests/limits of cpu and memory. */
@@ -119,6 +122,14 @@ export function generateAPIPodStatus(
     const message = old.message || apiStatus.message;
     if (reason) s.reason = reason;
     if (message) s.message = message;
+  }
+  for (const h of deps.podSyncHandlers ?? []) {
+    const r = h.shouldEvict(pod);
+    if (!r.evict) continue;
+    s.phase = 'Failed';
+    s.reason = r.reason ?? '';
+    s.message = r.message ?? '';
+    break;
   }
   // pods never leave Succeeded/Failed as the API shows them
   if (isTerminalPhase(apiStatus.phase) && s.phase !== apiStatus.phase) s.phase = apiStatus.phase;

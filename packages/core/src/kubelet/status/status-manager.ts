@@ -1,8 +1,10 @@
-import type { ContainerStatus, Pod, PodSpec, PodStatus } from '../../api/v1.ts';
+import type { ContainerStatus, Pod, PodCondition, PodSpec, PodStatus } from '../../api/v1.ts';
 import { rfc3339 } from '../../api/v1.ts';
 import type { PassiveClock } from '../../clock/clock.ts';
 import type { TraceRecorder } from '../../events/recorder.ts';
 import { isTerminalPhase, podRef } from '../pod-ref.ts';
+import { containerIDKey } from '../prober/results-manager.ts';
+import { generateContainersReadyCondition, generatePodReadyCondition } from './conditions.ts';
 import { ContainerReasonStatusUnknown } from './container-statuses.ts';
 import { isRestartableInitContainer, isStaticPod } from './phase.ts';
 
@@ -63,6 +65,54 @@ export class StatusManager {
     }
     if (!isStaticPod(pod) && !isTerminalPhase(status.phase)) status.phase = 'Failed';
     this.updateStatusInternal(pod, status, true);
+  }
+
+  /**
+   * SetContainerReadiness: a readiness result changed (sync loop, probe source). Sets the container's
+   * `ready` and recomputes ContainersReady and Ready. Ignored before the pod's first status, or for a
+   * container ID the status does not show.
+   */
+  setContainerReadiness(pod: Pod, containerID: string, ready: boolean): void {
+    this.updateContainer(pod, containerID, (c, status) => {
+      if (c.ready === ready) return false;
+      c.ready = ready;
+      const all = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
+      const conditions = status.conditions ?? [];
+      const put = (next: PodCondition) => {
+        const i = conditions.findIndex((x) => x.type === next.type);
+        if (i >= 0) conditions[i] = next;
+        else conditions.push(next);
+      };
+      put(generateContainersReadyCondition(pod.spec, all, status.phase));
+      put(generatePodReadyCondition(pod.spec, conditions, all, status.phase));
+      status.conditions = conditions;
+      return true;
+    });
+  }
+
+  /** SetContainerStartup: a startup result changed; sets the container's `started`. */
+  setContainerStartup(pod: Pod, containerID: string, started: boolean): void {
+    this.updateContainer(pod, containerID, (c) => {
+      if (c.started === started) return false;
+      c.started = started;
+      return true;
+    });
+  }
+
+  private updateContainer(
+    pod: Pod,
+    containerID: string,
+    change: (c: ContainerStatus, status: PodStatus) => boolean,
+  ): void {
+    const cached = this.podStatuses.get(pod.metadata.uid as string);
+    if (!cached) return; // "Container readiness changed before pod has synced"
+    const status = structuredClone(cached.status);
+    const key = containerIDKey(containerID);
+    const c = [...(status.containerStatuses ?? []), ...(status.initContainerStatuses ?? [])].find(
+      (x) => x.containerID !== undefined && containerIDKey(x.containerID) === key,
+    );
+    if (!c || !change(c, status)) return;
+    this.updateStatusInternal(pod, status, cached.podIsFinished);
   }
 
   /** Drops statuses of pods no longer desired (housekeeping). */
