@@ -6,6 +6,7 @@
  * deletePod hand the pod to the sync loop and return before any runtime call is made.
  */
 import type { Event, Pod } from '@syncscope/core/api';
+import type { RuntimePod } from '@syncscope/core/kubelet/container/runtime';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 
 export interface Engine {
@@ -18,4 +19,6 @@ export interface Engine {
   getPodByUID(uid: string): Pod | undefined;
   getEvents(): Event[];
   nodeInfo(): NodeInfo;
+  /** Every pod the runtime has, ours (`managed`) and others'; read-only. */
+  listRuntimePods?(): Promise<RuntimePod[]>;
 }

@@ -10,6 +10,7 @@ export { TraceRecorder, type TraceListener } from './events/recorder.ts';
 export type { Event as KubeEvent, Pod, PodList, PodStatus, Status } from './api/v1.ts';
 export { rfc3339 } from './api/v1.ts';
 export { Kubelet, type KubeletDeps } from './kubelet/kubelet.ts';
+export type { RuntimePod } from './kubelet/container/runtime.ts';
 export {
   defaultKubeletConfiguration,
   type KubeletConfiguration,

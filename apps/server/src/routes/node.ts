@@ -1,6 +1,8 @@
 /**
  * GET /api/v1/node: the runtime, PLEG health and the engine's constants (Engine.nodeInfo()).
  * GET /api/v1/examples: the example manifests, for the UI's apply dialog.
+ * GET /api/v1/runtime/pods: every pod the runtime has, with `managed` false for what this engine did not create
+ *   (it never stops or removes those); for the UI's read-only "not managed" list.
  * GET /healthz: `ok` while the server answers.
  */
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +17,20 @@ async function nodeRoutes(app: FastifyInstance, opts: NodeRoutesOptions): Promis
   const { engine } = app.syncscope;
   app.get('/api/v1/node', async () => engine.nodeInfo());
   app.get('/api/v1/examples', async () => ({ items: opts.examples ?? [] }));
+  app.get('/api/v1/runtime/pods', async () => {
+    const pods = (await engine.listRuntimePods?.()) ?? [];
+    return {
+      items: pods.map((p) => ({
+        id: p.id,
+        name: p.name,
+        namespace: p.namespace,
+        managed: p.managed,
+        createdAt: p.createdAt,
+        sandboxes: p.sandboxes.map((s) => ({ id: s.id, state: s.state, attempt: s.attempt })),
+        containers: p.containers.map((c) => ({ id: c.id, name: c.name, state: c.state, image: c.image })),
+      })),
+    };
+  });
   app.get('/healthz', async (_req, reply) => reply.type('text/plain').send('ok'));
 }
 

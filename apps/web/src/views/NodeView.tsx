@@ -8,6 +8,7 @@ import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { ReplayStore } from '../lib/replay.ts';
 import { ApplyPanel } from '../node/ApplyPanel.tsx';
 import { FaultPanel } from '../node/FaultPanel.tsx';
+import { ForeignPods } from '../node/ForeignPods.tsx';
 import { HealthPanel } from '../node/Health.tsx';
 import { HousekeepingCadence } from '../node/HousekeepingCadence.tsx';
 import { LoopStrip } from '../node/LoopStrip.tsx';
@@ -37,6 +38,7 @@ export function NodeView({
         </section>
         <HousekeepingCadence node={node} />
       </div>
+      {!replay && <ForeignPods />}
       {!replay && <FaultPanel />}
       {!replay && <ApplyPanel />}
       <TracePanel onReplay={onReplay} />

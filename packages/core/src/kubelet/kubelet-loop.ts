@@ -4,6 +4,7 @@ import type { VersionResponse } from '../cri/types.ts';
 import type { LoopSource } from '../events/trace.ts';
 import type { PodUpdate } from './config/config.ts';
 import type { NodeInfo } from './configuration.ts';
+import type { RuntimePod } from './container/runtime.ts';
 import { KubeletComponents } from './kubelet-components.ts';
 import { handlePodCleanups } from './kubelet-pods.ts';
 import { ContainerDied, isSyncPodWorthy, type PodLifecycleEvent } from './pleg/pleg.ts';
@@ -81,11 +82,13 @@ export class KubeletLoop extends KubeletComponents {
     try {
       const s = await this.runtime.status();
       this.runtimeState.applyStatus(s);
+      this.runtimeState.setStatusError(undefined);
       if (!this.versionInfo) this.versionInfo = await this.runtime.version();
-    } catch {
-      // "Container runtime sanity check failed"
+    } catch (e) {
+      // the kubelet logs "Container runtime sanity check failed" and keeps the last good time
+      this.runtimeState.setStatusError(`container runtime sanity check failed: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const errors = this.runtimeState.runtimeErrors();
+    const errors = this.runtimeState.reportedErrors();
     const key = JSON.stringify(errors);
     if (key !== this.lastRuntimeReady) {
       this.lastRuntimeReady = key;
@@ -326,8 +329,16 @@ export class KubeletLoop extends KubeletComponents {
     return this.recorder.list();
   }
 
+  /**
+   * Every pod the runtime has (GetPods(all=true)), ours and others': `managed` is false for sandboxes or
+   * containers without our ownership label. Read-only; the engine never acts on unmanaged ones.
+   */
+  listRuntimePods(): Promise<RuntimePod[]> {
+    return this.runtime.getPods(true);
+  }
+
   nodeInfo(): NodeInfo {
-    const errors = this.runtimeState.runtimeErrors();
+    const errors = this.runtimeState.reportedErrors();
     const [healthy, plegErr] = this.pleg.healthy();
     const v = this.versionInfo;
     const speed = (this.clock as { speed?: number }).speed;

@@ -16,6 +16,7 @@ export class RuntimeState {
   private lastBaseRuntimeSync = 0;
   private runtimeError: string | undefined;
   private networkError: string | undefined;
+  private statusError: string | undefined;
   private readonly healthChecks: HealthCheck[] = [];
 
   constructor(
@@ -54,6 +55,21 @@ export class RuntimeState {
     }
     if (this.runtimeError) errs.push(this.runtimeError);
     return errs;
+  }
+
+  /**
+   * The last CRI Status call's failure, cleared by the next success. The kubelet only logs it ("Container
+   * runtime sanity check failed") and blocks the loop after 30 s without a good Status; we also show it at once,
+   * so a user sees an unreachable runtime within one check period.
+   */
+  setStatusError(err: string | undefined): void {
+    this.statusError = err;
+  }
+
+  /** runtimeErrors() plus the last Status failure: what the node view reports. */
+  reportedErrors(): string[] {
+    const errs = this.runtimeErrors();
+    return this.statusError ? [...errs, this.statusError] : errs;
   }
 
   networkErrors(): string | undefined {
