@@ -1,8 +1,8 @@
 /**
  * The create path of a pod, shared by POST /api/v1/namespaces/:ns/pods and the startup examples:
  *
- *   parse (JSON, or YAML with aliases capped) → decodePod (strict fields) → validatePod → setPodDefaults
- *   → uid, namespace, creationTimestamp
+ *   media type (JSON or YAML, else 415) → parse (aliases and nesting capped) → decodePod (strict fields)
+ *   → validatePod → name not taken (409) → setPodDefaults → uid, namespace, creationTimestamp
  *
  * Returns the pod ready for Engine.addPod, or the Status to answer with. Nothing is changed on failure.
  */
@@ -19,6 +19,44 @@ import { alreadyExists, badRequest, invalid } from './status.ts';
 /** Aliases allowed in one manifest; a billion-laughs document needs far more and is refused. */
 export const MAX_YAML_ALIASES = 100;
 
+/** Nesting allowed in one manifest. A real pod is under 20 deep; far deeper ones could not be echoed back. */
+export const MAX_MANIFEST_DEPTH = 100;
+
+/** The media types a manifest may be sent as. text/plain is read as YAML (what a plain `curl` or form sends). */
+export const MANIFEST_MEDIA_TYPES = [
+  'application/json',
+  'application/yaml',
+  'application/x-yaml',
+  'text/yaml',
+  'text/x-yaml',
+  'text/plain',
+] as const;
+
+/** 'json' or 'yaml' for an accepted Content-Type (parameters such as charset ignored), else undefined. */
+export function manifestMediaType(contentType: string | undefined): 'json' | 'yaml' | undefined {
+  const mt = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mt === '') return 'yaml';
+  if (!(MANIFEST_MEDIA_TYPES as readonly string[]).includes(mt)) return undefined;
+  return mt === 'application/json' ? 'json' : 'yaml';
+}
+
+/** The nesting depth of a parsed value (a scalar is 0), counted without recursion; stops past `limit`. */
+export function depthOf(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > limit) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+const tooDeep = () =>
+  badRequest(`the manifest is nested deeper than ${MAX_MANIFEST_DEPTH} levels: not a Pod`);
+
 export type Admission = { ok: true; pod: Pod } | { ok: false; status: Status };
 
 /** Parses a request body: JSON when the content type says so, YAML (a superset) otherwise. */
@@ -28,18 +66,25 @@ export function parseManifest(
 ): { ok: true; value: unknown } | { ok: false; status: Status } {
   if (text.trim() === '')
     return { ok: false, status: badRequest('the request body is empty: expected a v1 Pod') };
-  if (contentType && /\bjson\b/i.test(contentType)) {
+  if (manifestMediaType(contentType) === 'json') {
+    let value: unknown;
     try {
-      return { ok: true, value: JSON.parse(text) };
+      value = JSON.parse(text);
     } catch (e) {
       return { ok: false, status: badRequest(`error decoding JSON: ${(e as Error).message}`) };
     }
+    return depthOf(value, MAX_MANIFEST_DEPTH) > MAX_MANIFEST_DEPTH
+      ? { ok: false, status: tooDeep() }
+      : { ok: true, value };
   }
   try {
     const doc = parseDocument(text, { strict: true, uniqueKeys: true, prettyErrors: false });
     const first = doc.errors[0];
     if (first) return { ok: false, status: badRequest(`error converting YAML to JSON: ${first.message}`) };
-    return { ok: true, value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
+    const value: unknown = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    return depthOf(value, MAX_MANIFEST_DEPTH) > MAX_MANIFEST_DEPTH
+      ? { ok: false, status: tooDeep() }
+      : { ok: true, value };
   } catch (e) {
     return { ok: false, status: badRequest(`error converting YAML to JSON: ${(e as Error).message}`) };
   }

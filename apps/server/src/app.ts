@@ -1,26 +1,45 @@
 /**
  * buildApp: the whole server apart from listen. It starts, in order:
  *
- *   clock (RealClock unless given) → TraceRecorder → simulated node (only without runtimeEndpoint: a CRI
- *   gRPC server on <dataDir>/sim.sock) → RemoteRuntime (real gRPC, to the simulator as to containerd)
- *   → Kubelet → `server.start` trace event → the startup examples (when asked) → the HTTP app.
+ *   clock (RealClock unless given) → trace journal (<dataDir>/trace) and a TraceRecorder continuing it →
+ *   simulated node (only without runtimeEndpoint: a CRI gRPC server on <dataDir>/sim.sock, unless a running
+ *   one is handed in as `sim`) → RemoteRuntime (real gRPC, to the simulator as to containerd) → Kubelet →
+ *   `server.start` trace event → the stored pods (<dataDir>/store/pods) added back → the startup examples
+ *   (when asked, on the data directory's first boot only) → the engine's loop → the HTTP app.
  *
- * close() stops them in reverse: HTTP (and every WebSocket), the engine, the gRPC channel, the simulator.
+ * close() stops them in reverse within SHUTDOWN_TIMEOUT_MS: HTTP (and every WebSocket), the engine (its
+ * containers keep running), the gRPC channel, the simulator we started, then the journal is flushed.
  * main.ts calls listen; tests call app.listen({port: 0}) or app.inject().
+ *
+ * A restart on the same data directory brings back every pod and the trace history; on a real runtime
+ * the containers outlive the server and are adopted. The simulated node lives in the server's process, so
+ * after a process restart its containers are gone and the pods start again; to see adoption on the
+ * simulator, keep its node alive across buildApp/close in one process (the `sim` option).
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kubelet, RemoteRuntime, startSimNode } from '@syncscope/core';
+import { Kubelet, RemoteRuntime, type SimNode, startSimNode } from '@syncscope/core';
 import { type Clock, RealClock } from '@syncscope/core/clock';
-import { TraceRecorder } from '@syncscope/core/events/recorder';
+import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
 import { createHttpApp } from './http.ts';
+import {
+  handleShutdownSignals,
+  openPodStore,
+  persistPods,
+  restorePods,
+  SHUTDOWN_TIMEOUT_MS,
+  TRACE_DIR,
+  within,
+} from './lifecycle.ts';
+import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
 import { KubeletMetrics } from './metrics.ts';
+import type { PodStore } from './store/pod-store.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_WEB_ROOT = join(here, '..', '..', 'web', 'dist');
@@ -45,31 +64,63 @@ export interface AppOptions {
   /** When set, POST and DELETE need `Authorization: Bearer <token>`. */
   token?: string;
   logger?: FastifyServerOptions['logger'];
+  /** A simulated node already running (its clock should be `clock`): used instead of starting one, left
+   *  running by close(). Ignored with runtimeEndpoint. */
+  sim?: SimNode;
+  /** Size at which the trace journal starts a new segment (default 8 MiB). */
+  journalSegmentBytes?: number;
+  /** Total size of the trace journal on disk; oldest segments are deleted past it (default 256 MiB). */
+  journalMaxBytes?: number;
+  /** Where persistence warnings go (default console.warn). */
+  warn?: (msg: string) => void;
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   engine: Kubelet;
   trace: TraceRecorder;
+  /** The trace with its on-disk history (what the routes read). */
+  history: JournaledTrace;
+  /** The desired pods on disk. */
+  store: PodStore;
+  /** Pods added back from the store at boot. */
+  restored: number;
   clock: Clock;
   simulated: boolean;
   runtimeEndpoint: string;
   close(): Promise<void>;
 }
 
+export { handleShutdownSignals, SHUTDOWN_TIMEOUT_MS };
+
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const clock = opts.clock ?? new RealClock();
-  const trace = new TraceRecorder(clock, opts.traceCapacity);
+  const warn = opts.warn ?? ((msg: string) => console.warn(msg));
   await mkdir(opts.dataDir, { recursive: true });
+  const { trace: history, firstBoot } = openTrace({
+    dir: join(opts.dataDir, TRACE_DIR),
+    clock,
+    capacity: opts.traceCapacity,
+    segmentBytes: opts.journalSegmentBytes,
+    maxBytes: opts.journalMaxBytes,
+    warn,
+  });
+  const trace = history.recorder;
+  const store = openPodStore(opts.dataDir, warn);
 
   const simulated = opts.runtimeEndpoint === undefined;
-  let sim: Awaited<ReturnType<typeof startSimNode>> | undefined;
+  let sim: SimNode | undefined;
+  let ownSim = false;
   let endpoint = opts.runtimeEndpoint ?? '';
   const config: Partial<KubeletConfiguration> = { ...opts.config };
   if (simulated) {
-    const socketPath = join(opts.dataDir, 'sim.sock');
-    await rm(socketPath, { force: true });
-    sim = await startSimNode({ socketPath, clock });
+    if (opts.sim) sim = opts.sim;
+    else {
+      const socketPath = join(opts.dataDir, 'sim.sock');
+      await rm(socketPath, { force: true });
+      sim = await startSimNode({ socketPath, clock });
+      ownSim = true;
+    }
     endpoint = sim.endpoint;
     config.podLogsDirectory ??= join(opts.dataDir, 'pods');
   }
@@ -83,7 +134,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     runtime: simulated ? 'simulated' : 'remote',
     endpoint,
   });
-  engine.start();
+  const restored = restorePods(engine, store, warn);
+  const unpersist = persistPods(trace, engine, store, warn);
 
   let examples: Example[] = [];
   try {
@@ -94,7 +146,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
 
   const app = await createHttpApp({
     engine,
-    trace,
+    trace: history,
     clock,
     token: opts.token,
     webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
@@ -110,7 +162,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     },
   });
 
-  if (opts.examples) {
+  // Examples are a first-run courtesy: on a restart the stored pods are what the user left.
+  if (opts.examples && firstBoot && restored === 0) {
     for (const ex of examples.filter((e) => e.startup)) {
       const parsed = parseManifest(ex.yaml, 'application/yaml');
       const admitted = parsed.ok
@@ -120,22 +173,42 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
       else app.log.warn(`example ${ex.file} not applied: ${admitted.status.message}`);
     }
   }
+  engine.start();
 
   let closed: Promise<void> | undefined;
   const close = () => {
+    // Each step has its share of the shutdown budget, so the journal is flushed even if one hangs.
+    const step = SHUTDOWN_TIMEOUT_MS / 5;
     closed ??= (async () => {
-      await app.close();
-      await engine.stop();
+      await within(app.close(), step);
+      await within(engine.stop(), step);
       cri.close();
-      await sim?.close();
+      if (ownSim) await within(sim?.close() ?? Promise.resolve(), step);
+      unpersist();
+      await within(history.journal.close(), step);
     })();
     return closed;
   };
 
-  return { app, engine, trace, clock, simulated, runtimeEndpoint: endpoint, close };
+  return {
+    app,
+    engine,
+    trace,
+    history,
+    store,
+    restored,
+    clock,
+    simulated,
+    runtimeEndpoint: endpoint,
+    close,
+  };
 }
 
 function manifestNamespace(v: unknown): string {
   const ns = (v as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
   return typeof ns === 'string' && ns !== '' ? ns : 'default';
 }
+
+export { JournaledTrace } from './lifecycle-trace.ts';
+export { TraceJournal } from './store/journal.ts';
+export { PodStore } from './store/pod-store.ts';

@@ -5,7 +5,7 @@
  */
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import context, { BODY_LIMIT_BYTES, type ContextOptions } from './context.ts';
+import context, { BODY_LIMIT_BYTES, type ContextOptions, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
 import type { Example } from './examples.ts';
 import type { KubeletMetrics } from './metrics.ts';
 import logsRoutes from './routes/logs.ts';
@@ -17,6 +17,18 @@ import traceRoutes from './routes/trace.ts';
 import traceStream from './routes/trace-stream.ts';
 import web from './routes/web.ts';
 import type { SimControl } from './sim-control.ts';
+import { methodNotAllowed, sendStatus } from './status.ts';
+
+const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
+
+/**
+ * The subprotocol the server answers a WebSocket with: the client's first one that carries no token (the
+ * token is never echoed when there is another choice), else the first offered.
+ */
+export function chooseProtocol(offered: Set<string>): string | false {
+  const list = [...offered];
+  return list.find((p) => !p.startsWith(WS_BEARER_PROTOCOL_PREFIX)) ?? list[0] ?? false;
+}
 
 export interface HttpOptions extends ContextOptions {
   webRoot?: string;
@@ -32,7 +44,17 @@ export interface HttpOptions extends ContextOptions {
 
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: BODY_LIMIT_BYTES });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  // Every path a route serves, with its methods: any other method on it is a 405, not a 404.
+  const served = new Map<string, Set<string>>();
+  app.addHook('onRoute', (r) => {
+    if (r.url.includes('*')) return;
+    const set = served.get(r.url) ?? new Set<string>();
+    for (const m of [r.method].flat()) set.add(m);
+    served.set(r.url, set);
+  });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024, handleProtocols: (offered) => chooseProtocol(offered) },
+  });
   await app.register(context, {
     engine: opts.engine,
     trace: opts.trace,
@@ -47,5 +69,16 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(traceStream);
   await app.register(nodeRoutes, { examples: opts.examples });
   await app.register(web, { webRoot: opts.webRoot });
+  for (const [url, methods] of [...served]) {
+    const allowed = [...methods].sort();
+    const others = METHODS.filter((m) => !methods.has(m));
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url,
+      handler: async (req, reply) =>
+        sendStatus(reply.header('allow', allowed.join(', ')), methodNotAllowed(req.method, allowed)),
+    });
+  }
   return app;
 }

@@ -2,10 +2,13 @@
  * The command line: `pnpm start [--port 9000] [--runtime-endpoint unix:///run/containerd/containerd.sock]`.
  * Every flag also comes from the environment; the flag wins. Listens on loopback unless told otherwise, and
  * then only with SYNCSCOPE_TOKEN set (writes need it as a bearer token).
+ *
+ * State lives in --data-dir: the pods (brought back on restart, even after kill -9), the trace journal
+ * (history and seq continue across restarts). SIGTERM/SIGINT stop it cleanly within 2 s (lifecycle.ts).
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.ts';
+import { buildApp, handleShutdownSignals } from './app.ts';
 
 const HELP = `Usage: syncscope [options]
 
@@ -16,7 +19,10 @@ Options (each also from the environment):
   --port <n>                  listen port (PORT, default 8080; 0 = any free port)
   --runtime-endpoint <url>    CRI endpoint of a real runtime, e.g. unix:///run/containerd/containerd.sock
                               (RUNTIME_ENDPOINT; default: the embedded simulated node)
-  --data-dir <dir>            state directory (DATA_DIR, default ./.syncscope)
+  --data-dir <dir>            state directory: pods, trace journal, simulator socket and logs
+                              (DATA_DIR, default ./.syncscope)
+  --journal-segment-bytes <n> trace journal segment size (JOURNAL_SEGMENT_BYTES, default 8388608)
+  --journal-max-bytes <n>     trace journal total size kept on disk (JOURNAL_MAX_BYTES, default 268435456)
   --no-examples               do not apply the example pods at startup (NO_EXAMPLES=1)
   -h, --help                  this text
 `;
@@ -38,6 +44,8 @@ async function main(): Promise<void> {
     'runtime-endpoint': { type: 'string' },
     'data-dir': { type: 'string' },
     'no-examples': { type: 'boolean' },
+    'journal-segment-bytes': { type: 'string' },
+    'journal-max-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   } as const;
   try {
@@ -59,6 +67,17 @@ async function main(): Promise<void> {
   const dataDir = resolve(v['data-dir'] ?? env.DATA_DIR ?? '.syncscope');
   const noExamples = v['no-examples'] === true || ['1', 'true', 'yes'].includes(env.NO_EXAMPLES ?? '');
   const token = env.SYNCSCOPE_TOKEN || undefined;
+  const bytes = (flag: string, text: string | undefined): number | undefined => {
+    if (text === undefined || text === '') return undefined;
+    if (!/^\d+$/.test(text) || Number(text) < 1024)
+      fail(`--${flag} must be a byte count >= 1024, got ${text}`);
+    return Number(text);
+  };
+  const journalSegmentBytes = bytes(
+    'journal-segment-bytes',
+    v['journal-segment-bytes'] ?? env.JOURNAL_SEGMENT_BYTES,
+  );
+  const journalMaxBytes = bytes('journal-max-bytes', v['journal-max-bytes'] ?? env.JOURNAL_MAX_BYTES);
   if (!isLoopback(host) && !token) {
     fail(
       `refusing to listen on ${host}: anyone who can reach it could create and delete pods on this node.\n` +
@@ -73,19 +92,11 @@ async function main(): Promise<void> {
     examples: !noExamples,
     host,
     token,
+    journalSegmentBytes,
+    journalMaxBytes,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   });
-  const shutdown = (signal: string) => {
-    process.stderr.write(`syncscope: ${signal}, shutting down\n`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    built.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  handleShutdownSignals({ close: () => built.close() });
 
   try {
     await built.app.listen({ host, port });

@@ -45,15 +45,56 @@ export function sendStatus(reply: FastifyReply, s: Status): FastifyReply {
   return reply.code(s.code).type('application/json').send(s);
 }
 
-/** A non-negative integer query parameter: the number, undefined if absent, or a Status if malformed. */
-export function intParam(param: string, v: unknown, min = 0): number | undefined | Status {
+/**
+ * A non-negative integer query parameter in [min, max]: the number, undefined if absent, or a Status if
+ * malformed (a repeated parameter arrives as an array and is malformed too).
+ */
+export function intParam(
+  param: string,
+  v: unknown,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined | Status {
   if (v === undefined) return undefined;
   const s = String(v);
-  if (!/^\d+$/.test(s) || Number(s) < min || !Number.isSafeInteger(Number(s))) {
-    return badParam(param, s, min === 0 ? 'must be a non-negative integer' : `must be an integer >= ${min}`);
+  const n = Number(s);
+  if (!/^\d{1,16}$/.test(s) || n < min || n > max || !Number.isSafeInteger(n)) {
+    const range =
+      max < Number.MAX_SAFE_INTEGER
+        ? `must be an integer between ${min} and ${max}, inclusive`
+        : min === 0
+          ? 'must be a non-negative integer'
+          : `must be an integer >= ${min}`;
+    return badParam(param, s, range);
   }
-  return Number(s);
+  return n;
 }
+
+/** A string query parameter: undefined if absent, the string, or a Status when repeated or not matching. */
+export function stringParam(
+  param: string,
+  v: unknown,
+  re: RegExp,
+  want: string,
+): string | undefined | Status {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !re.test(v)) return badParam(param, String(v), want);
+  return v;
+}
+
+export const methodNotAllowed = (method: string, allowed: string[]) =>
+  status(
+    405,
+    'MethodNotAllowed',
+    `the server does not allow this method on the requested resource: ${method} (allowed: ${allowed.join(', ')})`,
+  );
+
+export const unsupportedMediaType = (contentType: string, accepted: readonly string[]) =>
+  status(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format (${contentType}) - accepted media types include: ${accepted.join(', ')}`,
+  );
 
 export function isStatus(v: unknown): v is Status {
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';

@@ -8,10 +8,13 @@
  *   GET    /api/v1/events                            EventList
  */
 import { type Pod, type PodList, rfc3339 } from '@syncscope/core/api';
+import { MAX_GRACE_PERIOD_SECONDS } from '@syncscope/core/api/validation';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { admitPod, parseManifest } from '../admission.ts';
-import { intParam, isStatus, notFound, sendStatus } from '../status.ts';
+import { admitPod, MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
+import { intParam, isStatus, notFound, sendStatus, stringParam, unsupportedMediaType } from '../status.ts';
+
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 interface NsParams {
   ns: string;
@@ -27,8 +30,9 @@ function podList(items: Pod[]): PodList {
 async function podsRoutes(app: FastifyInstance): Promise<void> {
   const { engine, clock } = app.syncscope;
 
-  app.get<{ Querystring: { namespace?: string } }>('/api/v1/pods', async (req) => {
-    const ns = req.query.namespace;
+  app.get<{ Querystring: { namespace?: string } }>('/api/v1/pods', async (req, reply) => {
+    const ns = stringParam('namespace', req.query.namespace, NAMESPACE, 'must be a namespace name');
+    if (isStatus(ns)) return sendStatus(reply, ns);
     return podList(engine.getPods().filter((p) => !ns || p.metadata.namespace === ns));
   });
 
@@ -38,7 +42,11 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: NsParams; Body: string }>('/api/v1/namespaces/:ns/pods', async (req, reply) => {
     app.syncscope.requireToken(req);
-    const parsed = parseManifest(typeof req.body === 'string' ? req.body : '', req.headers['content-type']);
+    const contentType = req.headers['content-type'];
+    if (manifestMediaType(contentType) === undefined) {
+      return sendStatus(reply, unsupportedMediaType(contentType ?? '', MANIFEST_MEDIA_TYPES));
+    }
+    const parsed = parseManifest(typeof req.body === 'string' ? req.body : '', contentType);
     if (!parsed.ok) return sendStatus(reply, parsed.status);
     const admitted = admitPod(parsed.value, req.params.ns, engine, clock);
     if (!admitted.ok) return sendStatus(reply, admitted.status);
@@ -55,7 +63,7 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/namespaces/:ns/pods/:name',
     async (req, reply) => {
       app.syncscope.requireToken(req);
-      const grace = intParam('gracePeriodSeconds', req.query.gracePeriodSeconds);
+      const grace = intParam('gracePeriodSeconds', req.query.gracePeriodSeconds, 0, MAX_GRACE_PERIOD_SECONDS);
       if (isStatus(grace)) return sendStatus(reply, grace);
       const pod = engine.getPod(req.params.ns, req.params.name);
       if (!pod?.metadata.uid) return sendStatus(reply, notFound(req.params.name));

@@ -11,14 +11,18 @@
  * the TraceRecorder's ring, which is bounded already; per tick it writes only while the socket's
  * bufferedAmount is under SEND_WATER_BYTES. It is told to resync when the ring has dropped events it has
  * not been sent, when bufferedAmount passes HIGH_WATER_BYTES, or when it is more than MAX_LAG_EVENTS behind
- * and its socket has not drained for STALL_MS.
+ * and its socket has not drained for STALL_MS. A resynced client is closed, and terminated if it does not
+ * finish the close handshake within TERMINATE_MS; its cursor, timer and subscription go with it.
+ *
+ * Access: the Origin must be the page this server served (no Origin: a non-browser client); with a token,
+ * the context's guard wants it (header, `?token=`, or the bearer subprotocol) before the upgrade.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import type { TraceSource } from '../context.ts';
-import { intParam, isStatus, sendStatus, status } from '../status.ts';
+import { originAllowed, type TraceSource } from '../context.ts';
+import { badRequest, intParam, isStatus, sendStatus, status } from '../status.ts';
 
 export const FLUSH_MS = 50;
 export const BATCH_EVENTS = 500;
@@ -27,6 +31,7 @@ export const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 export const MAX_LAG_EVENTS = 10_000;
 export const STALL_MS = 5_000;
 const CLOSE_RESYNC = 4000;
+export const TERMINATE_MS = 5_000;
 
 export type StreamMessage = { kind: 'events'; events: TraceEvent[] } | { kind: 'resync'; reason: string };
 
@@ -109,7 +114,7 @@ class StreamClient {
     this.stop();
     this.socket.close(CLOSE_RESYNC, 'resync');
     // A client that reads nothing never completes the close handshake.
-    setTimeout(() => this.socket.terminate(), 5_000).unref();
+    setTimeout(() => this.socket.terminate(), TERMINATE_MS).unref();
   }
 
   private stop(): void {
@@ -119,41 +124,34 @@ class StreamClient {
   }
 }
 
-/** Allows a request with no Origin (non-browser clients) or one from the page this server served. */
-export function originAllowed(origin: string | undefined, host: string | undefined): boolean {
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
+export { originAllowed };
 
 async function traceStream(app: FastifyInstance): Promise<void> {
   const { trace } = app.syncscope;
-  app.get<{ Querystring: { since?: string } }>(
-    '/api/v1/trace/stream',
-    {
-      websocket: true,
-      preValidation: async (
-        req: FastifyRequest<{ Querystring: { since?: string } }>,
-        reply: FastifyReply,
-      ) => {
-        if (!originAllowed(req.headers.origin, req.headers.host)) {
-          return sendStatus(
-            reply,
-            status(403, 'Forbidden', `origin ${req.headers.origin} may not open the trace stream`),
-          );
-        }
-        const since = intParam('since', req.query.since);
-        if (isStatus(since)) return sendStatus(reply, since);
-      },
+  app.route<{ Querystring: { since?: string } }>({
+    method: 'GET',
+    url: '/api/v1/trace/stream',
+    preValidation: async (req, reply) => {
+      if (!originAllowed(req.headers.origin, req.headers.host)) {
+        return sendStatus(
+          reply,
+          status(403, 'Forbidden', `origin ${req.headers.origin} may not open the trace stream`),
+        );
+      }
+      const since = intParam('since', req.query.since);
+      if (isStatus(since)) return sendStatus(reply, since);
     },
-    (socket, req) => {
+    // a plain GET (no Upgrade): say what the endpoint wants rather than a bare 404
+    handler: async (_req, reply) =>
+      sendStatus(
+        reply,
+        badRequest('the trace stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket'),
+      ),
+    wsHandler: (socket, req) => {
       const since = intParam('since', req.query.since);
       new StreamClient(socket, trace, typeof since === 'number' ? since : 0).start();
     },
-  );
+  });
 }
 
 export default fp(traceStream, {

@@ -16,6 +16,19 @@ export const DEFAULT_TRACE_LIMIT = 10_000;
 export const MAX_TRACE_LIMIT = 100_000;
 const EXPORT_CHUNK = 1_000;
 
+/**
+ * Optional on the trace source: its whole history streamed, oldest first, from seq > since (the server's
+ * journal, then its ring). When the source has it, the export reads it rather than paging the ring.
+ */
+export interface TraceHistorySource {
+  history(since?: number, filter?: (ev: TraceEvent) => boolean): AsyncIterable<TraceEvent>;
+}
+
+function historyOf(trace: object): TraceHistorySource | undefined {
+  const h = trace as Partial<TraceHistorySource>;
+  return typeof h.history === 'function' ? (trace as TraceHistorySource) : undefined;
+}
+
 const byPod = (podUID: string | undefined) =>
   podUID ? (ev: TraceEvent) => 'podUID' in ev && ev.podUID === podUID : undefined;
 
@@ -54,12 +67,27 @@ async function traceRoutes(app: FastifyInstance): Promise<void> {
         if (cursor >= end) return;
       }
     }
+    // With history (the journal): everything on disk and in the ring, one chunk of lines at a time.
+    async function* historyLines(h: TraceHistorySource) {
+      let chunk: string[] = [];
+      for await (const ev of h.history(0)) {
+        if (ev.seq > end) break;
+        if (filter && !filter(ev)) continue;
+        chunk.push(JSON.stringify(ev));
+        if (chunk.length >= EXPORT_CHUNK) {
+          yield `${chunk.join('\n')}\n`;
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
+    }
+    const history = historyOf(trace);
     const safe = (req.query.podUID ?? '').replace(/[^A-Za-z0-9-]/g, '');
     const name = safe ? `syncscope-trace-${safe}.ndjson` : 'syncscope-trace.ndjson';
     return reply
       .type('application/x-ndjson')
       .header('content-disposition', `attachment; filename="${name}"`)
-      .send(Readable.from(lines()));
+      .send(Readable.from(history ? historyLines(history) : lines()));
   });
 }
 

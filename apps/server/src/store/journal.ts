@@ -161,6 +161,14 @@ export class TraceJournal {
     return this.last;
   }
 
+  /** Lowest seq the journal still holds (retention deletes whole segments, oldest first); 0 if none. */
+  get firstSeq(): number {
+    const seg = this.segments.find((s) => s.events > 0);
+    if (seg) return seg.firstSeq;
+    const q = this.writing[0] ?? this.queue[0];
+    return q ? q.ev.seq : 0;
+  }
+
   /** Highest seq written to the file: from here on it survives the process being killed. */
   get flushedSeq(): number {
     return this.flushed;
@@ -232,12 +240,20 @@ export class TraceJournal {
     }
   }
 
-  /** Events with seq > since, oldest first, optionally filtered; at most `limit`. */
-  read(since = 0, limit = Number.POSITIVE_INFINITY, filter?: TraceFilter): TraceEvent[] {
+  /**
+   * Events with seq > since (and < before, when given), oldest first, optionally filtered; at most `limit`.
+   */
+  read(
+    since = 0,
+    limit = Number.POSITIVE_INFINITY,
+    filter?: TraceFilter,
+    before = Number.POSITIVE_INFINITY,
+  ): TraceEvent[] {
     const out: TraceEvent[] = [];
-    if (limit <= 0) return out;
+    if (limit <= 0 || before <= since + 1) return out;
     let seen = since;
     const take = (ev: TraceEvent): boolean => {
+      if (ev.seq >= before) return false;
       seen = ev.seq;
       if (!filter || filter(ev)) out.push(ev);
       return out.length < limit;

@@ -1,0 +1,98 @@
+/**
+ * The trace with its history: the TraceRecorder's ring in front of the on-disk TraceJournal, so a client
+ * asking for events older than the ring (after a restart, or once the ring has wrapped) still gets them.
+ *
+ * Boot, in buildApp (openTrace): open the journal → a recorder that continues its seq → preload the newest
+ * events into the ring → every new event appended to the journal. Then `server.start` is recorded by the
+ * caller, so a restart shows in the history as one event between the old run and the new one.
+ *
+ * JournaledTrace is what the routes read (it is a TraceSource): since() answers from the ring when it
+ * covers `since`, else from the journal up to where the ring begins, then the ring. Reads from the journal
+ * are synchronous file reads (a segment at a time), so they happen only for history the ring lacks.
+ */
+import type { PassiveClock } from '@syncscope/core/clock';
+import { TraceRecorder } from '@syncscope/core/events/recorder';
+import type { TraceEvent } from '@syncscope/core/trace';
+import type { TraceSource } from './context.ts';
+import type { TraceHistorySource } from './routes/trace.ts';
+import { TraceJournal, type TraceJournalOptions } from './store/journal.ts';
+
+/** Events preloaded into the ring at boot (at most the ring's capacity): enough for the UI's first view. */
+export const PRELOAD_EVENTS = 50_000;
+const PAGE = 1_000;
+
+type Filter = (ev: TraceEvent) => boolean;
+
+export class JournaledTrace implements TraceSource, TraceHistorySource {
+  constructor(
+    readonly recorder: TraceRecorder,
+    readonly journal: TraceJournal,
+  ) {}
+
+  get next(): number {
+    return this.recorder.next;
+  }
+
+  /** The oldest seq held anywhere: the journal's first, unless retention has left it newer than the ring. */
+  get oldest(): number {
+    const j = this.journal.firstSeq;
+    const r = this.recorder.oldest;
+    return j > 0 && (r === 0 || j < r) ? j : r;
+  }
+
+  subscribe(l: (ev: TraceEvent) => void): () => void {
+    return this.recorder.subscribe(l);
+  }
+
+  since(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): TraceEvent[] {
+    const ringOldest = this.recorder.oldest;
+    if (this.recorder.size > 0 && since + 1 >= ringOldest) return this.recorder.since(since, filter, limit);
+    const before = this.recorder.size > 0 ? ringOldest : Number.POSITIVE_INFINITY;
+    const older = this.journal.read(since, limit, filter, before);
+    if (older.length >= limit || this.recorder.size === 0) return older;
+    return older.concat(this.recorder.since(Math.max(since, ringOldest - 1), filter, limit - older.length));
+  }
+
+  /**
+   * Every event with seq > since, oldest first, streamed: the journal (one segment in memory at a time) up
+   * to where the ring begins, then the ring a page at a time. Runs until the newest event; the caller stops.
+   */
+  async *history(since = 0, filter?: Filter): AsyncGenerator<TraceEvent> {
+    let cursor = since;
+    if (this.recorder.size === 0 || since + 1 < this.recorder.oldest) {
+      for await (const ev of this.journal.events(since)) {
+        if (this.recorder.size > 0 && ev.seq >= this.recorder.oldest) break;
+        cursor = ev.seq;
+        if (!filter || filter(ev)) yield ev;
+      }
+    }
+    for (;;) {
+      const page = this.since(cursor, undefined, PAGE);
+      const last = page[page.length - 1];
+      if (!last) return;
+      cursor = last.seq;
+      for (const ev of page) if (!filter || filter(ev)) yield ev;
+    }
+  }
+}
+
+export interface OpenTraceOptions extends Omit<TraceJournalOptions, 'dir'> {
+  dir: string;
+  clock: PassiveClock;
+  capacity?: number;
+}
+
+/**
+ * Opens the journal in dir and a recorder continuing it: seq goes on from the last event on disk, the
+ * ring starts with the newest events, and every event recorded from now on is appended to the journal.
+ * Throws only if the directory cannot be created or read.
+ */
+export function openTrace(opts: OpenTraceOptions): { trace: JournaledTrace; firstBoot: boolean } {
+  const { clock, capacity, ...journalOpts } = opts;
+  const journal = new TraceJournal(journalOpts);
+  const { lastSeq, events } = journal.open();
+  const recorder = new TraceRecorder(clock, capacity, lastSeq + 1);
+  recorder.preload(journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS)));
+  recorder.subscribe((ev) => journal.append(ev));
+  return { trace: new JournaledTrace(recorder, journal), firstBoot: events === 0 };
+}

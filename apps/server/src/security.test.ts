@@ -1,0 +1,200 @@
+/**
+ * The access rules of context.ts as a client meets them: the token on changes and sensitive reads (header,
+ * query, WebSocket subprotocol), Origin and Host checks, and what stays out of reach without a simulator.
+ */
+import { FakeClock } from '@syncscope/core/clock';
+import { TraceRecorder } from '@syncscope/core/events/recorder';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tokenEquals, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
+import { chooseProtocol, createHttpApp } from './http.ts';
+import { FakeEngine } from './testing.ts';
+
+const TOKEN = 'correct horse battery staple';
+const POD = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web' },
+  spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] },
+});
+
+let engine: FakeEngine;
+let trace: TraceRecorder;
+let clock: FakeClock;
+let apps: FastifyInstance[];
+
+beforeEach(() => {
+  clock = new FakeClock();
+  engine = new FakeEngine(clock);
+  trace = new TraceRecorder(clock, 100);
+  trace.record({ type: 'config.update', op: 'ADD', source: 'api', podUID: 'u', pod: 'default/web' });
+  apps = [];
+});
+afterEach(async () => {
+  for (const a of apps) await a.close();
+});
+
+async function make(token?: string) {
+  const app = await createHttpApp({ engine, trace, clock, token });
+  apps.push(app);
+  return app;
+}
+
+const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+const createPod = (app: FastifyInstance, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/namespaces/default/pods',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: POD,
+  });
+
+describe('with a token', () => {
+  it('guards every change and the sensitive reads, and leaves the rest open', async () => {
+    const app = await make(TOKEN);
+    const guardedCalls: [string, string][] = [
+      ['POST', '/api/v1/namespaces/default/pods'],
+      ['DELETE', '/api/v1/namespaces/default/pods/web'],
+      ['PUT', '/api/v1/sim/speed'],
+      ['POST', '/api/v1/sim/faults'],
+      ['GET', '/api/v1/trace'],
+      ['GET', '/api/v1/trace/export'],
+      ['GET', '/api/v1/trace/stream'],
+      ['GET', '/api/v1/namespaces/default/pods/web/log'],
+    ];
+    for (const [method, url] of guardedCalls) {
+      for (const headers of [{}, bearer('wrong'), bearer(`${TOKEN}x`), { authorization: `Basic ${TOKEN}` }]) {
+        const res = await app.inject({ method: method as 'GET', url, headers });
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+        expect(res.json()).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized' });
+      }
+    }
+    expect(engine.getPods()).toEqual([]);
+    for (const url of ['/api/v1/pods', '/api/v1/node', '/api/v1/events', '/healthz', '/metrics']) {
+      expect((await app.inject(url)).statusCode, url).toBe(200);
+    }
+    expect((await createPod(app, bearer(TOKEN))).statusCode).toBe(201);
+    expect((await app.inject({ url: '/api/v1/trace', headers: bearer(TOKEN) })).statusCode).toBe(200);
+  });
+
+  it('takes the token from ?token= on a protected GET, never on a change', async () => {
+    const app = await make(TOKEN);
+    const q = `token=${encodeURIComponent(TOKEN)}`;
+    expect((await app.inject(`/api/v1/trace/export?${q}`)).statusCode).toBe(200);
+    const post = await app.inject({
+      method: 'POST',
+      url: `/api/v1/namespaces/default/pods?${q}`,
+      headers: { 'content-type': 'application/json' },
+      payload: POD,
+    });
+    expect(post.statusCode).toBe(401);
+    expect(engine.getPods()).toEqual([]);
+  });
+
+  it('opens the WebSocket with the bearer subprotocol and answers with the other protocol offered', async () => {
+    const app = await make(TOKEN);
+    await app.ready();
+    const proto = `${WS_BEARER_PROTOCOL_PREFIX}${Buffer.from(TOKEN).toString('base64url')}`;
+    await expect(app.injectWS('/api/v1/trace/stream')).rejects.toThrow(/401/);
+    await expect(
+      app.injectWS('/api/v1/trace/stream', {
+        headers: {
+          'sec-websocket-protocol': `syncscope, ${WS_BEARER_PROTOCOL_PREFIX}${Buffer.from('no').toString('base64url')}`,
+        },
+      }),
+    ).rejects.toThrow(/401/);
+    let first: Promise<string> | undefined;
+    const ws = await app.injectWS(
+      '/api/v1/trace/stream',
+      { headers: { 'sec-websocket-protocol': `syncscope, ${proto}` } },
+      { onInit: (w) => (first = new Promise((resolve) => w.once('message', (d) => resolve(String(d))))) },
+    );
+    expect(JSON.parse(await (first as Promise<string>))).toMatchObject({
+      kind: 'events',
+      events: [{ seq: 1 }],
+    });
+    ws.terminate();
+    const viaQuery = await app.injectWS(`/api/v1/trace/stream?token=${encodeURIComponent(TOKEN)}`);
+    viaQuery.terminate();
+    expect(chooseProtocol(new Set(['syncscope', proto]))).toBe('syncscope');
+    expect(chooseProtocol(new Set([proto]))).toBe(proto);
+    expect(chooseProtocol(new Set())).toBe(false);
+  });
+
+  it('answers to any Host, since the token is the guard', async () => {
+    const app = await make(TOKEN);
+    const res = await createPod(app, { ...bearer(TOKEN), host: 'node1.example:8080' });
+    expect(res.statusCode).toBe(201);
+  });
+});
+
+describe('without a token (loopback)', () => {
+  it('answers only to a loopback Host, so a rebinding DNS name is refused', async () => {
+    const app = await make();
+    for (const host of ['localhost:8080', '127.0.0.1:8080', '[::1]:8080', '127.1.2.3']) {
+      expect((await app.inject({ url: '/api/v1/pods', headers: { host } })).statusCode, host).toBe(200);
+    }
+    for (const host of ['evil.example:8080', 'localhost.evil.example', '10.0.0.1:8080', '[::2]:8080']) {
+      const res = await createPod(app, { host });
+      expect(res.statusCode, host).toBe(403);
+      expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Forbidden' });
+      expect((await app.inject({ url: '/api/v1/pods', headers: { host } })).statusCode, host).toBe(403);
+    }
+    expect(engine.getPods()).toEqual([]);
+  });
+
+  it('refuses a change from a foreign Origin (a cross-site form post) and allows its own page', async () => {
+    const app = await make();
+    for (const origin of ['http://evil.example', 'null', 'http://localhost:9999']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/namespaces/default/pods',
+        headers: { host: 'localhost:8080', origin, 'content-type': 'text/plain' },
+        payload: POD,
+      });
+      expect(res.statusCode, origin).toBe(403);
+    }
+    expect(engine.getPods()).toEqual([]);
+    const own = await createPod(app, { host: 'localhost:8080', origin: 'http://localhost:8080' });
+    expect(own.statusCode).toBe(201);
+  });
+
+  it('refuses the WebSocket from a foreign Origin before upgrading', async () => {
+    const app = await make();
+    await app.ready();
+    await expect(
+      app.injectWS('/api/v1/trace/stream', {
+        headers: { host: 'localhost:8080', origin: 'http://evil.example' },
+      }),
+    ).rejects.toThrow(/403/);
+  });
+
+  it('has no fault injection without the simulated node', async () => {
+    const app = await make();
+    const res = await app.inject({ method: 'POST', url: '/api/v1/sim/faults', payload: '{"kind":"exit"}' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('never turns a log request into a path outside the pod', async () => {
+    const app = await make();
+    await createPod(app);
+    for (const container of ['../../../etc/passwd', '..', 'app/../../x', '%2e%2e']) {
+      const res = await app.inject(
+        `/api/v1/namespaces/default/pods/web/log?container=${encodeURIComponent(container)}`,
+      );
+      expect(res.statusCode, container).toBe(400);
+      expect(res.json().message).toBe(`container ${container} is not valid for pod web`);
+    }
+    const res = await app.inject('/api/v1/namespaces/default/pods/..%2F..%2Fetc/log');
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('tokenEquals', () => {
+  it('matches only the same string, whatever the lengths', () => {
+    expect(tokenEquals(TOKEN, TOKEN)).toBe(true);
+    expect(tokenEquals(`${TOKEN} `, TOKEN)).toBe(false);
+    expect(tokenEquals('', TOKEN)).toBe(false);
+    expect(tokenEquals('x'.repeat(10_000), TOKEN)).toBe(false);
+  });
+});

@@ -1,0 +1,357 @@
+/**
+ * Nothing lost across a server restart, on the simulated node:
+ *
+ *  - in one process, the simulated node kept running while the server is closed and built again on the same
+ *    data directory: every pod is back with its UID, running containers are adopted (no new sandbox or
+ *    container, restart count unchanged), and the trace from before is still served, the restart marked by
+ *    a second `server.start`;
+ *  - the real command (`node --import tsx apps/server/src/main.ts`) killed with SIGKILL and started again:
+ *    the pods come back from the store (the simulated node died with the process, so they start afresh),
+ *    the journal keeps the history and seq continues after it;
+ *  - SIGTERM: the process exits within 2 s and the journal holds every event up to the last one served.
+ *
+ * Waiting is driven by the trace (in process: the recorder's listeners; child process: its WebSocket).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSimNode } from '@syncscope/core';
+import type { Pod } from '@syncscope/core/api/v1';
+import { RealClock } from '@syncscope/core/clock';
+import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
+import { buildApp, TraceJournal } from '@syncscope/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { example } from '../support/harness.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WAIT_MS = 30_000;
+const LIFECYCLE_METHODS = [
+  'RunPodSandbox',
+  'CreateContainer',
+  'StartContainer',
+  'StopContainer',
+  'StopPodSandbox',
+];
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'syncscope-persist-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Resolves when pred() holds, re-checked on every event the recorder records. */
+function waitOnTrace(
+  trace: { subscribe(l: (ev: TraceEvent) => void): () => void },
+  what: string,
+  pred: () => boolean,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (pred()) return resolve();
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, WAIT_MS);
+    const off = trace.subscribe(() => {
+      if (!pred()) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+const running = (p: Pod | undefined, restarts = 0) =>
+  p?.status?.phase === 'Running' &&
+  p.status.containerStatuses?.[0]?.state.running !== undefined &&
+  p.status.containerStatuses[0].restartCount === restarts &&
+  p.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+
+describe('restart on the same data directory', () => {
+  it('adopts the running containers of a simulated node kept alive across close and build', async () => {
+    const dataDir = await tempDir();
+    const clock = new RealClock();
+    const sim = await startSimNode({ socketPath: join(dataDir, 'node.sock'), clock });
+    cleanups.push(() => sim.close());
+    const opts = { dataDir, examples: false, logger: false as const, clock, sim, warn: () => {} };
+
+    // --- first run: a pod whose container has restarted once, and a pod deleted to the end
+    const first = await buildApp(opts);
+    await first.app.listen({ port: 0, host: '127.0.0.1' });
+    const post = async (base: string, manifest: string) => {
+      const res = await fetch(`${base}/api/v1/namespaces/default/pods`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/yaml' },
+        body: manifest,
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as Pod;
+    };
+    const base1 = `http://127.0.0.1:${(first.app.server.address() as { port: number }).port}`;
+    const healthy = await post(base1, await example('healthy.yaml'));
+    const gone = await post(base1, (await example('healthy.yaml')).replace('name: healthy', 'name: gone'));
+    const uid = healthy.metadata.uid as string;
+    const goneUID = gone.metadata.uid as string;
+    expect(first.store.load().map((p) => p.metadata.uid)).toEqual(expect.arrayContaining([uid, goneUID]));
+
+    await waitOnTrace(first.trace, 'healthy Running', () => running(first.engine.getPodByUID(uid)));
+    const [ctr] = await sim.runtime.listContainers({ label_selector: { 'io.kubernetes.pod.uid': uid } });
+    sim.runtime.faults.exitContainer(ctr?.id as string, 1);
+    await waitOnTrace(first.trace, 'healthy restarted once', () => running(first.engine.getPodByUID(uid), 1));
+
+    const del = await fetch(`${base1}/api/v1/namespaces/default/pods/gone?gracePeriodSeconds=0`, {
+      method: 'DELETE',
+    });
+    expect(del.status).toBe(200);
+    // DELETE is stored (deletionTimestamp), and the engine's final REMOVE forgets the pod
+    expect(
+      first.store.load().find((p) => p.metadata.uid === goneUID)?.metadata.deletionTimestamp,
+    ).toBeDefined();
+    await waitOnTrace(first.trace, 'gone removed', () => first.engine.getPodByUID(goneUID) === undefined);
+    expect(first.store.load().map((p) => p.metadata.uid)).toEqual([uid]);
+
+    const before = first.engine.getPodByUID(uid) as Pod;
+    const containersBefore = (await sim.runtime.listContainers({})).map((c) => `${c.id}:${c.state}`).sort();
+    const sandboxesBefore = (await sim.runtime.listPodSandbox({})).map((s) => `${s.id}:${s.state}`).sort();
+    const lastSeqBefore = first.trace.next - 1;
+    const seqsBefore = first.trace.since(0).map((e) => e.seq);
+    await first.close();
+
+    // --- second run on the same node and data directory
+    const second = await buildApp(opts);
+    cleanups.push(() => second.close());
+    expect(second.restored).toBe(1);
+    const start = second.trace.since(lastSeqBefore)[0];
+    expect(start?.type).toBe('server.start');
+    expect(start?.seq).toBe(lastSeqBefore + 1);
+    const back = second.engine.getPodByUID(uid);
+    expect(back?.metadata.creationTimestamp).toBe(before.metadata.creationTimestamp);
+    expect(second.engine.getPodByUID(goneUID)).toBeUndefined();
+
+    // adopted: Running again with the same container and restart count, after some syncs
+    const syncsAfter = () =>
+      second.trace.since(lastSeqBefore, (e) => e.type === 'sync.result' && e.podUID === uid).length;
+    await waitOnTrace(second.trace, 'healthy adopted and synced twice', () => {
+      const p = second.engine.getPodByUID(uid);
+      return running(p, 1) && syncsAfter() >= 2;
+    });
+    const after = second.engine.getPodByUID(uid) as Pod;
+    expect(after.status?.containerStatuses?.[0]?.containerID).toBe(
+      before.status?.containerStatuses?.[0]?.containerID,
+    );
+    expect(after.status?.podIP).toBe(before.status?.podIP);
+    const calls = second.trace
+      .since(lastSeqBefore, (e) => e.type === 'runtime.call' && e.podUID === uid)
+      .map((e) => (e as Extract<TraceEvent, { type: 'runtime.call' }>).method);
+    expect(calls.filter((m) => LIFECYCLE_METHODS.includes(m))).toEqual([]);
+    expect((await sim.runtime.listContainers({})).map((c) => `${c.id}:${c.state}`).sort()).toEqual(
+      containersBefore,
+    );
+    expect((await sim.runtime.listPodSandbox({})).map((s) => `${s.id}:${s.state}`).sort()).toEqual(
+      sandboxesBefore,
+    );
+
+    // the history from before is still served, over HTTP too, in one seq order with the restart in it
+    await second.app.listen({ port: 0, host: '127.0.0.1' });
+    const base2 = `http://127.0.0.1:${(second.app.server.address() as { port: number }).port}`;
+    const page = (await (await fetch(`${base2}/api/v1/trace?since=0&limit=100000`)).json()) as {
+      items: TraceEvent[];
+      oldest: number;
+    };
+    expect(page.oldest).toBe(1);
+    expect(page.items.slice(0, seqsBefore.length).map((e) => e.seq)).toEqual(seqsBefore);
+    expect(page.items.filter((e) => e.type === 'server.start').map((e) => e.seq)).toEqual([
+      1,
+      lastSeqBefore + 1,
+    ]);
+    const goneHistory = page.items.filter((e) => podUIDOf(e) === goneUID && e.type === 'config.update');
+    expect(goneHistory.map((e) => (e as Extract<TraceEvent, { type: 'config.update' }>).op)).toEqual([
+      'ADD',
+      'DELETE',
+      'REMOVE',
+    ]);
+  });
+});
+
+// ---- the real command in a child process ----------------------------------------------------------------
+
+interface Child {
+  proc: ChildProcess;
+  base: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr: () => string;
+}
+
+async function startServer(dataDir: string): Promise<Child> {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--data-dir', dataDir, '--no-examples'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
+  );
+  let err = '';
+  proc.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  cleanups.push(async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    await exited;
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), WAIT_MS);
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/[^ ]+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void exited.then(() => reject(new Error(`server exited: ${err}`)));
+  });
+  return { proc, base, exited, stderr: () => err };
+}
+
+/** Resolves when check() holds, re-checked whenever the server streams trace events. */
+async function waitOnStream(base: string, what: string, check: () => Promise<boolean>): Promise<void> {
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/trace/stream?since=0`);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let busy = false;
+      let again = false;
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), WAIT_MS);
+      const run = async () => {
+        if (busy) {
+          again = true;
+          return;
+        }
+        busy = true;
+        do {
+          again = false;
+          if (await check().catch(() => false)) {
+            clearTimeout(timer);
+            resolve();
+            return;
+          }
+        } while (again);
+        busy = false;
+      };
+      ws.on('message', () => void run());
+      ws.on('error', reject);
+    });
+  } finally {
+    ws.terminate();
+  }
+}
+
+async function getJSON<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  return (await res.json()) as T;
+}
+
+async function applyHealthy(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/v1/namespaces/default/pods`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/yaml' },
+    body: await example('healthy.yaml'),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as Pod).metadata.uid as string;
+}
+
+const podRunning = async (base: string) =>
+  running(await getJSON<Pod>(`${base}/api/v1/namespaces/default/pods/healthy`).catch(() => undefined));
+
+/** Every event in the journal directory, read as the server reads it at boot. */
+function readJournal(dir: string): TraceEvent[] {
+  const j = new TraceJournal({ dir, warn: () => {} });
+  j.open();
+  return j.read(0);
+}
+
+/** Resolves once the journal on disk holds an event matching pred (the writer flushes every 100 ms). */
+async function waitOnDisk(dir: string, what: string, pred: (ev: TraceEvent) => boolean): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const names = (await readdir(dir)).filter((n) => n.endsWith('.ndjson'));
+    const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+    const found = texts
+      .join('')
+      .split('\n')
+      .some((line) => line.endsWith('}') && pred(JSON.parse(line) as TraceEvent));
+    if (found) return;
+    if (Date.now() > deadline) throw new Error(`journal never held ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the server process', () => {
+  it('after kill -9 brings the pods back from the store and continues the journal', async () => {
+    const dataDir = await tempDir();
+    const one = await startServer(dataDir);
+    const uid = await applyHealthy(one.base);
+    await waitOnStream(one.base, 'healthy Running', () => podRunning(one.base));
+    const synced = (ev: TraceEvent) => ev.type === 'sync.result' && ev.podUID === uid;
+    await waitOnDisk(join(dataDir, 'trace'), 'a sync of the pod', synced);
+    one.proc.kill('SIGKILL');
+    expect((await one.exited).signal).toBe('SIGKILL');
+    const onDisk = readJournal(join(dataDir, 'trace'));
+    const lastBefore = (onDisk[onDisk.length - 1] as TraceEvent).seq;
+
+    const two = await startServer(dataDir);
+    const pods = await getJSON<{ items: Pod[] }>(`${two.base}/api/v1/pods`);
+    expect(pods.items.map((p) => `${p.metadata.name}/${p.metadata.uid}`)).toEqual([`healthy/${uid}`]);
+    // the node died with the process: the pod starts again on the new one
+    await waitOnStream(two.base, 'healthy Running again', () => podRunning(two.base));
+
+    const page = await getJSON<{ items: TraceEvent[]; oldest: number }>(
+      `${two.base}/api/v1/trace?limit=100000`,
+    );
+    const seqs = page.items.map((e) => e.seq);
+    expect(seqs.slice(0, lastBefore)).toEqual(onDisk.map((e) => e.seq));
+    expect(seqs.every((s, i) => i === 0 || s > (seqs[i - 1] as number))).toBe(true);
+    const starts = page.items.filter((e) => e.type === 'server.start');
+    expect(starts.map((e) => e.seq)).toEqual([1, lastBefore + 1]);
+    expect(page.items.filter(synced).some((e) => e.seq < lastBefore)).toBe(true);
+
+    // the export streams the same history from the journal
+    const exported = (await (await fetch(`${two.base}/api/v1/trace/export?podUID=${uid}`)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TraceEvent);
+    expect(exported[0]?.type).toBe('config.update');
+    expect(exported.some((e) => e.seq > lastBefore && synced(e))).toBe(true);
+  });
+
+  it('exits within 2 s of SIGTERM with every event in the journal', async () => {
+    const dataDir = await tempDir();
+    const child = await startServer(dataDir);
+    await applyHealthy(child.base);
+    await waitOnStream(child.base, 'healthy Running', () => podRunning(child.base));
+    const { next } = await getJSON<{ next: number }>(`${child.base}/api/v1/trace?podUID=none`);
+
+    const t0 = performance.now();
+    child.proc.kill('SIGTERM');
+    const exit = await child.exited;
+    const ms = performance.now() - t0;
+    expect(exit.code, child.stderr()).toBe(0);
+    expect(ms).toBeLessThan(2_000);
+
+    const seqs = readJournal(join(dataDir, 'trace')).map((e) => e.seq);
+    expect(seqs.length).toBeGreaterThanOrEqual(next);
+    expect(seqs.slice(0, next)).toEqual(Array.from({ length: next }, (_, i) => i + 1));
+    console.log(
+      `SIGTERM → exit in ${ms.toFixed(0)} ms; journal ${seqs.length} events (served up to ${next})`,
+    );
+  });
+});
