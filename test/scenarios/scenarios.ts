@@ -132,6 +132,35 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    name: 'HTTP readiness probe: ready when the server answers, not ready when nothing listens',
+    pod: podManifest('sc-ready', {
+      containers: [
+        busybox('web', 'httpd -f -p 8080 -h /var/www', {
+          readinessProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: 1 },
+        }),
+        busybox('side', 'while true; do sleep 5; done', {
+          readinessProbe: { tcpSocket: { port: 8081 }, periodSeconds: 1 },
+        }),
+      ],
+    }),
+    async run(h, uid) {
+      const p = await h.waitForPod(
+        'default',
+        'sc-ready',
+        'web ready, side not ready',
+        (p) => state(p.status, 'web')?.ready === true && (p.status?.containerStatuses ?? []).length === 2,
+        30_000,
+      );
+      expect(state(p.status, 'side')?.ready).toBe(false);
+      expect(p.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+      await h.waitFor('an Unhealthy event for side', () =>
+        h.built.engine.getEvents().some((e) => e.involvedObject.uid === uid && e.reason === 'Unhealthy'),
+      );
+      const ev = h.built.engine.getEvents().find((e) => e.involvedObject.uid === uid && e.reason === 'Unhealthy');
+      expect(ev?.message).toMatch(/^Readiness probe failed: dial tcp [\d.]+:8081: connect: connection refused$/);
+    },
+  },
+  {
     name: 'OOMKilled with a small memory limit',
     pod: podManifest('sc-oom', {
       restartPolicy: 'Never',

@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kubelet, RemoteRuntime, type SimNode, startSimNode } from '@syncscope/core';
+import { Kubelet, RemoteRuntime, SimNetProber, type SimNode, startSimNode } from '@syncscope/core';
 import { type Clock, RealClock } from '@syncscope/core/clock';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
@@ -126,7 +126,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   }
 
   const cri = new RemoteRuntime(endpoint);
-  const engine = new Kubelet({ cri, clock, trace, config, runtimeEndpoint: endpoint, simulated });
+  // A simulated pod IP exists only inside the simulator: HTTP/TCP probes go through it.
+  const netProber = sim ? new SimNetProber(sim.runtime.net) : undefined;
+  const engine = new Kubelet({ cri, clock, trace, config, runtimeEndpoint: endpoint, simulated, ...(netProber ? { netProber } : {}) });
   const metrics = new KubeletMetrics(trace, engine);
   trace.record({
     type: 'server.start',

@@ -17,4 +17,4 @@ export {
   type NodeInfo,
   OWNERSHIP_LABEL,
 } from './kubelet/configuration.ts';
-export { Faults, SimRuntime, type SimNode, startSimNode } from './sim/index.ts';
+export { Faults, SimNetProber, SimRuntime, type SimNode, startSimNode } from './sim/index.ts';

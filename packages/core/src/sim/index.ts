@@ -17,3 +17,4 @@ export { defaultPrograms, OOM_KILL_AFTER_MS } from './programs.ts';
 export { parseScript, ShellSyntaxError } from './shell-parse.ts';
 export { type SimNode, type SimNodeOptions, startSimNode } from './sim-node.ts';
 export { CONTAINERD_LATENCY_MS, SimRuntime, type SimRuntimeOptions } from './sim-runtime.ts';
+export { SimNetProber } from './sim-net-prober.ts';
