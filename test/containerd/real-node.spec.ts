@@ -13,7 +13,7 @@ import {
   pauseContainerd,
   resumeContainerd,
   startPrivateContainerd,
-} from '../support/private-containerd.ts';
+} from '@syncscope/server/private-containerd';
 
 let ctd: PrivateContainerd;
 let h: Harness;

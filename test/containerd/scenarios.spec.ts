@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScenarioOutcome, runScenarios } from '../scenarios/run.ts';
 import { scenarios } from '../scenarios/scenarios.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { type PrivateContainerd, startPrivateContainerd } from '../support/private-containerd.ts';
+import { type PrivateContainerd, startPrivateContainerd } from '@syncscope/server/private-containerd';
 
 let ctd: PrivateContainerd;
 let onContainerd: Harness;

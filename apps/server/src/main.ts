@@ -6,9 +6,13 @@
  * State lives in --data-dir: the pods (brought back on restart, even after kill -9), the trace journal
  * (history and seq continue across restarts). SIGTERM/SIGINT stop it cleanly within 2 s (lifecycle.ts).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncscope/core';
+import { parse as parseYaml } from 'yaml';
 import { buildApp, handleShutdownSignals } from './app.ts';
+import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 
 const HELP = `Usage: syncscope [options]
 
@@ -24,6 +28,10 @@ Options (each also from the environment):
   --journal-segment-bytes <n> trace journal segment size (JOURNAL_SEGMENT_BYTES, default 8388608)
   --journal-max-bytes <n>     trace journal total size kept on disk (JOURNAL_MAX_BYTES, default 268435456)
   --no-examples               do not apply the example pods at startup (NO_EXAMPLES=1)
+  --config <file>             engine constants, YAML or JSON, with the names GET /api/v1/node shows
+                              (e.g. {maxContainerBackOffMs: 60000}) (KUBELET_CONFIG)
+  --private-containerd [dir]  start a private containerd (root; scripts/containerd/up.sh) and run on it;
+                              it and everything it made are removed on exit (PRIVATE_CONTAINERD=dir)
   -h, --help                  this text
 `;
 
@@ -37,7 +45,7 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof options }>>;
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
   const options = {
     host: { type: 'string' },
     port: { type: 'string' },
@@ -46,10 +54,12 @@ async function main(): Promise<void> {
     'no-examples': { type: 'boolean' },
     'journal-segment-bytes': { type: 'string' },
     'journal-max-bytes': { type: 'string' },
+    config: { type: 'string' },
+    'private-containerd': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   } as const;
   try {
-    parsed = parseArgs({ options, allowPositionals: false });
+    parsed = parseArgs({ options, allowPositionals: true });
   } catch (e) {
     fail(`${(e as Error).message}\n\n${HELP}`);
   }
@@ -63,7 +73,16 @@ async function main(): Promise<void> {
   const portText = v.port ?? env.PORT ?? '8080';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) fail(`--port must be 0..65535, got ${portText}`);
   const port = Number(portText);
-  const runtimeEndpoint = v['runtime-endpoint'] ?? (env.RUNTIME_ENDPOINT || undefined);
+  let runtimeEndpoint = v['runtime-endpoint'] ?? (env.RUNTIME_ENDPOINT || undefined);
+  const privateDir =
+    v['private-containerd'] === true
+      ? (parsed.positionals[0] ?? '/tmp/syncscope-containerd')
+      : env.PRIVATE_CONTAINERD || undefined;
+  if (parsed.positionals.length > (v['private-containerd'] ? 1 : 0))
+    fail(`unexpected argument ${parsed.positionals.join(' ')}\n\n${HELP}`);
+  if (privateDir && runtimeEndpoint) fail('--private-containerd and --runtime-endpoint exclude each other');
+  const configFile = v.config ?? (env.KUBELET_CONFIG || undefined);
+  const config = configFile ? readKubeletConfig(configFile) : undefined;
   const dataDir = resolve(v['data-dir'] ?? env.DATA_DIR ?? '.syncscope');
   const noExamples = v['no-examples'] === true || ['1', 'true', 'yes'].includes(env.NO_EXAMPLES ?? '');
   const token = env.SYNCSCOPE_TOKEN || undefined;
@@ -86,8 +105,17 @@ async function main(): Promise<void> {
     );
   }
 
+  let ctd: PrivateContainerd | undefined;
+  if (privateDir) {
+    if (process.getuid?.() !== 0) fail('--private-containerd needs root (containerd, runc and CNI do)');
+    process.stdout.write(`starting a private containerd in ${privateDir} ...\n`);
+    ctd = await startPrivateContainerd(privateDir);
+    runtimeEndpoint = ctd.endpoint;
+  }
+
   const built = await buildApp({
     runtimeEndpoint,
+    ...(config ? { config } : {}),
     dataDir,
     examples: !noExamples,
     host,
@@ -96,7 +124,14 @@ async function main(): Promise<void> {
     journalMaxBytes,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   });
-  handleShutdownSignals({ close: () => built.close() });
+  handleShutdownSignals({
+    close: async () => {
+      await built.close();
+      await ctd?.stop();
+    },
+    // a private containerd's teardown (pods, shims, bridge) takes longer than the server's own 2 s
+    ...(ctd ? { timeoutMs: 30_000 } : {}),
+  });
 
   try {
     await built.app.listen({ host, port });
@@ -109,6 +144,26 @@ async function main(): Promise<void> {
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   const what = built.simulated ? 'simulated node' : `runtime ${built.runtimeEndpoint}`;
   process.stdout.write(`Syncscope listening on http://${shownHost}:${actualPort} (${what})\n`);
+}
+
+/** --config: a partial KubeletConfiguration; unknown names and wrong types are refused. */
+function readKubeletConfig(file: string): Partial<KubeletConfiguration> {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8'));
+  } catch (e) {
+    fail(`--config ${file}: ${(e as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(`--config ${file}: not a mapping`);
+  const out: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(k in defaultKubeletConfiguration)) fail(`--config ${file}: unknown field "${k}"`);
+    const want = typeof defaultKubeletConfiguration[k as keyof KubeletConfiguration];
+    if (typeof val !== want) fail(`--config ${file}: ${k} must be a ${want}, got ${JSON.stringify(val)}`);
+    if (want === 'number' && !((val as number) >= 0)) fail(`--config ${file}: ${k} must be >= 0`);
+    out[k] = val;
+  }
+  return out as Partial<KubeletConfiguration>;
 }
 
 main().catch((e) => {

@@ -1,5 +1,5 @@
 /**
- * A private containerd for tests and for `pnpm start --private-containerd`: scripts/containerd/up.sh starts it
+ * A private containerd for tests, benchmarks and `pnpm start --private-containerd`: scripts/containerd/up.sh starts it
  * under its own directory (own socket, state, CNI bridge, images built from busybox-static), down.sh removes
  * every trace of it. Root only.
  */
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const scripts = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'containerd');
+const scripts = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'containerd');
 
 export interface PrivateContainerd {
   dir: string;
