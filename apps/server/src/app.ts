@@ -61,7 +61,7 @@ export interface AppOptions {
   traceCapacity?: number;
   /** The address the server will listen on (for the log line and the Origin check's benefit). */
   host?: string;
-  /** When set, POST and DELETE need `Authorization: Bearer <token>`. */
+  /** When set, every change, the trace (REST, export, stream) and logs need it (context.ts guardRequest). */
   token?: string;
   logger?: FastifyServerOptions['logger'];
   /** A simulated node already running (its clock should be `clock`): used instead of starting one, left

@@ -91,6 +91,11 @@ export function offeredTokens(req: FastifyRequest, path: string): string[] {
 }
 
 /** True for a Host header naming this machine's loopback: localhost, 127.x.y.z or [::1], any port. */
+/** A listen address (`127.0.0.1`, `::1`, `localhost`) on the loopback interface: --host needs no token then. */
+export function isLoopbackAddress(addr: string): boolean {
+  return isLoopbackHost(addr.includes(':') && !addr.startsWith('[') ? `[${addr}]` : addr);
+}
+
 export function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncscope/core';
 import { parse as parseYaml } from 'yaml';
 import { buildApp, handleShutdownSignals } from './app.ts';
+import { isLoopbackAddress } from './context.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 
 const HELP = `Usage: syncscope [options]
@@ -35,9 +36,6 @@ Options (each also from the environment):
   -h, --help                  this text
 `;
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 function fail(message: string): never {
   process.stderr.write(`syncscope: ${message}\n`);
@@ -97,7 +95,7 @@ async function main(): Promise<void> {
     v['journal-segment-bytes'] ?? env.JOURNAL_SEGMENT_BYTES,
   );
   const journalMaxBytes = bytes('journal-max-bytes', v['journal-max-bytes'] ?? env.JOURNAL_MAX_BYTES);
-  if (!isLoopback(host) && !token) {
+  if (!isLoopbackAddress(host) && !token) {
     fail(
       `refusing to listen on ${host}: anyone who can reach it could create and delete pods on this node.\n` +
         'Set SYNCSCOPE_TOKEN to a secret (clients then send "Authorization: Bearer <token>" to change state),\n' +

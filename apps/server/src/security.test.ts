@@ -6,7 +6,7 @@ import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tokenEquals, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
+import { isLoopbackAddress, tokenEquals, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
 import { chooseProtocol, createHttpApp } from './http.ts';
 import { FakeEngine } from './testing.ts';
 
@@ -196,5 +196,13 @@ describe('tokenEquals', () => {
     expect(tokenEquals(`${TOKEN} `, TOKEN)).toBe(false);
     expect(tokenEquals('', TOKEN)).toBe(false);
     expect(tokenEquals('x'.repeat(10_000), TOKEN)).toBe(false);
+  });
+});
+
+describe('isLoopbackAddress (--host without a token)', () => {
+  it('accepts loopback listen addresses and refuses the rest', () => {
+    for (const a of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackAddress(a), a).toBe(true);
+    for (const a of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '128.0.0.1'])
+      expect(isLoopbackAddress(a), a).toBe(false);
   });
 });

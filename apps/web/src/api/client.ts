@@ -6,6 +6,7 @@
 import type { Event, Pod, PodList, Status } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
+import { authFetch } from './auth.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -23,7 +24,7 @@ function isStatus(v: unknown): v is Status {
 }
 
 async function request<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });
+  const res = await authFetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });
   const text = await res.text();
   let body: unknown;
   try {

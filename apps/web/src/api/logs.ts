@@ -4,6 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from './client.ts';
+import { authFetch } from './auth.ts';
 
 export async function getPodLog(
   namespace: string,
@@ -14,7 +15,7 @@ export async function getPodLog(
   if (opts.previous) q.set('previous', 'true');
   if (opts.tailLines !== undefined) q.set('tailLines', String(opts.tailLines));
   const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/log?${q}`;
-  const res = await fetch(path);
+  const res = await authFetch(path);
   const text = await res.text();
   if (!res.ok) {
     let message = `${res.status} ${res.statusText}`;

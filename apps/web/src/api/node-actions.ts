@@ -7,6 +7,7 @@
  * Errors are Kubernetes Status objects, thrown as ApiError (client.ts) so a form can show each cause.
  */
 import { ApiError } from './client.ts';
+import { authFetch, withTokenParam } from './auth.ts';
 
 export interface Example {
   file: string;
@@ -36,7 +37,7 @@ export type FaultRequest =
 export type FaultKind = FaultRequest['kind'];
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
+  const res = await authFetch(path, {
     method,
     headers: {
       accept: 'application/json',
@@ -68,7 +69,9 @@ export const putSpeed = (speed: number): Promise<{ speed: number }> =>
 
 /** The NDJSON export of the whole node's trace, or of one pod's. */
 export function traceExportUrl(podUID?: string): string {
-  return podUID ? `/api/v1/trace/export?podUID=${encodeURIComponent(podUID)}` : '/api/v1/trace/export';
+  return withTokenParam(
+    podUID ? `/api/v1/trace/export?podUID=${encodeURIComponent(podUID)}` : '/api/v1/trace/export',
+  );
 }
 
 /** The namespace a manifest names (metadata.namespace), or "default". A light read: the server parses for real. */

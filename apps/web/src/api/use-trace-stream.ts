@@ -22,6 +22,7 @@ import {
 import type { TraceState } from '../lib/trace-store.ts';
 import { getTracePage } from './client.ts';
 import { dispatchEvents, queryKeys } from './queries.ts';
+import { wsProtocols } from './auth.ts';
 
 async function resumePoint(queryClient: QueryClient, first: boolean): Promise<number> {
   const lastSeq = queryClient.getQueryData<TraceState>(queryKeys.recentTrace)?.lastSeq ?? 0;
@@ -63,7 +64,7 @@ export function useTraceStream(): ConnectionState {
       if (disposed) return;
       first = false;
       let resync = false;
-      const ws = new WebSocket(streamUrl(window.location, since));
+      const ws = new WebSocket(streamUrl(window.location, since), wsProtocols());
       socket = ws;
       ws.onopen = () => {
         attempt = 0;

@@ -3,6 +3,7 @@
  * user pointing Syncscope at a shared containerd sees them and knows the engine leaves them alone.
  */
 import { useQuery } from '@tanstack/react-query';
+import { authFetch } from '../api/auth.ts';
 
 interface RuntimePodItem {
   id: string;
@@ -14,7 +15,7 @@ interface RuntimePodItem {
 }
 
 async function getRuntimePods(): Promise<RuntimePodItem[]> {
-  const res = await fetch('/api/v1/runtime/pods');
+  const res = await authFetch('/api/v1/runtime/pods');
   if (!res.ok) return [];
   return ((await res.json()) as { items: RuntimePodItem[] }).items;
 }

@@ -49,6 +49,9 @@ export function sleepOn(clock: Pick<Clock, 'setTimer'>, ms: number, signal?: Abo
   });
 }
 
+/** The longest delay setTimeout honours (2^31-1 ms, about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /**
  * The real clock, optionally running `speed` times faster than wall time (the simulated node's speed
  * setting). now() is continuous across speed changes.
@@ -78,20 +81,30 @@ export class RealClock implements Clock {
   }
 
   setTimer(ms: number, fn: () => void): Timer {
+    // Node fires a setTimeout longer than 2^31-1 ms at once; a long virtual delay (a probe period or a grace
+    // period near the int32 limit) is armed in steps until its due time on this clock.
+    const due = this.now() + Math.max(0, ms);
     let live = true;
-    const h = setTimeout(
-      () => {
-        live = false;
-        fn();
-      },
-      Math.max(0, ms / this.speedFactor),
-    );
-    h.unref?.();
+    let h: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      const wall = Math.max(0, (due - this.now()) / this.speedFactor);
+      h = setTimeout(
+        () => {
+          if (!live) return;
+          if (wall > MAX_TIMEOUT_MS) return arm();
+          live = false;
+          fn();
+        },
+        Math.min(wall, MAX_TIMEOUT_MS),
+      );
+      h.unref?.();
+    };
+    arm();
     return {
       stop: () => {
         const was = live;
         live = false;
-        clearTimeout(h);
+        if (h) clearTimeout(h);
         return was;
       },
     };
@@ -99,13 +112,20 @@ export class RealClock implements Clock {
 
   setTicker(ms: number, fn: () => void): Timer {
     let live = true;
-    const h = setInterval(fn, Math.max(1, ms / this.speedFactor));
-    h.unref?.();
+    let t: Timer | undefined;
+    const tick = () => {
+      if (!live) return;
+      t = this.setTimer(ms, () => {
+        tick();
+        fn();
+      });
+    };
+    tick();
     return {
       stop: () => {
         const was = live;
         live = false;
-        clearInterval(h);
+        t?.stop();
         return was;
       },
     };
