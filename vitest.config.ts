@@ -6,10 +6,40 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'e2e', include: ['test/e2e/**/*.spec.ts'], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false } },
-      { test: { name: 'containerd', include: ['test/containerd/**/*.spec.ts'], testTimeout: 240_000, hookTimeout: 240_000, fileParallelism: false } },
-      { test: { name: 'browser', include: ['test/browser/**/*.spec.ts'], testTimeout: 120_000, hookTimeout: 120_000, fileParallelism: false } },
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.spec.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'containerd',
+          include: ['test/containerd/**/*.spec.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.spec.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -23,7 +23,14 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 
@@ -47,7 +54,9 @@ describe('dashboard with a token', () => {
     const page = await browser.newPage();
     await page.goto(baseUrl);
     // the handshake gets 401, so the stream never goes live and keeps retrying
-    await page.locator('[data-testid="connection-state"][data-state="reconnecting"]').waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="connection-state"][data-state="reconnecting"]')
+      .waitFor({ timeout: 30_000 });
     const res = await page.evaluate(async () => (await fetch('/api/v1/trace?since=0&limit=1')).status);
     expect(res).toBe(401);
     await page.close();

@@ -3,11 +3,12 @@
  * differential test: the same scenarios on the simulated node must leave the same trace summary (worker states,
  * PLEG events, sync actions and error tokens, final reasons; ids and times aside).
  */
+
+import { type PrivateContainerd, startPrivateContainerd } from '@syncscope/server/private-containerd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ScenarioOutcome, runScenarios } from '../scenarios/run.ts';
+import { runScenarios, type ScenarioOutcome } from '../scenarios/run.ts';
 import { scenarios } from '../scenarios/scenarios.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { type PrivateContainerd, startPrivateContainerd } from '@syncscope/server/private-containerd';
 
 let ctd: PrivateContainerd;
 let onContainerd: Harness;
@@ -43,7 +44,8 @@ describe('differential: simulated node vs containerd', () => {
     it(s.name, () => {
       const a = real.get(s.name);
       const b = sim.get(s.name);
-      if (a?.error || b?.error) throw new Error(`scenario failed on ${a?.error ? 'containerd' : 'the simulated node'}`);
+      if (a?.error || b?.error)
+        throw new Error(`scenario failed on ${a?.error ? 'containerd' : 'the simulated node'}`);
       expect(b?.summary).toEqual(a?.summary);
     });
   }

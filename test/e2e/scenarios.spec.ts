@@ -3,7 +3,7 @@
  * on containerd in test/containerd).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ScenarioOutcome, runScenarios } from '../scenarios/run.ts';
+import { runScenarios, type ScenarioOutcome } from '../scenarios/run.ts';
 import { scenarios } from '../scenarios/scenarios.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 

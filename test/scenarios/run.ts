@@ -11,7 +11,10 @@ export interface ScenarioOutcome {
   summary?: Record<string, unknown>;
 }
 
-export async function runScenarios(h: Harness, only: Scenario[] = scenarios): Promise<Map<string, ScenarioOutcome>> {
+export async function runScenarios(
+  h: Harness,
+  only: Scenario[] = scenarios,
+): Promise<Map<string, ScenarioOutcome>> {
   const out = new Map<string, ScenarioOutcome>();
   await Promise.all(
     only.map(async (scenario) => {

@@ -35,7 +35,9 @@ export interface Scenario {
 export const scenarios: Scenario[] = [
   {
     name: 'create and run',
-    pod: podManifest('sc-run', { containers: [busybox('app', 'echo started; while true; do sleep 5; done')] }),
+    pod: podManifest('sc-run', {
+      containers: [busybox('app', 'echo started; while true; do sleep 5; done')],
+    }),
     async run(h) {
       const p = await h.waitForPod('default', 'sc-run', 'Running and ready', (p) =>
         Boolean(p.status?.phase === 'Running' && p.status.containerStatuses?.[0]?.state.running),
@@ -67,7 +69,13 @@ export const scenarios: Scenario[] = [
     name: 'Never pod succeeds',
     pod: podManifest('sc-ok', { restartPolicy: 'Never', containers: [busybox('job', 'echo done; exit 0')] }),
     async run(h) {
-      const p = await h.waitForPod('default', 'sc-ok', 'Succeeded', (p) => p.status?.phase === 'Succeeded', 30_000);
+      const p = await h.waitForPod(
+        'default',
+        'sc-ok',
+        'Succeeded',
+        (p) => p.status?.phase === 'Succeeded',
+        30_000,
+      );
       expect(state(p.status, 'job')?.state.terminated?.reason).toBe('Completed');
     },
   },
@@ -75,7 +83,13 @@ export const scenarios: Scenario[] = [
     name: 'Never pod fails',
     pod: podManifest('sc-fail', { restartPolicy: 'Never', containers: [busybox('job', 'exit 3')] }),
     async run(h) {
-      const p = await h.waitForPod('default', 'sc-fail', 'Failed', (p) => p.status?.phase === 'Failed', 30_000);
+      const p = await h.waitForPod(
+        'default',
+        'sc-fail',
+        'Failed',
+        (p) => p.status?.phase === 'Failed',
+        30_000,
+      );
       const t = state(p.status, 'job')?.state.terminated;
       expect(t?.exitCode).toBe(3);
       expect(t?.reason).toBe('Error');
@@ -119,12 +133,22 @@ export const scenarios: Scenario[] = [
     pod: podManifest('sc-live', {
       containers: [
         busybox('app', 'touch /tmp/healthy; sleep 2; rm -f /tmp/healthy; while true; do sleep 5; done', {
-          livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] }, periodSeconds: 1, failureThreshold: 1 },
+          livenessProbe: {
+            exec: { command: ['cat', '/tmp/healthy'] },
+            periodSeconds: 1,
+            failureThreshold: 1,
+          },
         }),
       ],
     }),
     async run(h) {
-      await h.waitForPod('default', 'sc-live', 'restarted after liveness failure', (p) => (state(p.status, 'app')?.restartCount ?? 0) >= 1, 60_000);
+      await h.waitForPod(
+        'default',
+        'sc-live',
+        'restarted after liveness failure',
+        (p) => (state(p.status, 'app')?.restartCount ?? 0) >= 1,
+        60_000,
+      );
       const killing = h.built.engine
         .getEvents()
         .find((e) => e.involvedObject.name === 'sc-live' && e.reason === 'Killing');
@@ -156,8 +180,12 @@ export const scenarios: Scenario[] = [
       await h.waitFor('an Unhealthy event for side', () =>
         h.built.engine.getEvents().some((e) => e.involvedObject.uid === uid && e.reason === 'Unhealthy'),
       );
-      const ev = h.built.engine.getEvents().find((e) => e.involvedObject.uid === uid && e.reason === 'Unhealthy');
-      expect(ev?.message).toMatch(/^Readiness probe failed: dial tcp [\d.]+:8081: connect: connection refused$/);
+      const ev = h.built.engine
+        .getEvents()
+        .find((e) => e.involvedObject.uid === uid && e.reason === 'Unhealthy');
+      expect(ev?.message).toMatch(
+        /^Readiness probe failed: dial tcp [\d.]+:8081: connect: connection refused$/,
+      );
     },
   },
   {
@@ -167,7 +195,13 @@ export const scenarios: Scenario[] = [
       containers: [busybox('app', 'tail /dev/zero', { resources: { limits: { memory: '32Mi' } } })],
     }),
     async run(h) {
-      const p = await h.waitForPod('default', 'sc-oom', 'Failed', (p) => p.status?.phase === 'Failed', 30_000);
+      const p = await h.waitForPod(
+        'default',
+        'sc-oom',
+        'Failed',
+        (p) => p.status?.phase === 'Failed',
+        30_000,
+      );
       const t = state(p.status, 'app')?.state.terminated;
       expect(t?.reason).toBe('OOMKilled');
       expect(t?.exitCode).toBe(137);
@@ -176,20 +210,26 @@ export const scenarios: Scenario[] = [
   {
     name: 'missing command: StartError and RunContainerError',
     pod: podManifest('sc-nocmd', {
-      containers: [{ name: 'app', image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['/bin/doesnotexist'] }],
+      containers: [
+        { name: 'app', image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['/bin/doesnotexist'] },
+      ],
     }),
     async run(h) {
       const p = await h.waitForPod(
         'default',
         'sc-nocmd',
         'RunContainerError or CrashLoopBackOff after StartError',
-        (p) => state(p.status, 'app')?.lastState.terminated?.reason === 'StartError' || state(p.status, 'app')?.state.terminated?.reason === 'StartError',
+        (p) =>
+          state(p.status, 'app')?.lastState.terminated?.reason === 'StartError' ||
+          state(p.status, 'app')?.state.terminated?.reason === 'StartError',
         30_000,
       );
       const c = state(p.status, 'app');
       const t = c?.lastState.terminated ?? c?.state.terminated;
       expect(t?.exitCode).toBe(128);
-      const failed = h.built.engine.getEvents().find((e) => e.involvedObject.name === 'sc-nocmd' && e.reason === 'Failed');
+      const failed = h.built.engine
+        .getEvents()
+        .find((e) => e.involvedObject.name === 'sc-nocmd' && e.reason === 'Failed');
       expect(failed?.message).toMatch(/^Error: .*no such file or directory/);
     },
   },
@@ -198,15 +238,31 @@ export const scenarios: Scenario[] = [
     deletes: true,
     pod: podManifest('sc-grace', { containers: [busybox('app', 'while true; do sleep 1; done')] }),
     async run(h, uid) {
-      await h.waitForPod('default', 'sc-grace', 'Running', (p) => Boolean(state(p.status, 'app')?.state.running), 30_000);
+      await h.waitForPod(
+        'default',
+        'sc-grace',
+        'Running',
+        (p) => Boolean(state(p.status, 'app')?.state.running),
+        30_000,
+      );
       const res = await h.remove('default', 'sc-grace', 3);
       expect(res.status).toBe(200);
-      await h.waitFor('sc-grace gone', () => h.built.engine.getPod('default', 'sc-grace') === undefined, 30_000);
+      await h.waitFor(
+        'sc-grace gone',
+        () => h.built.engine.getPod('default', 'sc-grace') === undefined,
+        30_000,
+      );
       const stop = h
         .podTrace(uid)
-        .find((e): e is Extract<TraceEvent, { type: 'runtime.call' }> => e.type === 'runtime.call' && e.method === 'StopContainer');
+        .find(
+          (e): e is Extract<TraceEvent, { type: 'runtime.call' }> =>
+            e.type === 'runtime.call' && e.method === 'StopContainer',
+        );
       expect(stop?.durationMs).toBeGreaterThanOrEqual(2_900);
-      const states = h.podTrace(uid).filter((e) => e.type === 'worker.state').map((e) => (e.type === 'worker.state' ? e.to : ''));
+      const states = h
+        .podTrace(uid)
+        .filter((e) => e.type === 'worker.state')
+        .map((e) => (e.type === 'worker.state' ? e.to : ''));
       expect(states).toEqual(expect.arrayContaining(['SyncPod', 'TerminatingPod', 'TerminatedPod']));
     },
   },
@@ -226,13 +282,20 @@ export function summarize(events: TraceEvent[], finalStatus: PodStatus | undefin
   const actions = new Set<string>();
   for (const e of events) {
     if (e.type === 'worker.state') workerStates.push(e.to);
-    if (e.type === 'pleg.event' && e.event !== 'ContainerRemoved') plegSeen.add(`${e.containerName ?? 'sandbox'}:${e.event}`);
+    if (e.type === 'pleg.event' && e.event !== 'ContainerRemoved')
+      plegSeen.add(`${e.containerName ?? 'sandbox'}:${e.event}`);
     if (e.type === 'sync.result') for (const a of e.actions) actions.add(`${a.action}:${a.error ?? 'ok'}`);
   }
   const pleg = [...plegSeen]
-    .filter((l) => !(l.endsWith(':ContainerStarted') && plegSeen.has(l.replace(/:ContainerStarted$/, ':ContainerDied'))))
+    .filter(
+      (l) =>
+        !(l.endsWith(':ContainerStarted') && plegSeen.has(l.replace(/:ContainerStarted$/, ':ContainerDied'))),
+    )
     .sort();
-  const reasons = [...(finalStatus?.initContainerStatuses ?? []), ...(finalStatus?.containerStatuses ?? [])].map((c) => ({
+  const reasons = [
+    ...(finalStatus?.initContainerStatuses ?? []),
+    ...(finalStatus?.containerStatuses ?? []),
+  ].map((c) => ({
     name: c.name,
     state: c.state.waiting?.reason ?? c.state.terminated?.reason ?? (c.state.running ? 'Running' : ''),
     last: c.lastState.terminated?.reason ?? '',

@@ -21,12 +21,20 @@ export interface Harness {
   remove(namespace: string, name: string, gracePeriodSeconds?: number): Promise<Response>;
   pod(namespace: string, name: string): Promise<Pod | undefined>;
   waitFor(what: string, pred: () => boolean, timeoutMs?: number): Promise<void>;
-  waitForPod(namespace: string, name: string, what: string, pred: (p: Pod) => boolean, timeoutMs?: number): Promise<Pod>;
+  waitForPod(
+    namespace: string,
+    name: string,
+    what: string,
+    pred: (p: Pod) => boolean,
+    timeoutMs?: number,
+  ): Promise<Pod>;
   podTrace(uid: string): TraceEvent[];
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { runtimeEndpoint?: string; dataDir?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { runtimeEndpoint?: string; dataDir?: string } = {},
+): Promise<Harness> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'syncscope-test-')));
   const built = await buildApp({
     dataDir,
@@ -47,7 +55,11 @@ export async function startHarness(opts: { runtimeEndpoint?: string; dataDir?: s
         const recent = built.trace
           .since(built.trace.next - 40)
           .map((e) => `${e.seq} ${e.type} ${JSON.stringify(e).slice(0, 200)}`);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; recent trace:\n${recent.join('\n')}`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}; recent trace:\n${recent.join('\n')}`,
+          ),
+        );
       }, timeoutMs);
       const unsubscribe = built.trace.subscribe(() => {
         if (!pred()) return;

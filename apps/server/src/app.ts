@@ -128,7 +128,15 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const cri = new RemoteRuntime(endpoint);
   // A simulated pod IP exists only inside the simulator: HTTP/TCP probes go through it.
   const netProber = sim ? new SimNetProber(sim.runtime.net) : undefined;
-  const engine = new Kubelet({ cri, clock, trace, config, runtimeEndpoint: endpoint, simulated, ...(netProber ? { netProber } : {}) });
+  const engine = new Kubelet({
+    cri,
+    clock,
+    trace,
+    config,
+    runtimeEndpoint: endpoint,
+    simulated,
+    ...(netProber ? { netProber } : {}),
+  });
   const metrics = new KubeletMetrics(trace, engine);
   trace.record({
     type: 'server.start',

@@ -6,8 +6,8 @@
  * deletePod hand the pod to the sync loop and return before any runtime call is made.
  */
 import type { Event, Pod } from '@syncscope/core/api';
-import type { RuntimePod } from '@syncscope/core/kubelet/container/runtime';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import type { RuntimePod } from '@syncscope/core/kubelet/container/runtime';
 
 export interface Engine {
   /** A validated, defaulted pod with uid, namespace and creationTimestamp set. */

@@ -36,7 +36,6 @@ Options (each also from the environment):
   -h, --help                  this text
 `;
 
-
 function fail(message: string): never {
   process.stderr.write(`syncscope: ${message}\n`);
   process.exit(2);

@@ -32,7 +32,10 @@ export async function startPrivateContainerd(dir: string): Promise<PrivateContai
 
 /** Stops containerd (SIGTERM) but keeps its state, so a later restart finds the running pods (outage tests). */
 export async function pauseContainerd(dir: string): Promise<void> {
-  await run('bash', ['-c', `kill $(cat ${dir}/containerd.pid); for i in $(seq 1 50); do kill -0 $(cat ${dir}/containerd.pid) 2>/dev/null || exit 0; sleep 0.1; done`]);
+  await run('bash', [
+    '-c',
+    `kill $(cat ${dir}/containerd.pid); for i in $(seq 1 50); do kill -0 $(cat ${dir}/containerd.pid) 2>/dev/null || exit 0; sleep 0.1; done`,
+  ]);
 }
 
 export async function resumeContainerd(dir: string): Promise<void> {

@@ -201,7 +201,8 @@ describe('tokenEquals', () => {
 
 describe('isLoopbackAddress (--host without a token)', () => {
   it('accepts loopback listen addresses and refuses the rest', () => {
-    for (const a of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackAddress(a), a).toBe(true);
+    for (const a of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'])
+      expect(isLoopbackAddress(a), a).toBe(true);
     for (const a of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '128.0.0.1'])
       expect(isLoopbackAddress(a), a).toBe(false);
   });

@@ -3,18 +3,19 @@
  * trace type. Browser code imports only the browser-safe subpaths (`@syncscope/core/trace`,
  * `@syncscope/core/api`), never this entry.
  */
-export * from './clock/index.ts';
-export * from './cri/index.ts';
-export * from './events/trace.ts';
-export { TraceRecorder, type TraceListener } from './events/recorder.ts';
+
 export type { Event as KubeEvent, Pod, PodList, PodStatus, Status } from './api/v1.ts';
 export { rfc3339 } from './api/v1.ts';
-export { Kubelet, type KubeletDeps } from './kubelet/kubelet.ts';
-export type { RuntimePod } from './kubelet/container/runtime.ts';
+export * from './clock/index.ts';
+export * from './cri/index.ts';
+export { type TraceListener, TraceRecorder } from './events/recorder.ts';
+export * from './events/trace.ts';
 export {
   defaultKubeletConfiguration,
   type KubeletConfiguration,
   type NodeInfo,
   OWNERSHIP_LABEL,
 } from './kubelet/configuration.ts';
-export { Faults, SimNetProber, SimRuntime, type SimNode, startSimNode } from './sim/index.ts';
+export type { RuntimePod } from './kubelet/container/runtime.ts';
+export { Kubelet, type KubeletDeps } from './kubelet/kubelet.ts';
+export { Faults, SimNetProber, type SimNode, SimRuntime, startSimNode } from './sim/index.ts';

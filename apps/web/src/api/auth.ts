@@ -35,7 +35,10 @@ export function withTokenParam(path: string): string {
 
 /** fetch with the token's header added. */
 export function authFetch(path: string, init?: RequestInit): Promise<Response> {
-  return fetch(path, { ...init, headers: { ...authHeaders(), ...(init?.headers as Record<string, string>) } });
+  return fetch(path, {
+    ...init,
+    headers: { ...authHeaders(), ...(init?.headers as Record<string, string>) },
+  });
 }
 
 function base64url(s: string): string {

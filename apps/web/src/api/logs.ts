@@ -3,8 +3,8 @@
  * keyed by the container's restart count so a new run's logs are fetched when it changes.
  */
 import { useQuery } from '@tanstack/react-query';
-import { ApiError } from './client.ts';
 import { authFetch } from './auth.ts';
+import { ApiError } from './client.ts';
 
 export async function getPodLog(
   namespace: string,

@@ -6,8 +6,9 @@
  *   PUT  /api/v1/sim/speed      how much faster than wall time the simulated node runs
  * Errors are Kubernetes Status objects, thrown as ApiError (client.ts) so a form can show each cause.
  */
-import { ApiError } from './client.ts';
+
 import { authFetch, withTokenParam } from './auth.ts';
+import { ApiError } from './client.ts';
 
 export interface Example {
   file: string;

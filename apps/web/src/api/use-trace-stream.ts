@@ -20,9 +20,9 @@ import {
   streamUrl,
 } from '../lib/stream.ts';
 import type { TraceState } from '../lib/trace-store.ts';
+import { wsProtocols } from './auth.ts';
 import { getTracePage } from './client.ts';
 import { dispatchEvents, queryKeys } from './queries.ts';
-import { wsProtocols } from './auth.ts';
 
 async function resumePoint(queryClient: QueryClient, first: boolean): Promise<number> {
   const lastSeq = queryClient.getQueryData<TraceState>(queryKeys.recentTrace)?.lastSeq ?? 0;

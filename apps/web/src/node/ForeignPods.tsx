@@ -28,8 +28,8 @@ export function ForeignPods() {
     <section className="panel" data-testid="foreign-pods">
       <h2>Not managed by Syncscope (read-only)</h2>
       <p className="hint">
-        These sandboxes and containers carry no <code>io.syncscope.managed</code> label. The engine never stops or
-        removes them.
+        These sandboxes and containers carry no <code>io.syncscope.managed</code> label. The engine never
+        stops or removes them.
       </p>
       <table className="pods">
         <thead>

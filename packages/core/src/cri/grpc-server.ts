@@ -18,7 +18,7 @@ import { dirname, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { loadCriServices } from './proto.ts';
 import { MAX_MSG_SIZE } from './remote-runtime.ts';
-import { type ContainerEventResponse, type CriRuntime, CriError, GrpcCode } from './types.ts';
+import { type ContainerEventResponse, CriError, type CriRuntime, GrpcCode } from './types.ts';
 
 export interface CriServer {
   close(): Promise<void>;
@@ -59,7 +59,8 @@ export async function serveCri(impl: CriRuntime, socketPath: string): Promise<Cr
     ListContainers: unary(async (r) => ({ containers: await impl.listContainers(r.filter ?? undefined) })),
     ContainerStatus: unary((r) => impl.containerStatus(r.container_id)),
     ExecSync: unary((r) => impl.execSync(r.container_id, r.cmd, Number(r.timeout))),
-    GetContainerEvents: (call: grpc.ServerWritableStream<Req, ContainerEventResponse>) => streamEvents(impl, call),
+    GetContainerEvents: (call: grpc.ServerWritableStream<Req, ContainerEventResponse>) =>
+      streamEvents(impl, call),
   });
 
   server.addService(image, {

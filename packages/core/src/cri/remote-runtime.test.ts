@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveCri, type CriServer } from './grpc-server.ts';
+import { type CriServer, serveCri } from './grpc-server.ts';
 import { parseEndpoint, RemoteRuntime } from './remote-runtime.ts';
 import {
   type Container,
   type ContainerConfig,
   type ContainerEventResponse,
+  type ContainerFilter,
   type ContainerStatus,
-  type CriRuntime,
   CriError,
+  type CriRuntime,
   type ExecSyncResponse,
   GrpcCode,
   type Image,
@@ -18,12 +19,12 @@ import {
   type PodSandbox,
   type PodSandboxConfig,
   type PodSandboxFilter,
-  type ContainerFilter,
 } from './types.ts';
 
 // Beyond 2^53: survives only if int64 travels as a decimal string end to end.
 const CREATED_NS = '1700000000123456789';
-const NOT_FOUND = (what: string) => new CriError('x', GrpcCode.NOT_FOUND, `an error occurred when try to find ${what}: not found`);
+const NOT_FOUND = (what: string) =>
+  new CriError('x', GrpcCode.NOT_FOUND, `an error occurred when try to find ${what}: not found`);
 
 /** A tiny in-memory runtime: enough state to answer every RPC, plus knobs for failures. */
 class FakeRuntime implements CriRuntime {
@@ -53,11 +54,23 @@ class FakeRuntime implements CriRuntime {
   }
 
   version() {
-    return this.gate('version', () => ({ version: '0.1.0', runtime_name: 'fake', runtime_version: '1.0.0', runtime_api_version: 'v1' }));
+    return this.gate('version', () => ({
+      version: '0.1.0',
+      runtime_name: 'fake',
+      runtime_version: '1.0.0',
+      runtime_api_version: 'v1',
+    }));
   }
   status() {
     return this.gate('status', () => ({
-      status: { conditions: ['RuntimeReady', 'NetworkReady'].map((type) => ({ type, status: true, reason: '', message: '' })) },
+      status: {
+        conditions: ['RuntimeReady', 'NetworkReady'].map((type) => ({
+          type,
+          status: true,
+          reason: '',
+          message: '',
+        })),
+      },
       info: {},
     }));
   }
@@ -69,7 +82,9 @@ class FakeRuntime implements CriRuntime {
     });
   }
   stopPodSandbox(id: string) {
-    return this.gate('stopPodSandbox', () => void (this.sandbox(id).ready = false));
+    return this.gate('stopPodSandbox', () => {
+      this.sandbox(id).ready = false;
+    });
   }
   removePodSandbox(id: string) {
     return this.gate('removePodSandbox', () => void this.sandboxes.delete(id));
@@ -87,7 +102,9 @@ class FakeRuntime implements CriRuntime {
   }
   listPodSandbox(filter?: PodSandboxFilter) {
     return this.gate('listPodSandbox', () =>
-      [...this.sandboxes.keys()].filter((id) => !filter?.id || filter.id === id).map((id) => this.podSandbox(id)),
+      [...this.sandboxes.keys()]
+        .filter((id) => !filter?.id || filter.id === id)
+        .map((id) => this.podSandbox(id)),
     );
   }
   createContainer(sandboxId: string, config: ContainerConfig, _sandboxConfig: PodSandboxConfig) {
@@ -99,7 +116,9 @@ class FakeRuntime implements CriRuntime {
     });
   }
   startContainer(id: string) {
-    return this.gate('startContainer', () => void (this.container(id).running = true));
+    return this.gate('startContainer', () => {
+      this.container(id).running = true;
+    });
   }
   stopContainer(id: string, timeout: number) {
     return this.gate('stopContainer', () => {
@@ -117,7 +136,17 @@ class FakeRuntime implements CriRuntime {
         .map((id): Container => {
           const s = this.containerStatusOf(id);
           const { id: _, metadata, image, image_ref, state, created_at, labels, annotations } = s;
-          return { id, pod_sandbox_id: this.container(id).sandboxId, metadata, image, image_ref, state, created_at, labels, annotations };
+          return {
+            id,
+            pod_sandbox_id: this.container(id).sandboxId,
+            metadata,
+            image,
+            image_ref,
+            state,
+            created_at,
+            labels,
+            annotations,
+          };
         }),
     );
   }
@@ -133,7 +162,15 @@ class FakeRuntime implements CriRuntime {
   }
   getContainerEvents(onEvent: (ev: ContainerEventResponse) => void, onEnd: (err?: Error) => void) {
     if (this.hang.has('getContainerEvents:unimplemented')) {
-      queueMicrotask(() => onEnd(new CriError('GetContainerEvents', GrpcCode.UNIMPLEMENTED, 'method GetContainerEvents not implemented')));
+      queueMicrotask(() =>
+        onEnd(
+          new CriError(
+            'GetContainerEvents',
+            GrpcCode.UNIMPLEMENTED,
+            'method GetContainerEvents not implemented',
+          ),
+        ),
+      );
       return { cancel() {} };
     }
     this.subscribers.add(onEvent);
@@ -150,7 +187,8 @@ class FakeRuntime implements CriRuntime {
   }
   pullImage(spec: ImageSpec) {
     return this.gate('pullImage', () => {
-      if (spec.image.startsWith('missing')) throw new Error(`failed to pull and unpack image "${spec.image}": not found`);
+      if (spec.image.startsWith('missing'))
+        throw new Error(`failed to pull and unpack image "${spec.image}": not found`);
       this.images.set(spec.image, image(`sha256:${spec.image.length}`, spec.image));
       return { image_ref: `sha256:${spec.image.length}` };
     });
@@ -275,7 +313,12 @@ async function rejection(p: Promise<unknown>): Promise<CriError> {
 describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
   it('carries every runtime and image call with its arguments and answers', async () => {
     expect(server!.endpoint).toBe(`unix://${sock}`);
-    expect(await rt().version()).toEqual({ version: '0.1.0', runtime_name: 'fake', runtime_version: '1.0.0', runtime_api_version: 'v1' });
+    expect(await rt().version()).toEqual({
+      version: '0.1.0',
+      runtime_name: 'fake',
+      runtime_version: '1.0.0',
+      runtime_api_version: 'v1',
+    });
     expect((await rt().status()).status?.conditions.map((c) => [c.type, c.status])).toEqual([
       ['RuntimeReady', true],
       ['NetworkReady', true],
@@ -288,20 +331,32 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
 
     const sbStatus = (await rt().podSandboxStatus(sb)).status!;
     expect(sbStatus).toMatchObject({ id: sb, state: 'SANDBOX_READY', network: { ip: '10.88.0.7' } });
-    expect(sbStatus.linux?.namespaces?.options).toMatchObject({ network: 'POD', pid: 'CONTAINER', ipc: 'POD' });
+    expect(sbStatus.linux?.namespaces?.options).toMatchObject({
+      network: 'POD',
+      pid: 'CONTAINER',
+      ipc: 'POD',
+    });
     expect((await rt().listPodSandbox()).map((s) => s.id)).toEqual([sb]);
     expect(await rt().listPodSandbox({ id: 'other' })).toEqual([]);
 
     const c = await rt().createContainer(sb, containerConfig, sandboxConfig);
     expect(fake.containers.get(c)!.config).toMatchObject(containerConfig);
     await rt().startContainer(c);
-    expect((await rt().containerStatus(c)).status).toMatchObject({ id: c, state: 'CONTAINER_RUNNING', metadata: { name: 'nginx', attempt: 2 } });
-    expect((await rt().listContainers({ pod_sandbox_id: sb })).map((x) => [x.id, x.pod_sandbox_id, x.state])).toEqual([
-      [c, sb, 'CONTAINER_RUNNING'],
-    ]);
+    expect((await rt().containerStatus(c)).status).toMatchObject({
+      id: c,
+      state: 'CONTAINER_RUNNING',
+      metadata: { name: 'nginx', attempt: 2 },
+    });
+    expect(
+      (await rt().listContainers({ pod_sandbox_id: sb })).map((x) => [x.id, x.pod_sandbox_id, x.state]),
+    ).toEqual([[c, sb, 'CONTAINER_RUNNING']]);
 
     const exec = await rt().execSync(c, ['cat', '/tmp/ready'], 1);
-    expect([Buffer.from(exec.stdout).toString(), Buffer.from(exec.stderr).toString(), exec.exit_code]).toEqual(['cat /tmp/ready\n', 'warn\n', 3]);
+    expect([
+      Buffer.from(exec.stdout).toString(),
+      Buffer.from(exec.stderr).toString(),
+      exec.exit_code,
+    ]).toEqual(['cat /tmp/ready\n', 'warn\n', 3]);
     expect(fake.execTimeouts).toEqual([1]);
 
     await rt().stopContainer(c, 30);
@@ -314,7 +369,10 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
 
     expect((await rt().imageStatus({ image: 'nginx:1.27' })).image).toBeNull();
     expect(await rt().pullImage({ image: 'nginx:1.27' }, sandboxConfig)).toEqual({ image_ref: 'sha256:10' });
-    expect((await rt().imageStatus({ image: 'nginx:1.27' })).image).toMatchObject({ id: 'sha256:10', repo_tags: ['nginx:1.27'] });
+    expect((await rt().imageStatus({ image: 'nginx:1.27' })).image).toMatchObject({
+      id: 'sha256:10',
+      repo_tags: ['nginx:1.27'],
+    });
     expect((await rt().listImages()).map((i) => i.repo_tags[0])).toEqual(['busybox:1.36', 'nginx:1.27']);
     await rt().removeImage({ image: 'nginx:1.27' });
     expect((await rt().listImages()).length).toBe(1);
@@ -333,20 +391,32 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
 
   it('maps a NOT_FOUND from the runtime to CriError code 5 with its text', async () => {
     const err = await rejection(rt().containerStatus('nope'));
-    expect([err.method, err.code, err.details]).toEqual(['ContainerStatus', 5, 'an error occurred when try to find container "nope": not found']);
-    expect(err.message).toBe('ContainerStatus failed: rpc error: code = NotFound desc = an error occurred when try to find container "nope": not found');
+    expect([err.method, err.code, err.details]).toEqual([
+      'ContainerStatus',
+      5,
+      'an error occurred when try to find container "nope": not found',
+    ]);
+    expect(err.message).toBe(
+      'ContainerStatus failed: rpc error: code = NotFound desc = an error occurred when try to find container "nope": not found',
+    );
   });
 
   it('maps a plain runtime error to UNKNOWN, keeping the message', async () => {
     const err = await rejection(rt().pullImage({ image: 'missing:1' }));
-    expect([err.method, err.code, err.details]).toEqual(['PullImage', 2, 'failed to pull and unpack image "missing:1": not found']);
+    expect([err.method, err.code, err.details]).toEqual([
+      'PullImage',
+      2,
+      'failed to pull and unpack image "missing:1": not found',
+    ]);
   });
 
   it('rejects an answer without an id as UNKNOWN', async () => {
     fake.emptyIds = true;
     const err = await rejection(rt().runPodSandbox(sandboxConfig));
     expect([err.method, err.code]).toEqual(['RunPodSandbox', 2]);
-    expect(err.details).toBe('PodSandboxId is not set for sandbox "&PodSandboxMetadata{Name:web,Uid:uid-1,Namespace:default,Attempt:0,}"');
+    expect(err.details).toBe(
+      'PodSandboxId is not set for sandbox "&PodSandboxMetadata{Name:web,Uid:uid-1,Namespace:default,Attempt:0,}"',
+    );
   });
 
   it('gives up on a call that never answers with DEADLINE_EXCEEDED', async () => {
@@ -389,7 +459,10 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
       },
     );
     await fake.subscribed;
-    const ev = (id: string, type: ContainerEventResponse['container_event_type']): ContainerEventResponse => ({
+    const ev = (
+      id: string,
+      type: ContainerEventResponse['container_event_type'],
+    ): ContainerEventResponse => ({
       container_id: id,
       container_event_type: type,
       created_at: CREATED_NS,
@@ -427,13 +500,15 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
     // Retry the call itself; the channel's reconnect backoff (100 ms .. 1 s) decides when it succeeds.
     let answer: string | undefined;
     while (!answer && performance.now() - restartedAt < 2_000) {
-      answer = await rt().version().then(
-        (v) => v.runtime_name,
-        (e: CriError) => {
-          expect(e.code).toBe(14);
-          return new Promise<undefined>((r) => setTimeout(r, 20));
-        },
-      );
+      answer = await rt()
+        .version()
+        .then(
+          (v) => v.runtime_name,
+          (e: CriError) => {
+            expect(e.code).toBe(14);
+            return new Promise<undefined>((r) => setTimeout(r, 20));
+          },
+        );
     }
     expect(answer).toBe('fake');
     expect(performance.now() - restartedAt).toBeLessThan(2_000);

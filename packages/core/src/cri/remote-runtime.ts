@@ -18,16 +18,16 @@
  * - Deadlines are wall-clock (gRPC's own clock), not the engine's Clock: they bound real I/O.
  */
 import * as grpc from '@grpc/grpc-js';
-import { loadCriServices, type CriServices } from './proto.ts';
+import { type CriServices, loadCriServices } from './proto.ts';
 import {
+  type Container,
   type ContainerConfig,
   type ContainerEventResponse,
   type ContainerEventStream,
   type ContainerFilter,
-  type Container,
   type ContainerStatusResponse,
-  type CriRuntime,
   CriError,
+  type CriRuntime,
   type ExecSyncResponse,
   GrpcCode,
   type Image,
@@ -93,7 +93,8 @@ export function parseEndpoint(s: string): string {
         : `CRI endpoint ${quote(s)} is not a unix socket path; ${forms}`,
     );
   }
-  if (!path.startsWith('/')) throw new Error(`CRI endpoint ${quote(s)}: the socket path must be absolute; ${forms}`);
+  if (!path.startsWith('/'))
+    throw new Error(`CRI endpoint ${quote(s)}: the socket path must be absolute; ${forms}`);
   return path;
 }
 
@@ -130,7 +131,9 @@ export class RemoteRuntime implements CriRuntime {
   // --- RuntimeService -----------------------------------------------------------------------------
 
   async version(): Promise<VersionResponse> {
-    const res = await this.unary<VersionResponse>('runtime', 'Version', { version: KUBE_RUNTIME_API_VERSION });
+    const res = await this.unary<VersionResponse>('runtime', 'Version', {
+      version: KUBE_RUNTIME_API_VERSION,
+    });
     return this.check('Version', res, verifyVersion(res));
   }
 
@@ -141,8 +144,15 @@ export class RemoteRuntime implements CriRuntime {
 
   async runPodSandbox(config: PodSandboxConfig, runtimeHandler = ''): Promise<string> {
     const req = { config, runtime_handler: runtimeHandler };
-    const res = await this.unary<{ pod_sandbox_id: string }>('runtime', 'RunPodSandbox', req, 2 * this.timeoutMs);
-    const bad = res.pod_sandbox_id ? undefined : `PodSandboxId is not set for sandbox ${quote(sandboxMetadataString(config.metadata))}`;
+    const res = await this.unary<{ pod_sandbox_id: string }>(
+      'runtime',
+      'RunPodSandbox',
+      req,
+      2 * this.timeoutMs,
+    );
+    const bad = res.pod_sandbox_id
+      ? undefined
+      : `PodSandboxId is not set for sandbox ${quote(sandboxMetadataString(config.metadata))}`;
     return this.check('RunPodSandbox', res, bad).pod_sandbox_id;
   }
 
@@ -161,14 +171,22 @@ export class RemoteRuntime implements CriRuntime {
   }
 
   async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
-    const res = await this.unary<{ items: PodSandbox[] }>('runtime', 'ListPodSandbox', { filter: filter ?? null });
+    const res = await this.unary<{ items: PodSandbox[] }>('runtime', 'ListPodSandbox', {
+      filter: filter ?? null,
+    });
     return res.items;
   }
 
-  async createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string> {
+  async createContainer(
+    podSandboxId: string,
+    config: ContainerConfig,
+    sandboxConfig: PodSandboxConfig,
+  ): Promise<string> {
     const req = { pod_sandbox_id: podSandboxId, config, sandbox_config: sandboxConfig };
     const res = await this.unary<{ container_id: string }>('runtime', 'CreateContainer', req);
-    const bad = res.container_id ? undefined : `ContainerId is not set for container ${quote(containerMetadataString(config.metadata))}`;
+    const bad = res.container_id
+      ? undefined
+      : `ContainerId is not set for container ${quote(containerMetadataString(config.metadata))}`;
     return this.check('CreateContainer', res, bad).container_id;
   }
 
@@ -187,7 +205,9 @@ export class RemoteRuntime implements CriRuntime {
   }
 
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
-    const res = await this.unary<{ containers: Container[] }>('runtime', 'ListContainers', { filter: filter ?? null });
+    const res = await this.unary<{ containers: Container[] }>('runtime', 'ListContainers', {
+      filter: filter ?? null,
+    });
     return res.containers;
   }
 
@@ -199,7 +219,12 @@ export class RemoteRuntime implements CriRuntime {
 
   execSync(containerId: string, cmd: string[], timeout: number): Promise<ExecSyncResponse> {
     const deadline = timeout > 0 ? timeout * 1000 + EXEC_SYNC_DEADLINE_SLACK_MS : this.timeoutMs;
-    return this.unary<ExecSyncResponse>('runtime', 'ExecSync', { container_id: containerId, cmd, timeout }, deadline);
+    return this.unary<ExecSyncResponse>(
+      'runtime',
+      'ExecSync',
+      { container_id: containerId, cmd, timeout },
+      deadline,
+    );
   }
 
   getContainerEvents(
@@ -214,7 +239,8 @@ export class RemoteRuntime implements CriRuntime {
       cancel: () => {
         if (ended || cancelled) return;
         cancelled = true;
-        if (call) call.cancel(); // grpc-js answers with a CANCELLED error event → finish()
+        if (call)
+          call.cancel(); // grpc-js answers with a CANCELLED error event → finish()
         else finish();
       },
     };
@@ -229,7 +255,14 @@ export class RemoteRuntime implements CriRuntime {
     try {
       const def = this.method('runtime', method) as grpc.MethodDefinition<object, ContainerEventResponse>;
       // No deadline: the stream lives until either side ends it.
-      stream = this.client.makeServerStreamRequest(def.path, def.requestSerialize, def.responseDeserialize, {}, new grpc.Metadata(), {});
+      stream = this.client.makeServerStreamRequest(
+        def.path,
+        def.requestSerialize,
+        def.responseDeserialize,
+        {},
+        new grpc.Metadata(),
+        {},
+      );
     } catch (err) {
       queueMicrotask(() => finish(new CriError(method, GrpcCode.UNAVAILABLE, (err as Error).message)));
       return handle;
@@ -239,7 +272,9 @@ export class RemoteRuntime implements CriRuntime {
       if (!ended && !cancelled) onEvent(ev);
     });
     stream.on('error', (err: unknown) => finish(toCriError(method, err)));
-    stream.on('end', () => finish(new CriError(method, GrpcCode.UNAVAILABLE, 'event stream closed by the runtime')));
+    stream.on('end', () =>
+      finish(new CriError(method, GrpcCode.UNAVAILABLE, 'event stream closed by the runtime')),
+    );
     return handle;
   }
 
@@ -253,7 +288,11 @@ export class RemoteRuntime implements CriRuntime {
   async pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig): Promise<PullImageResponse> {
     const req = { image, sandbox_config: sandboxConfig ?? null };
     const res = await this.unary<PullImageResponse>('image', 'PullImage', req, 0);
-    return this.check('PullImage', res, res.image_ref ? undefined : `imageRef of image ${quote(image.image)} is not set`);
+    return this.check(
+      'PullImage',
+      res,
+      res.image_ref ? undefined : `imageRef of image ${quote(image.image)} is not set`,
+    );
   }
 
   async listImages(filter?: { image?: ImageSpec }): Promise<Image[]> {
@@ -274,7 +313,12 @@ export class RemoteRuntime implements CriRuntime {
   }
 
   /** One unary call; timeoutMs 0 means no deadline, undefined the default. */
-  private unary<Res = unknown>(service: Service, name: string, req: object, timeoutMs = this.timeoutMs): Promise<Res> {
+  private unary<Res = unknown>(
+    service: Service,
+    name: string,
+    req: object,
+    timeoutMs = this.timeoutMs,
+  ): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
       try {
         const def = this.method(service, name);

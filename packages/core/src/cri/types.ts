@@ -166,7 +166,10 @@ export interface LinuxContainerResources {
   memory_swap_limit_in_bytes?: Int64;
 }
 
-export type MountPropagation = 'PROPAGATION_PRIVATE' | 'PROPAGATION_HOST_TO_CONTAINER' | 'PROPAGATION_BIDIRECTIONAL';
+export type MountPropagation =
+  | 'PROPAGATION_PRIVATE'
+  | 'PROPAGATION_HOST_TO_CONTAINER'
+  | 'PROPAGATION_BIDIRECTIONAL';
 
 export interface Mount {
   container_path: string;
@@ -177,7 +180,11 @@ export interface Mount {
 }
 
 export interface LinuxContainerSecurityContext {
-  capabilities?: { add_capabilities: string[]; drop_capabilities: string[]; add_ambient_capabilities?: string[] } | null;
+  capabilities?: {
+    add_capabilities: string[];
+    drop_capabilities: string[];
+    add_ambient_capabilities?: string[];
+  } | null;
   privileged?: boolean;
   namespace_options: NamespaceOption | null;
   run_as_user?: Int64Value | null;
@@ -206,10 +213,17 @@ export interface ContainerConfig {
   stdin?: boolean;
   stdin_once?: boolean;
   tty?: boolean;
-  linux: { resources: LinuxContainerResources | null; security_context?: LinuxContainerSecurityContext | null } | null;
+  linux: {
+    resources: LinuxContainerResources | null;
+    security_context?: LinuxContainerSecurityContext | null;
+  } | null;
 }
 
-export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
+export type ContainerState =
+  | 'CONTAINER_CREATED'
+  | 'CONTAINER_RUNNING'
+  | 'CONTAINER_EXITED'
+  | 'CONTAINER_UNKNOWN';
 
 export interface Container {
   id: string;
@@ -315,7 +329,11 @@ export interface RuntimeService {
   removePodSandbox(podSandboxId: string): Promise<void>;
   podSandboxStatus(podSandboxId: string): Promise<PodSandboxStatusResponse>;
   listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]>;
-  createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string>;
+  createContainer(
+    podSandboxId: string,
+    config: ContainerConfig,
+    sandboxConfig: PodSandboxConfig,
+  ): Promise<string>;
   startContainer(containerId: string): Promise<void>;
   /** timeout is in seconds, as in the CRI; 0 means kill at once. */
   stopContainer(containerId: string, timeout: number): Promise<void>;

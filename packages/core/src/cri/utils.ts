@@ -25,7 +25,8 @@ export function verifyVersion(v: VersionResponse): string | undefined {
 }
 
 export function verifyStatus(s: StatusResponse): string | undefined {
-  if (!s.status || s.status.conditions.length < 2) return 'RuntimeReady or NetworkReady condition are not set';
+  if (!s.status || s.status.conditions.length < 2)
+    return 'RuntimeReady or NetworkReady condition are not set';
   return undefined;
 }
 

@@ -12,7 +12,12 @@ import type { PodStatus } from '../api/v1.ts';
 
 export type LoopSource = 'config' | 'pleg' | 'sync' | 'probe' | 'housekeeping';
 export type ConfigOp = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
-export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'ContainerChanged' | 'PodSync';
+export type PlegEventType =
+  | 'ContainerStarted'
+  | 'ContainerDied'
+  | 'ContainerRemoved'
+  | 'ContainerChanged'
+  | 'PodSync';
 /** The pod worker's derived state; Finished and Forgotten are the two steps after TerminatedPod. */
 export type WorkerState = 'SyncPod' | 'TerminatingPod' | 'TerminatedPod' | 'Finished' | 'Forgotten';
 export type WorkType = 'SyncPod' | 'TerminatingPod' | 'TerminatedPod';
@@ -100,7 +105,13 @@ export type TracePayload =
       exitCode?: number;
       restartCount?: number;
     } & PodRef)
-  | ({ type: 'probe.result'; container: string; probe: ProbeType; result: ProbeResult; output?: string } & PodRef)
+  | ({
+      type: 'probe.result';
+      container: string;
+      probe: ProbeType;
+      result: ProbeResult;
+      output?: string;
+    } & PodRef)
   | ({ type: 'status.update'; status: PodStatus } & PodRef)
   | ({
       type: 'k8s.event';
@@ -152,9 +163,11 @@ export function podUIDOf(ev: TraceEvent): string | undefined {
 export function checkTraceEvent(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return 'event is not an object';
   const o = v as Record<string, unknown>;
-  if (typeof o.seq !== 'number' || !Number.isInteger(o.seq) || o.seq < 0) return 'seq must be a non-negative integer';
+  if (typeof o.seq !== 'number' || !Number.isInteger(o.seq) || o.seq < 0)
+    return 'seq must be a non-negative integer';
   if (typeof o.time !== 'number' || !Number.isFinite(o.time)) return 'time must be a number';
-  if (typeof o.type !== 'string' || !TRACE_TYPES.includes(o.type as TraceType)) return `unknown type ${String(o.type)}`;
+  if (typeof o.type !== 'string' || !TRACE_TYPES.includes(o.type as TraceType))
+    return `unknown type ${String(o.type)}`;
   if ('podUID' in o && typeof o.podUID !== 'string') return 'podUID must be a string';
   return undefined;
 }

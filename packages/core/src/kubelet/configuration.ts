@@ -86,7 +86,14 @@ export const defaultKubeletConfiguration: KubeletConfiguration = {
 /** What GET /api/v1/node returns. */
 export interface NodeInfo {
   nodeName: string;
-  runtime: { name: string; version: string; apiVersion: string; endpoint: string; ready: boolean; errors: string[] };
+  runtime: {
+    name: string;
+    version: string;
+    apiVersion: string;
+    endpoint: string;
+    ready: boolean;
+    errors: string[];
+  };
   simulated: boolean;
   pleg: { mode: 'generic' | 'evented'; healthy: boolean; lastRelist: number | null; message: string };
   sync: { lastIteration: number | null };

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Pod, rfc3339 } from '../api/v1.ts';
 import { FakeClock } from '../clock/fake-clock.ts';
-import type { TraceEvent, TraceOf } from '../events/trace.ts';
 import { TraceRecorder } from '../events/recorder.ts';
+import type { TraceEvent, TraceOf } from '../events/trace.ts';
 import { SimRuntime } from '../sim/sim-runtime.ts';
 import { Kubelet } from './kubelet.ts';
 
@@ -42,7 +42,9 @@ function setup(script: string) {
     spec: {
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 1,
-      containers: [{ name: 'app', image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script] }],
+      containers: [
+        { name: 'app', image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script] },
+      ],
     },
   };
   kl.addPod(pod);
@@ -100,7 +102,10 @@ describe('CrashLoopBackOff in virtual seconds', () => {
     const crashed = new Set<string>();
     const startedApp = () =>
       trace
-        .since(0, (e) => e.type === 'pleg.event' && e.event === 'ContainerStarted' && e.containerName === 'app')
+        .since(
+          0,
+          (e) => e.type === 'pleg.event' && e.event === 'ContainerStarted' && e.containerName === 'app',
+        )
         .map((e) => (e as TraceOf<'pleg.event'>).containerID)
         .filter((id) => !crashed.has(id));
     /** Waits until the PLEG has seen a new instance of app running; returns its id. */

@@ -86,7 +86,9 @@ export class KubeletLoop extends KubeletComponents {
       if (!this.versionInfo) this.versionInfo = await this.runtime.version();
     } catch (e) {
       // the kubelet logs "Container runtime sanity check failed" and keeps the last good time
-      this.runtimeState.setStatusError(`container runtime sanity check failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.runtimeState.setStatusError(
+        `container runtime sanity check failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     const errors = this.runtimeState.reportedErrors();
     const key = JSON.stringify(errors);

@@ -15,6 +15,6 @@ export { HOST_NETNS, SimNetwork } from './network.ts';
 export type { ContainerHost, HttpResult, ListenerKind, Proc, Program, Stdio } from './process.ts';
 export { defaultPrograms, OOM_KILL_AFTER_MS } from './programs.ts';
 export { parseScript, ShellSyntaxError } from './shell-parse.ts';
+export { SimNetProber } from './sim-net-prober.ts';
 export { type SimNode, type SimNodeOptions, startSimNode } from './sim-node.ts';
 export { CONTAINERD_LATENCY_MS, SimRuntime, type SimRuntimeOptions } from './sim-runtime.ts';
-export { SimNetProber } from './sim-net-prober.ts';
