@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RemoteRuntime } from '../packages/core/src/cri/remote-runtime.ts';
 import { startPrivateContainerd } from '../apps/server/src/private-containerd.ts';
+import { RemoteRuntime } from '../packages/core/src/cri/remote-runtime.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { benchPod, startEngine, waitAllFinished, waitAllRunning, waitForTrace } from './lib/engine.ts';
 import { rawBringUp, removeAllSandboxes } from './lib/raw-cri.ts';

@@ -24,6 +24,9 @@ for p in "${projects[@]}"; do
   "$bin/vitest" run --project "$p" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$p.json" || fail=1
 done
 
+step "bench smoke"
+"$bin/tsx" bench/run.ts --smoke || fail=1
+
 node -e '
 const fs = require("fs");
 let pass = 0, failed = 0, skipped = 0;

@@ -1,0 +1,17 @@
+/**
+ * Runs one benchmark module in a process of its own (fresh heap, its own CPU and RSS figures, a crash that
+ * cannot take the others with it): `tsx bench/lib/child.ts <p1-bringup|...> [--smoke]`.
+ */
+import { type BenchOptions, ROWS_PREFIX } from './bench.ts';
+
+const name = process.argv[2] ?? '';
+const smoke = process.argv.includes('--smoke');
+const mod = (await import(`../${name}.ts`)) as { run: (o: BenchOptions) => Promise<unknown> };
+const rows = await mod.run({
+  smoke,
+  root: process.getuid?.() === 0,
+  log: (msg) => process.stderr.write(`  [${name}] ${msg}\n`),
+});
+process.stdout.write(`${ROWS_PREFIX}${JSON.stringify(rows)}\n`);
+// grpc channels, ws clients and timers of a finished benchmark must not keep the process alive
+process.exit(0);

@@ -1,0 +1,139 @@
+/**
+ * The engine as the benchmarks drive it: a Kubelet (the server's facade) on a RemoteRuntime to a CRI endpoint,
+ * pods defaulted as the API server would, and waits driven by the TraceRecorder (never by polling sleeps).
+ * Imports go by relative path: bench/ lives at the workspace root, outside every package.
+ */
+import { randomUUID } from 'node:crypto';
+import { setPodDefaults } from '../../packages/core/src/api/defaults.ts';
+import type { Pod } from '../../packages/core/src/api/v1.ts';
+import { rfc3339 } from '../../packages/core/src/api/v1.ts';
+import { RealClock } from '../../packages/core/src/clock/clock.ts';
+import { RemoteRuntime } from '../../packages/core/src/cri/remote-runtime.ts';
+import { TraceRecorder } from '../../packages/core/src/events/recorder.ts';
+import type { TraceEvent } from '../../packages/core/src/events/trace.ts';
+import type { KubeletConfiguration } from '../../packages/core/src/kubelet/configuration.ts';
+import { Kubelet } from '../../packages/core/src/kubelet/kubelet.ts';
+
+export interface BenchEngine {
+  kubelet: Kubelet;
+  trace: TraceRecorder;
+  cri: RemoteRuntime;
+  clock: RealClock;
+  close(): Promise<void>;
+}
+
+/** A Kubelet on `endpoint`; `start: false` leaves its loops off (P2 drives relist by hand, no housekeeping). */
+export function startEngine(
+  endpoint: string,
+  config: Partial<KubeletConfiguration> = {},
+  opts: { start?: boolean } = {},
+): BenchEngine {
+  const clock = new RealClock();
+  const trace = new TraceRecorder(clock, 200_000);
+  const cri = new RemoteRuntime(endpoint);
+  const kubelet = new Kubelet({ cri, clock, trace, config, runtimeEndpoint: endpoint, simulated: false });
+  if (opts.start !== false) kubelet.start();
+  return {
+    kubelet,
+    trace,
+    cri,
+    clock,
+    close: async () => {
+      await kubelet.stop();
+      cri.close();
+    },
+  };
+}
+
+export interface PodOptions {
+  hostNetwork?: boolean;
+  containers?: number;
+  script?: string;
+}
+
+/** A busybox pod (`sh -c <script>`, IfNotPresent), defaulted and stamped as admission would. */
+export function benchPod(name: string, clock: RealClock, o: PodOptions = {}): Pod {
+  const n = o.containers ?? 1;
+  const pod: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: 'bench' } },
+    spec: {
+      hostNetwork: o.hostNetwork ?? false,
+      terminationGracePeriodSeconds: 0,
+      containers: Array.from({ length: n }, (_, i) => ({
+        name: `c${i}`,
+        image: 'busybox',
+        imagePullPolicy: 'IfNotPresent',
+        command: ['sh', '-c', o.script ?? 'sleep 3600'],
+      })),
+    },
+  } as Pod;
+  const d = setPodDefaults(pod);
+  d.metadata = {
+    ...d.metadata,
+    namespace: 'default',
+    uid: randomUUID(),
+    creationTimestamp: rfc3339(clock.now()),
+  };
+  return d;
+}
+
+/** Resolves when `pred` holds after some trace event (or at once); rejects after timeoutMs with the reason. */
+export function waitForTrace(
+  trace: TraceRecorder,
+  what: string,
+  pred: (ev: TraceEvent | undefined) => boolean,
+  timeoutMs = 120_000,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (pred(undefined)) return resolve();
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+    }, timeoutMs);
+    const off = trace.subscribe((ev) => {
+      if (!pred(ev)) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+/** Resolves when every pod in `uids` has reached phase Running with all containers ready-started. */
+export function waitAllRunning(
+  trace: TraceRecorder,
+  uids: readonly string[],
+  timeoutMs?: number,
+): Promise<void> {
+  const pending = new Set(uids);
+  return waitForTrace(
+    trace,
+    `${uids.length} pods Running`,
+    (ev) => {
+      if (ev?.type === 'status.update' && ev.status.phase === 'Running') pending.delete(ev.podUID);
+      return pending.size === 0;
+    },
+    timeoutMs,
+  );
+}
+
+/** Resolves when the pod workers of every pod in `uids` have finished (pods torn down). */
+export function waitAllFinished(
+  trace: TraceRecorder,
+  uids: readonly string[],
+  timeoutMs?: number,
+): Promise<void> {
+  const pending = new Set(uids);
+  return waitForTrace(
+    trace,
+    `${uids.length} pods finished`,
+    (ev) => {
+      if (ev?.type === 'worker.state' && (ev.to === 'Finished' || ev.to === 'Forgotten'))
+        pending.delete(ev.podUID);
+      return pending.size === 0;
+    },
+    timeoutMs,
+  );
+}

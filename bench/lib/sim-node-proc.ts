@@ -1,0 +1,13 @@
+/**
+ * The simulated node in a process of its own, so a benchmark can charge the engine's process with the
+ * engine's work only: `tsx bench/lib/sim-node-proc.ts <socket>`. Prints "ready <endpoint>"; SIGTERM closes it.
+ */
+import { RealClock } from '../../packages/core/src/clock/clock.ts';
+import { CONTAINERD_LATENCY_MS, startSimNode } from '../../packages/core/src/sim/index.ts';
+
+const socketPath = process.argv[2] ?? '';
+const sim = await startSimNode({ socketPath, clock: new RealClock(), callLatencyMs: CONTAINERD_LATENCY_MS });
+process.stdout.write(`ready ${sim.endpoint}\n`);
+process.on('SIGTERM', () => {
+  void sim.close().finally(() => process.exit(0));
+});
