@@ -29,8 +29,14 @@ function historyOf(trace: object): TraceHistorySource | undefined {
   return typeof h.history === 'function' ? (trace as TraceHistorySource) : undefined;
 }
 
+/**
+ * A pod's events, plus the node-wide `server.start` markers: a restart of the server belongs on every pod's
+ * timeline (what happened to the pod across it is the point of adopting its containers).
+ */
 const byPod = (podUID: string | undefined) =>
-  podUID ? (ev: TraceEvent) => 'podUID' in ev && ev.podUID === podUID : undefined;
+  podUID
+    ? (ev: TraceEvent) => ev.type === 'server.start' || ('podUID' in ev && ev.podUID === podUID)
+    : undefined;
 
 async function traceRoutes(app: FastifyInstance): Promise<void> {
   const { trace } = app.syncscope;
