@@ -10,9 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildApp } from '../apps/server/src/app.ts';
 import { RealClock } from '../packages/core/src/clock/clock.ts';
+import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { benchPod } from './lib/engine.ts';
 import { ROOT } from './lib/spawn.ts';
@@ -20,7 +21,6 @@ import { p95 } from './lib/stats.ts';
 import { podEvent, synthPods } from './lib/synthetic.ts';
 import { type Row, row, skipped } from './lib/table.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const HOUR = 3_600_000;
 
 /** rAF deltas collected in the page from now until `stop` is called. */
@@ -83,11 +83,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     traceCapacity: Math.max(250_000, nEvents + 50_000),
     runtimeEndpoint: `unix://${join(dir, 'no-runtime.sock')}`,
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   const rows: Row[] = [];
   try {
     const pods = synthPods(nPods);

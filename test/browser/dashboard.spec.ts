@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltApp, buildApp } from '@syncscope/server';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { launchChromium } from '../support/browser.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const results = join(root, 'test-results');
@@ -39,18 +40,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'syncscope-browser-'));
   built = await buildApp({ dataDir, examples: true });
   baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });

@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltApp, buildApp } from '@syncscope/server';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const results = join(root, 'test-results');
@@ -67,11 +68,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'syncscope-node-view-'));
   built = await buildApp({ dataDir, examples: false });
   baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltApp, buildApp } from '@syncscope/server';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const results = join(root, 'test-results');
@@ -33,18 +34,7 @@ beforeAll(async () => {
   baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
   // a faster node makes the back-off ladder climb in seconds; without the speed control it takes ~45 s
   await fetch(`${baseUrl}/api/v1/sim/speed`, { method: 'PUT', body: JSON.stringify({ speed: 10 }) });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });

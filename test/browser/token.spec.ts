@@ -7,8 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuiltApp, buildApp } from '@syncscope/server';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
 
 const TOKEN = 'browser-test-token-1234';
 let built: BuiltApp;
@@ -20,18 +21,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'syncscope-token-'));
   built = await buildApp({ dataDir, examples: true, token: TOKEN });
   baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
