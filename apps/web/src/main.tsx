@@ -4,12 +4,14 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './styles.css';
 import { initToken } from './api/auth.ts';
+import { configureQueryClient } from './api/queries.ts';
 
 initToken();
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
 });
+configureQueryClient(queryClient);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -84,6 +84,18 @@ export function getTracePage(opts: { since?: number; podUID?: string; limit?: nu
   return request(`/api/v1/trace?${q}`);
 }
 
+/** No pod has this UID (Kubernetes UIDs are UUIDs): a filter that matches nothing. */
+const NO_POD = 'no-such-pod';
+
+/**
+ * The oldest and newest seq the server holds (null when it holds none): one filtered page that matches
+ * nothing, whose `next` is then the newest seq recorded.
+ */
+export async function getTraceBounds(): Promise<{ oldest: number | null; newest: number }> {
+  const page = await getTracePage({ since: 0, podUID: NO_POD, limit: 1 });
+  return { oldest: page.oldest, newest: page.next ?? 0 };
+}
+
 export const MAX_TRACE_PAGES = 50;
 
 /** All of a pod's trace the server holds, following `next` until a page comes back empty. */

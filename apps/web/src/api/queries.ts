@@ -7,6 +7,10 @@
  *                                            the stream; kept live by the stream while it is cached
  * The stream (use-trace-stream.ts) is the only writer after the first fetch, through `dispatchEvents`.
  *
+ * The trace and pods entries are replaced on every batch with values built by the patchers here, so they
+ * are stored as given (structuralSharing off): a deep compare of 20k events per batch would cost more than
+ * everything else the page does. `configureQueryClient` sets that for entries no hook has observed yet.
+ *
  * Replay (replay/context.ts): while an imported trace is replayed, every hook reads the replay store
  * under its own keys (['replay', id, ...]) and never touches the network, so the views work unchanged.
  */
@@ -28,21 +32,34 @@ export const queryKeys = {
 };
 
 /** Query options that serve a replay store's value at once and never refetch. */
+const NO_SHARING = { structuralSharing: false } as const;
+
+/** Query defaults the cache layout above relies on; call once on the app's QueryClient. */
+export function configureQueryClient(queryClient: QueryClient): void {
+  queryClient.setQueryDefaults(['trace'], NO_SHARING);
+  queryClient.setQueryDefaults(queryKeys.pods, NO_SHARING);
+}
+
 function fromReplay<T>(replay: ReplayStore, key: readonly unknown[], value: () => T) {
   return {
     queryKey: ['replay', replay.id, ...key],
     queryFn: value,
     initialData: value,
     staleTime: Number.POSITIVE_INFINITY,
+    ...NO_SHARING,
   };
 }
 
-export function usePods() {
+/**
+ * The pods list; with `select`, the caller re-renders only when what it selects changes (by reference),
+ * not on every batch the stream patches into the list.
+ */
+export function usePods<T = PodList>(select?: (list: PodList) => T) {
   const replay = useReplay();
-  return useQuery<PodList>(
+  return useQuery<PodList, Error, T>(
     replay
-      ? fromReplay(replay, queryKeys.pods, () => replay.pods)
-      : { queryKey: queryKeys.pods, queryFn: getPods },
+      ? { ...fromReplay(replay, queryKeys.pods, () => replay.pods), select }
+      : { queryKey: queryKeys.pods, queryFn: getPods, ...NO_SHARING, select },
   );
 }
 
@@ -55,16 +72,18 @@ export function useNode() {
   );
 }
 
-/** The recent trace (never fetched: only the stream fills it). */
-export function useRecentTrace() {
+/** The recent trace (never fetched: only the stream fills it); `select` as for usePods. */
+export function useRecentTrace<T = TraceState>(select?: (trace: TraceState) => T) {
   const replay = useReplay();
-  return useQuery<TraceState>(
+  return useQuery<TraceState, Error, T>(
     replay
-      ? fromReplay(replay, queryKeys.recentTrace, () => replay.trace)
+      ? { ...fromReplay(replay, queryKeys.recentTrace, () => replay.trace), select }
       : {
           queryKey: queryKeys.recentTrace,
           queryFn: () => emptyTraceState(),
           staleTime: Number.POSITIVE_INFINITY,
+          ...NO_SHARING,
+          select,
         },
   );
 }
@@ -83,6 +102,7 @@ export function usePodTrace(podUID: string | undefined) {
           queryKey: queryKeys.podTrace(uid),
           enabled: Boolean(podUID),
           staleTime: Number.POSITIVE_INFINITY,
+          ...NO_SHARING,
           queryFn: async (): Promise<TraceState> => {
             const history = await getPodTrace(uid);
             // Whatever the stream delivered while the history was in flight is merged in, so nothing is
@@ -96,7 +116,9 @@ export function usePodTrace(podUID: string | undefined) {
 
 /**
  * Applies a batch from the stream to every cache entry it concerns. Pod traces that are not cached are
- * left alone (their first fetch will include these events).
+ * left alone (their first fetch will include these events). Costs O(batch + cached pod traces): one
+ * append to the recent trace, one pass over the batch for the pod traces that are cached, one patch of
+ * the pods list.
  */
 export function dispatchEvents(queryClient: QueryClient, events: readonly TraceEvent[]): void {
   if (events.length === 0) return;
@@ -104,18 +126,20 @@ export function dispatchEvents(queryClient: QueryClient, events: readonly TraceE
     applyEvents(old ?? emptyTraceState(), events),
   );
 
-  const byPod = new Map<string, TraceEvent[]>();
-  for (const ev of events) {
-    const uid = podUIDOf(ev);
-    if (!uid) continue;
-    const list = byPod.get(uid);
-    if (list) list.push(ev);
-    else byPod.set(uid, [ev]);
-  }
-  for (const [uid, evs] of byPod) {
-    queryClient.setQueryData<TraceState>(queryKeys.podTrace(uid), (old) =>
-      old ? applyEvents(old, evs) : old,
-    );
+  const cached = queryClient.getQueriesData<TraceState>({ queryKey: ['trace', 'pod'] });
+  if (cached.length > 0) {
+    const byPod = new Map<string, TraceEvent[]>();
+    for (const [key, data] of cached) if (data) byPod.set(String(key[2]), []);
+    for (const ev of events) {
+      const uid = podUIDOf(ev);
+      if (uid) byPod.get(uid)?.push(ev);
+    }
+    for (const [uid, evs] of byPod) {
+      if (evs.length === 0) continue;
+      queryClient.setQueryData<TraceState>(queryKeys.podTrace(uid), (old) =>
+        old ? applyEvents(old, evs) : old,
+      );
+    }
   }
 
   let refetch = false;

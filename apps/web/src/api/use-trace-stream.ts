@@ -4,12 +4,19 @@
  *
  *   connecting ──open──▶ live ──close / error / {kind:'resync'}──▶ reconnecting ──▶ open with ?since=
  *
- * The stream resumes after lastSeq, the highest seq applied to the recent trace, so nothing is replayed
+ * The first connection starts at the newest `limit` events the server holds (what the recent trace keeps);
+ * a reconnect resumes after lastSeq, the highest seq applied to the recent trace, so nothing is replayed
  * into the cache (applyEvents would drop duplicates anyway) and nothing the server still holds is skipped.
  * Before a reconnect it asks the server for the oldest seq it holds: when events after lastSeq were
  * dropped (the reason for most resyncs), it resumes from what is held and refetches the REST state (pods,
  * open pod traces) instead of being told to resync again.
+ *
+ * Batches are parsed as they arrive but applied to the cache at most once per animation frame (or after
+ * FLUSH_FALLBACK_MS when frames are not running, as in a background tab): a backlog of hundreds of
+ * messages re-renders the page once per frame, not once per message. Whatever is pending is applied
+ * before a reconnect computes its resume point.
  */
+import type { TraceEvent } from '@syncscope/core/trace';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
@@ -19,14 +26,25 @@ import {
   resumeSince,
   streamUrl,
 } from '../lib/stream.ts';
-import type { TraceState } from '../lib/trace-store.ts';
+import { DEFAULT_TRACE_LIMIT, type TraceState } from '../lib/trace-store.ts';
 import { wsProtocols } from './auth.ts';
-import { getTracePage } from './client.ts';
+import { getTraceBounds, getTracePage } from './client.ts';
 import { dispatchEvents, queryKeys } from './queries.ts';
 
 async function resumePoint(queryClient: QueryClient, first: boolean): Promise<number> {
-  const lastSeq = queryClient.getQueryData<TraceState>(queryKeys.recentTrace)?.lastSeq ?? 0;
-  if (first || lastSeq <= 0) return Math.max(0, lastSeq);
+  const recent = queryClient.getQueryData<TraceState>(queryKeys.recentTrace);
+  const lastSeq = recent?.lastSeq ?? 0;
+  if (first || lastSeq <= 0) {
+    // The recent trace keeps only its last `limit` events: a backlog older than that would be parsed and
+    // dropped (pods and pod histories come over REST), so the first connection starts there.
+    const limit = recent?.limit ?? DEFAULT_TRACE_LIMIT;
+    // (never below what the server still holds: it would answer with a resync)
+    const start = await getTraceBounds().then(
+      (b) => Math.max(b.newest - limit, (b.oldest ?? 1) - 1),
+      () => 0,
+    );
+    return Math.max(0, lastSeq, start);
+  }
   const page = await getTracePage({ since: 0, limit: 1 });
   const { since, gap } = resumeSince(lastSeq, page.oldest);
   if (gap) {
@@ -34,6 +52,42 @@ async function resumePoint(queryClient: QueryClient, first: boolean): Promise<nu
     void queryClient.invalidateQueries({ queryKey: ['trace', 'pod'] });
   }
   return since;
+}
+
+/** Longest wait for a frame before pending events are applied anyway (hidden tabs get no frames). */
+export const FLUSH_FALLBACK_MS = 250;
+
+/** Collects events and hands them to `apply` once per animation frame. */
+function frameBatcher(apply: (events: TraceEvent[]) => void) {
+  let pending: TraceEvent[] = [];
+  let frame: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    frame = undefined;
+    timer = undefined;
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    apply(batch);
+  };
+  return {
+    add(events: readonly TraceEvent[]) {
+      for (const ev of events) pending.push(ev);
+      if (frame !== undefined || timer !== undefined) return;
+      frame = requestAnimationFrame(flush);
+      timer = setTimeout(flush, FLUSH_FALLBACK_MS);
+    },
+    flush,
+    cancel() {
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      frame = undefined;
+      timer = undefined;
+      pending = [];
+    },
+  };
 }
 
 export function useTraceStream(): ConnectionState {
@@ -46,6 +100,7 @@ export function useTraceStream(): ConnectionState {
     let attempt = 0;
     let disposed = false;
     let first = true;
+    const batcher = frameBatcher((events) => dispatchEvents(queryClient, events));
 
     const retry = (delay: number) => {
       if (disposed) return;
@@ -54,6 +109,7 @@ export function useTraceStream(): ConnectionState {
     };
 
     const connect = async () => {
+      batcher.flush();
       let since: number;
       try {
         since = await resumePoint(queryClient, first);
@@ -75,7 +131,7 @@ export function useTraceStream(): ConnectionState {
         const msg = parseStreamMessage(m.data);
         if (msg.kind === 'events') {
           if (msg.rejected.length) console.warn('trace stream: rejected events', msg.rejected);
-          dispatchEvents(queryClient, msg.events);
+          batcher.add(msg.events);
         } else if (msg.kind === 'resync') {
           resync = true;
           ws.close();
@@ -93,6 +149,7 @@ export function useTraceStream(): ConnectionState {
     void connect();
     return () => {
       disposed = true;
+      batcher.cancel();
       clearTimeout(timer);
       socket?.close();
     };

@@ -61,3 +61,27 @@ describe('applyEventToPods', () => {
     ).toBe(l);
   });
 });
+
+describe('applyEventsToPods', () => {
+  it('applies every status in a batch in order, copying the list once and leaving others as they were', () => {
+    const ev = traceBuilder();
+    const before = list();
+    const running = containerStatus('app', { state: { running: {} }, ready: true, started: true });
+    const r = applyEventsToPods(before, [
+      ev(1, { type: 'status.update', status: { phase: 'Pending' }, ...POD_REF }),
+      ev(2, {
+        type: 'status.update',
+        status: { phase: 'Running', containerStatuses: [running] },
+        ...POD_REF,
+      }),
+    ]);
+    expect(r.refetch).toBe(false);
+    expect(printPod(r.list.items[0] as never, T0).status).toBe('Running');
+    expect(r.list.items[1]).toBe(before.items[1]);
+    expect(printPod(before.items[0] as never, T0).status).toBe('Pending');
+    const none = applyEventsToPods(before, [
+      ev(3, { type: 'loop.iteration', source: 'sync', pods: 2, durationMs: 0 }),
+    ]);
+    expect(none.list).toBe(before);
+  });
+});

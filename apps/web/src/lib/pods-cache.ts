@@ -42,14 +42,45 @@ export function applyEventToPods(list: PodList, ev: TraceEvent): PodsPatch {
   }
 }
 
-/** Applies a batch in order. */
+/**
+ * Applies a batch in order. Costs O(pods + batch): the list is indexed and copied once per batch (not
+ * once per event), and a batch that touches no pod returns the same list.
+ */
 export function applyEventsToPods(list: PodList, events: readonly TraceEvent[]): PodsPatch {
   let refetch = false;
-  let current = list;
+  let items: Pod[] | undefined;
+  let index: Map<string, number> | undefined;
   for (const ev of events) {
-    const r = applyEventToPods(current, ev);
-    current = r.list;
-    refetch ||= r.refetch;
+    if (ev.type !== 'status.update' && ev.type !== 'config.update') continue;
+    if (ev.type === 'config.update' && ev.op === 'REMOVE') {
+      // rare: fall back to the one-event path, which re-indexes
+      const current: PodList = items ? { ...list, items } : list;
+      const r = applyEventToPods(current, ev);
+      refetch ||= r.refetch;
+      if (r.list !== current) {
+        items = r.list.items.slice();
+        index = undefined;
+      }
+      continue;
+    }
+    if (!index) {
+      index = new Map();
+      (items ?? list.items).forEach((p, i) => {
+        if (p.metadata.uid) index?.set(p.metadata.uid, i);
+      });
+    }
+    const i = index.get(ev.podUID);
+    if (ev.type === 'config.update') {
+      // ADD of a pod we have not listed, DELETE (deletionTimestamp set), UPDATE: metadata or spec changed.
+      refetch ||= i === undefined || ev.op === 'DELETE' || ev.op === 'UPDATE';
+      continue;
+    }
+    if (i === undefined) {
+      refetch = true;
+      continue;
+    }
+    items ??= list.items.slice();
+    items[i] = { ...(items[i] as Pod), status: ev.status };
   }
-  return { list: current, refetch };
+  return { list: items ? { ...list, items } : list, refetch };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containerStatus, POD_REF, T0, traceBuilder } from './fixtures.ts';
-import { layoutPodTimeline } from './timeline-layout.ts';
+import { extendToNow, layoutPodTimeline } from './timeline-layout.ts';
 
 const s = (sec: number) => T0 + sec * 1000;
 
@@ -111,8 +111,18 @@ describe('layoutPodTimeline', () => {
       { kind: 'exited', start: s(3.3), end: s(13.6) },
     ]);
     // The running instance reaches the right edge (now).
-    expect(second?.segments.at(-1)).toEqual({ kind: 'running', start: s(13.7), end: s(20) });
+    expect(second?.segments.at(-1)).toEqual({ kind: 'running', start: s(13.7), end: s(20), open: true });
     expect(layout.end).toBe(s(20));
+  });
+
+  it('extendToNow moves only the live edge: the same layout as laying out at that time', () => {
+    const laidOut = layoutPodTimeline(crashOnce(), 0);
+    const later = extendToNow(laidOut, s(20));
+    expect(later).toEqual(layoutPodTimeline(crashOnce(), s(20)));
+    // the finished instance and the point marks are untouched, so nothing keyed on them is redrawn
+    expect(later.lanes[0]).toBe(laidOut.lanes[0]);
+    expect(later.pleg).toBe(laidOut.pleg);
+    expect(extendToNow(laidOut, laidOut.end - 1)).toBe(laidOut);
   });
 
   it('marks PLEG events, syncs (failed when an action failed) and backoff windows', () => {

@@ -35,6 +35,8 @@ export interface LaneSegment {
   kind: LaneSegmentKind;
   start: number;
   end: number;
+  /** Runs to the layout's end (nothing has ended it yet). */
+  open?: boolean;
 }
 
 export interface ContainerLane {
@@ -223,13 +225,44 @@ function applyRuntimeCall(table: InstanceTable, ev: Extract<TraceEvent, { type: 
 function segmentsOf(c: Instance, next: Instance | undefined, end: number): LaneSegment[] {
   const out: LaneSegment[] = [];
   const runEnd = c.finishedAt ?? end;
-  if (c.createdAt !== null) out.push({ kind: 'created', start: c.createdAt, end: c.startedAt ?? runEnd });
-  if (c.startedAt !== null) out.push({ kind: 'running', start: c.startedAt, end: runEnd });
+  const running = c.finishedAt === null;
+  if (c.createdAt !== null) {
+    const open = c.startedAt === null && running;
+    out.push({ kind: 'created', start: c.createdAt, end: c.startedAt ?? runEnd, ...(open ? { open } : {}) });
+  }
+  if (c.startedAt !== null)
+    out.push({ kind: 'running', start: c.startedAt, end: runEnd, ...(running ? { open: true } : {}) });
   if (c.finishedAt !== null) {
-    const nextStart = next ? (next.createdAt ?? next.startedAt ?? end) : end;
-    out.push({ kind: 'exited', start: c.finishedAt, end: Math.max(c.finishedAt, nextStart) });
+    const nextStart = next ? (next.createdAt ?? next.startedAt ?? null) : null;
+    const open = nextStart === null;
+    out.push({
+      kind: 'exited',
+      start: c.finishedAt,
+      end: Math.max(c.finishedAt, nextStart ?? end),
+      ...(open ? { open } : {}),
+    });
   }
   return out;
+}
+
+/**
+ * The layout with its right edge moved to `now` (when later than its end): open worker bands and open
+ * lane segments follow; every other array is the same object, so the point marks need no new layout.
+ * The same layout object when `now` is not past its end. Lets a view lay out once per change of the
+ * events and move only the live edge on each clock tick.
+ */
+export function extendToNow(layout: TimelineLayout, now: number): TimelineLayout {
+  if (now <= layout.end) return layout;
+  const stretch = <T extends { end: number; open?: boolean }>(x: T): T =>
+    x.open ? { ...x, end: Math.max(x.end, now) } : x;
+  return {
+    ...layout,
+    end: now,
+    workerBands: layout.workerBands.map(stretch),
+    lanes: layout.lanes.map((l) =>
+      l.segments.some((g) => g.open) ? { ...l, segments: l.segments.map(stretch) } : l,
+    ),
+  };
 }
 
 /**

@@ -41,6 +41,47 @@ describe('applyEvents', () => {
   });
 });
 
+describe('applyEvents over a long stream', () => {
+  it('keeps the newest `limit` events through many batches, and earlier states never change', () => {
+    const ev = traceBuilder();
+    const other = { podUID: 'uid-other', pod: 'default/other' };
+    let s = emptyTraceState(10);
+    const snapshots: { state: ReturnType<typeof emptyTraceState>; seqs: number[]; pod: number[] }[] = [];
+    for (let b = 0; b < 12; b++) {
+      const batch = Array.from({ length: 3 }, (_, i) =>
+        ev(b * 3 + i, {
+          type: 'worker.update',
+          updateType: 'SyncPodSync',
+          coalesced: false,
+          ...(i === 2 ? other : POD_REF),
+        }),
+      );
+      s = applyEvents(s, batch);
+      snapshots.push({
+        state: s,
+        seqs: s.events.map((e) => e.seq),
+        pod: podEvents(s, POD_REF.podUID).map((e) => e.seq),
+      });
+    }
+    expect(s.events.map((e) => e.seq)).toEqual([27, 28, 29, 30, 31, 32, 33, 34, 35, 36]);
+    expect(podEvents(s, 'uid-other').map((e) => e.seq)).toEqual(
+      [6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36].slice(-10),
+    );
+    for (const snap of snapshots) {
+      expect(snap.state.events.map((e) => e.seq)).toEqual(snap.seqs);
+      expect(podEvents(snap.state, POD_REF.podUID).map((e) => e.seq)).toEqual(snap.pod);
+    }
+    // appending to an older state forks it: the newer one is unaffected
+    const old = snapshots[3]?.state ?? s;
+    const forked = applyEvents(old, [
+      ev(100, { type: 'loop.iteration', source: 'sync', pods: 0, durationMs: 0 }),
+    ]);
+    expect(forked.events.at(-1)?.seq).toBe(37);
+    expect(forked.events.at(-2)?.seq).toBe(12);
+    expect(s.events.at(-1)?.seq).toBe(36);
+  });
+});
+
 describe('fromEvents', () => {
   it('merges pages given in any order, without duplicates', () => {
     const ev = traceBuilder();

@@ -7,7 +7,7 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { stepState } from '../lib/step.ts';
-import { layoutPodTimeline } from '../lib/timeline-layout.ts';
+import { extendToNow, layoutPodTimeline } from '../lib/timeline-layout.ts';
 import { Timeline } from '../timeline/Timeline.tsx';
 import { panWindow, revealTime, type TimeWindow, zoomWindow } from '../timeline/viewport.ts';
 import { EventsTable } from './EventsTable.tsx';
@@ -20,7 +20,9 @@ function typing(target: EventTarget | null): boolean {
 }
 
 export function PodHistory({ events, now }: { events: readonly TraceEvent[]; now: number }) {
-  const layout = useMemo(() => layoutPodTimeline(events, now), [events, now]);
+  // laid out once per change of the events; a clock tick only moves the live edge (extendToNow)
+  const laidOut = useMemo(() => layoutPodTimeline(events, 0), [events]);
+  const layout = useMemo(() => extendToNow(laidOut, now), [laidOut, now]);
   const bounds = useMemo(
     () => ({ start: layout.start, end: Math.max(layout.end, layout.start + 1000) }),
     [layout.start, layout.end],

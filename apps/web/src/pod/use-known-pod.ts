@@ -2,9 +2,11 @@
  * The pod a pod page is about: from the pods list while it is on the node, else the last one seen here,
  * else only its UID as the trace knows it (a deleted pod's history stays browsable).
  */
-import type { Pod } from '@syncscope/core/api';
-import { useRef } from 'react';
+import type { Pod, PodList } from '@syncscope/core/api';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { useCallback, useRef } from 'react';
 import { usePods, useRecentTrace } from '../api/queries.ts';
+import type { TraceState } from '../lib/trace-store.ts';
 
 export interface KnownPod {
   pod: Pod | undefined;
@@ -14,25 +16,36 @@ export interface KnownPod {
   loading: boolean;
 }
 
-export function useKnownPod(namespace: string, name: string): KnownPod {
-  const pods = usePods();
-  const recent = useRecentTrace();
-  const last = useRef<Pod | undefined>(undefined);
-  const live = pods.data?.items.find(
-    (p) => p.metadata.name === name && (p.metadata.namespace ?? 'default') === namespace,
-  );
-  if (live) last.current = live;
-  let uid = live?.metadata.uid ?? last.current?.metadata.uid;
-  if (!uid) {
-    const ref = `${namespace}/${name}`;
-    const events = recent.data?.events ?? [];
-    for (let i = events.length - 1; i >= 0; i--) {
-      const ev = events[i];
-      if (ev && 'pod' in ev && ev.pod === ref && ev.podUID) {
-        uid = ev.podUID;
-        break;
-      }
-    }
+/** The UID of the newest event the trace holds for `namespace/name`. */
+function uidInTrace(events: readonly TraceEvent[], ref: string): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i];
+    if (ev && 'pod' in ev && ev.pod === ref && ev.podUID) return ev.podUID;
   }
+  return undefined;
+}
+
+/**
+ * Subscribes through `select`: the page re-renders when this pod (or its UID in the trace) changes, not
+ * on every batch the stream applies to the pods list or the recent trace.
+ */
+export function useKnownPod(namespace: string, name: string): KnownPod {
+  const selectPod = useCallback(
+    (list: PodList) =>
+      list.items.find((p) => p.metadata.name === name && (p.metadata.namespace ?? 'default') === namespace),
+    [namespace, name],
+  );
+  const pods = usePods(selectPod);
+  const last = useRef<Pod | undefined>(undefined);
+  const live = pods.data;
+  if (live) last.current = live;
+  const known = live?.metadata.uid ?? last.current?.metadata.uid;
+  // the trace is searched only while the pod is not known from the list
+  const selectUid = useCallback(
+    (trace: TraceState) => (known ? undefined : uidInTrace(trace.events, `${namespace}/${name}`)),
+    [known, namespace, name],
+  );
+  const recent = useRecentTrace(selectUid);
+  const uid = known ?? recent.data;
   return { pod: live ?? last.current, uid, gone: pods.isSuccess && !live, loading: pods.isPending };
 }

@@ -34,14 +34,23 @@ export interface TimelineProps {
   onSelect?: (seq: number) => void;
 }
 
+/** Top of row `i` (module-level, so it keeps its identity across renders). */
+const rowY = (i: number) => AXIS_H + PAD + i * ROW_H;
+/** Middle of row `i`, where the canvas draws point marks. */
+const rowMid = (i: number) => rowY(i) + ROW_H / 2;
+
 const fmtSec = timeFormat('%H:%M:%S');
 const fmtMs = timeFormat('%H:%M:%S.%L');
 
-function pointMarks(layout: TimelineLayout): PointMark[] {
+function pointMarks(
+  pleg: TimelineLayout['pleg'],
+  probes: TimelineLayout['probes'],
+  events: TimelineLayout['events'],
+): PointMark[] {
   return [
-    ...layout.pleg.map((p) => ({ row: 2, time: p.time, seq: p.seq, cls: `pleg-${p.event}` })),
-    ...layout.probes.map((p) => ({ row: 4, time: p.time, seq: p.seq, cls: `probe-${p.result}` })),
-    ...layout.events.map((e) => ({ row: 5, time: e.time, seq: e.seq, cls: `event-${e.eventType}` })),
+    ...pleg.map((p) => ({ row: 2, time: p.time, seq: p.seq, cls: `pleg-${p.event}` })),
+    ...probes.map((p) => ({ row: 4, time: p.time, seq: p.seq, cls: `probe-${p.result}` })),
+    ...events.map((e) => ({ row: 5, time: e.time, seq: e.seq, cls: `event-${e.eventType}` })),
   ];
 }
 
@@ -58,10 +67,13 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect }: Ti
     () => scaleTime<number, number>().domain([win.start, win.end]).range([GUTTER, right]),
     [win.start, win.end, right],
   );
-  const rowY = (i: number) => AXIS_H + PAD + i * ROW_H;
   const rows = FIXED_ROWS.length + layout.lanes.length;
   const height = rowY(rows) + PAD;
-  const marks = useMemo(() => pointMarks(layout), [layout]);
+  // on the mark arrays, not the layout: a clock tick (extendToNow) keeps them
+  const marks = useMemo(
+    () => pointMarks(layout.pleg, layout.probes, layout.events),
+    [layout.pleg, layout.probes, layout.events],
+  );
   const useCanvas = marks.length > CANVAS_THRESHOLD;
   const [hover, setHover] = useState<(Hit & { px: number; py: number }) | null>(null);
   const drag = useRef<{ x0: number; win: TimeWindow; moved: boolean } | null>(null);
@@ -190,7 +202,7 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect }: Ti
           win={win}
           width={width}
           height={height}
-          rowY={(r) => rowY(r) + ROW_H / 2}
+          rowY={rowMid}
           left={GUTTER}
           right={right}
         />
