@@ -1,6 +1,6 @@
 /**
  * The trace over HTTP:
- *   GET /api/v1/trace?since=&podUID=&limit=   { items, next, oldest }: events with seq > since, oldest first.
+ *   GET /api/v1/trace?since=&podUID=&limit=   { items, next, oldest, newest }: events with seq > since, oldest first.
  *       `next` is what to pass as ?since= to continue: the last seq returned when the page was cut by
  *       `limit`, otherwise the newest seq recorded (so a filtered poll does not rescan what it has seen).
  *       `oldest` is the oldest seq still held; since < oldest - 1 means events were dropped in between.
@@ -53,7 +53,7 @@ async function traceRoutes(app: FastifyInstance): Promise<void> {
       const items = trace.since(since ?? 0, byPod(req.query.podUID), max);
       const last = items[items.length - 1];
       const next = items.length === max && last ? last.seq : Math.max(newest, since ?? 0);
-      return { items, next, oldest: trace.oldest };
+      return { items, next, oldest: trace.oldest, newest };
     },
   );
 

@@ -74,6 +74,8 @@ export interface TracePage {
   next: number | null;
   /** The oldest seq the server still holds. */
   oldest: number | null;
+  /** The newest seq recorded (whatever the filter). */
+  newest?: number;
 }
 
 export function getTracePage(opts: { since?: number; podUID?: string; limit?: number }): Promise<TracePage> {
@@ -93,7 +95,7 @@ const NO_POD = 'no-such-pod';
  */
 export async function getTraceBounds(): Promise<{ oldest: number | null; newest: number }> {
   const page = await getTracePage({ since: 0, podUID: NO_POD, limit: 1 });
-  return { oldest: page.oldest, newest: page.next ?? 0 };
+  return { oldest: page.oldest, newest: page.newest ?? page.next ?? 0 };
 }
 
 export const MAX_TRACE_PAGES = 50;

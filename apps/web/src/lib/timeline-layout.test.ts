@@ -231,3 +231,24 @@ describe('layoutPodTimeline', () => {
     expect(layout.lanes[0]).toMatchObject({ error: 'failed to create', finishedAt: s(1), startedAt: null });
   });
 });
+
+describe('server restarts on a pod timeline', () => {
+  it('marks a server.start inside the pod history and ignores one from before the pod existed', () => {
+    const ev = traceBuilder();
+    const server = {
+      type: 'server.start',
+      version: '0.1.0',
+      runtime: 'simulated',
+      endpoint: 'unix:///x',
+    } as const;
+    const events = [
+      ev(-600, server),
+      ev(0, { type: 'worker.state', ...POD_REF, from: null, to: 'SyncPod' }),
+      ev(30, server),
+      ev(31, { type: 'worker.update', ...POD_REF, updateType: 'SyncPodSync', coalesced: false }),
+    ];
+    const layout = layoutPodTimeline(events, T0 + 40_000);
+    expect(layout.restarts.map((r) => r.time)).toEqual([T0 + 30_000]);
+    expect(layout.start).toBe(T0);
+  });
+});

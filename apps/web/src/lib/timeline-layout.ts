@@ -109,6 +109,8 @@ export interface TimelineLayout {
   backoffs: BackoffWindow[];
   probes: ProbeMark[];
   events: EventMark[];
+  /** Restarts of the Syncscope server during the pod's life (`server.start`): the engine adopted the pod. */
+  restarts: { seq: number; time: number }[];
 }
 
 /** "containerd://abc" and "abc" name the same container. */
@@ -270,7 +272,13 @@ export function extendToNow(layout: TimelineLayout, now: number): TimelineLayout
  * bands and running containers extend to max(now, last event).
  */
 export function layoutPodTimeline(events: readonly TraceEvent[], now: number): TimelineLayout {
-  const sorted = [...events].sort((a, b) => a.seq - b.seq);
+  // server.start markers are node-wide: keep those inside the pod's own history, and lay out the rest
+  const sorted = events.filter((e) => e.type !== 'server.start').sort((a, b) => a.seq - b.seq);
+  const from = sorted[0]?.time ?? Number.POSITIVE_INFINITY;
+  const restarts = events
+    .filter((e) => e.type === 'server.start' && e.time >= from)
+    .map((e) => ({ seq: e.seq, time: e.time }))
+    .sort((a, b) => a.seq - b.seq);
   const table = new InstanceTable();
   const workerBands: WorkerBand[] = [];
   const pleg: PlegMark[] = [];
@@ -376,5 +384,5 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
     return { ...c, key: `${c.name}#${i}`, segments: segmentsOf(c, next, end) };
   });
 
-  return { start, end, workerBands, lanes, pleg, syncs, backoffs, probes, events: marks };
+  return { start, end, workerBands, lanes, pleg, syncs, backoffs, probes, events: marks, restarts };
 }

@@ -183,6 +183,16 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect }: Ti
             points={!useCanvas}
             selectedSeq={cursor?.seq ?? null}
           />
+          {layout.restarts
+            .filter((r) => r.time >= win.start && r.time <= win.end)
+            .map((r) => (
+              <g key={r.seq} className="tl-restart" data-testid="timeline-restart">
+                <line x1={x(r.time)} x2={x(r.time)} y1={AXIS_H - 4} y2={height} />
+                <text x={x(r.time) + 3} y={AXIS_H + 8}>
+                  server restarted
+                </text>
+              </g>
+            ))}
           {cursor && cursor.time >= win.start && cursor.time <= win.end && (
             <line
               className="tl-cursor"
