@@ -1,10 +1,6 @@
 import type { Pod, PodStatus } from '../api/v1.ts';
-import type { Clock } from '../clock/clock.ts';
-import type { TraceRecorder } from '../events/recorder.ts';
-import type { SyncAction, WorkerState, WorkType } from '../events/trace.ts';
-import type { PodCache } from './container/cache.ts';
+import type { SyncAction, WorkerState } from '../events/trace.ts';
 import type { PodStatusRT, RuntimePod } from './container/runtime.ts';
-import type { EventRecorder } from './events/event-recorder.ts';
 import { isTerminalPhase, podFullName, podRef } from './pod-ref.ts';
 import {
   calculateEffectiveGracePeriod,
@@ -17,12 +13,11 @@ import {
   isPodStatusCacheTerminal,
   NetworkNotReadyErrorMsg,
   PodSyncError,
-  type PodSyncer,
   type SyncOutcome,
 } from './pod-syncer.ts';
+import { type PodWorkerSync, type PodWorkersDeps, PodWorkersQueries } from './pod-workers-queries.ts';
 import { Channel } from './util/channel.ts';
 import { jitter } from './util/jitter.ts';
-import type { WorkQueue } from './util/queue/work-queue.ts';
 
 export {
   isPodStatusCacheTerminal,
@@ -32,37 +27,7 @@ export {
   type SyncOutcome,
 } from './pod-syncer.ts';
 
-export interface PodWorkersConfig {
-  resyncIntervalMs: number;
-  backOffPeriodMs: number;
-  backOffOnTransientErrorPeriodMs: number;
-  jitterFactor: number;
-}
-
-export interface PodWorkersDeps {
-  syncer: PodSyncer;
-  workQueue: WorkQueue;
-  podCache: PodCache;
-  clock: Clock;
-  trace: TraceRecorder;
-  recorder: EventRecorder;
-  config: PodWorkersConfig;
-  /** [0, 1) source for the requeue jitter */
-  random: () => number;
-  /**
-   * Called once a worker finished (SyncTerminatedPod succeeded). The kubelet uses it the way the status
-   * manager does: a deleted pod whose worker finished may now leave the API.
-   */
-  onPodFinished?: (uid: string) => void;
-}
-
-/** What SyncKnownPods reports per tracked UID (PodWorkerSync). */
-export interface PodWorkerSync {
-  state: WorkType;
-  orphan: boolean;
-  hasConfig: boolean;
-  static: boolean;
-}
+export type { PodWorkerSync, PodWorkersConfig, PodWorkersDeps } from './pod-workers-queries.ts';
 
 /**
  * PodWorkers (pod_workers.go): one serial worker per pod UID that drives the pod through its lifecycle.
@@ -80,17 +45,16 @@ export interface PodWorkerSync {
  *                                      |------------------------------- isPodKnownTerminated
  *                                                         |------------ shouldPodBeFinished
  */
-export class PodWorkers {
-  private readonly podSyncStatuses = new Map<string, PodSyncStatus>();
+export class PodWorkers extends PodWorkersQueries {
   private readonly podUpdates = new Map<string, Channel<true>>();
   private readonly lastState = new Map<string, WorkerState>();
   private readonly refs = new Map<string, { podUID: string; pod: string }>();
-  /** true after the first syncKnownPods: from then on unknown UIDs are treated as not running */
-  private podsSynced = false;
   /** resolves when every worker is idle (tests) */
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly deps: PodWorkersDeps) {}
+  constructor(private readonly deps: PodWorkersDeps) {
+    super();
+  }
 
   updatePod(input: UpdatePodOptions): void {
     const options: UpdatePodOptions = { ...input };
@@ -498,47 +462,6 @@ export class PodWorkers {
     this.podSyncStatuses.delete(uid);
     this.cleanupPodUpdates(uid);
     return true;
-  }
-
-  // ---- query predicates (used by the other loops) -------------------------------------------------
-
-  isPodKnownTerminated(uid: string): boolean {
-    return this.podSyncStatuses.get(uid)?.isTerminated() ?? false;
-  }
-  couldHaveRunningContainers(uid: string): boolean {
-    const s = this.podSyncStatuses.get(uid);
-    return s ? !s.isTerminated() : !this.podsSynced;
-  }
-  shouldPodBeFinished(uid: string): boolean {
-    const s = this.podSyncStatuses.get(uid);
-    return s ? s.isFinished() : this.podsSynced;
-  }
-  isPodTerminationRequested(uid: string): boolean {
-    return this.podSyncStatuses.get(uid)?.isTerminationRequested() ?? false;
-  }
-  shouldPodContainersBeTerminating(uid: string): boolean {
-    const s = this.podSyncStatuses.get(uid);
-    return s ? s.isTerminationStarted() : this.podsSynced;
-  }
-  shouldPodRuntimeBeRemoved(uid: string): boolean {
-    const s = this.podSyncStatuses.get(uid);
-    return s ? s.isTerminated() : this.podsSynced;
-  }
-  shouldPodContentBeRemoved(uid: string): boolean {
-    const s = this.podSyncStatuses.get(uid);
-    return s ? s.isEvicted() || (s.isDeleted() && s.isTerminated()) : this.podsSynced;
-  }
-
-  /** The derived state of a UID, or undefined when not tracked (the UI and tests). */
-  stateOf(uid: string): WorkerState | undefined {
-    return this.podSyncStatuses.get(uid)?.workerState();
-  }
-  /** Read-only view of a UID's record (tests, the node view). */
-  statusOf(uid: string): Readonly<PodSyncStatus> | undefined {
-    return this.podSyncStatuses.get(uid);
-  }
-  get size(): number {
-    return this.podSyncStatuses.size;
   }
 
   /** Resolves when no worker has an update pending or in progress. */
