@@ -16,6 +16,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { encodeListItemwise } from './list-codec.ts';
 import { loadCriServices } from './proto.ts';
 import { MAX_MSG_SIZE } from './remote-runtime.ts';
 import { type ContainerEventResponse, CriError, type CriRuntime, GrpcCode } from './types.ts';
@@ -34,7 +35,8 @@ export async function serveCri(impl: CriRuntime, socketPath: string): Promise<Cr
   mkdirSync(dirname(path), { recursive: true });
   rmSync(path, { force: true }); // a socket left behind by a previous run would make bind fail
 
-  const { runtime, image } = loadCriServices();
+  const { runtime: runtimeDef, image } = loadCriServices();
+  const runtime = withListEncoders(runtimeDef);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_MSG_SIZE,
     'grpc.max_send_message_length': MAX_MSG_SIZE,
@@ -85,6 +87,22 @@ export async function serveCri(impl: CriRuntime, socketPath: string): Promise<Cr
       rmSync(path, { force: true });
     },
   };
+}
+
+/**
+ * The runtime service with ListPodSandbox/ListContainers answers encoded item by item (list-codec.ts): a
+ * runtime that hands out frozen items (the simulated node) pays the encoding once per item state.
+ */
+function withListEncoders(def: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const out: Record<string, grpc.MethodDefinition<object, unknown>> = { ...def };
+  for (const [name, field] of [
+    ['ListPodSandbox', 'items'],
+    ['ListContainers', 'containers'],
+  ] as const) {
+    const m = def[name];
+    if (m) out[name] = { ...m, responseSerialize: encodeListItemwise(m.responseSerialize, field) };
+  }
+  return out as grpc.ServiceDefinition;
 }
 
 /** A unary handler from an async function; an undefined result becomes the empty response message. */

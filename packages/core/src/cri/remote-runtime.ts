@@ -16,8 +16,12 @@
  * - Calls may be made concurrently. After the runtime restarts, the channel reconnects by itself within
  *   about a second (short reconnect backoff); until then calls fail fast with UNAVAILABLE.
  * - Deadlines are wall-clock (gRPC's own clock), not the engine's Clock: they bound real I/O.
+ * - Node-wide ListPodSandbox and ListContainers answers (no filter, or by state only) hold deep-frozen items
+ *   that may be the same objects as in an earlier answer (an unchanged item is not decoded again, see
+ *   list-codec.ts): read them, never mutate them.
  */
 import * as grpc from '@grpc/grpc-js';
+import { decodeListItemwise } from './list-codec.ts';
 import { type CriServices, loadCriServices } from './proto.ts';
 import {
   type Container,
@@ -98,6 +102,13 @@ export function parseEndpoint(s: string): string {
   return path;
 }
 
+/** A list filter that selects across the whole node (none, or by state only). */
+function nodeWide(filter: PodSandboxFilter | ContainerFilter | undefined): boolean {
+  return (
+    !filter?.id && !filter?.label_selector && !(filter && 'pod_sandbox_id' in filter && filter.pod_sandbox_id)
+  );
+}
+
 export function toCriError(method: string, err: unknown): CriError {
   if (err instanceof CriError) return err;
   const e = err as Partial<grpc.ServiceError> | undefined;
@@ -114,6 +125,21 @@ export class RemoteRuntime implements CriRuntime {
   private readonly client: grpc.Client;
   private readonly services = loadCriServices();
   private readonly streams = new Set<ContainerEventStream>();
+  /**
+   * Node-wide lists (relist every second, housekeeping every other 2 s) decoded item by item. Per-pod lists
+   * decode plainly: they are small, and would push the node's items out of the decoders' memory.
+   */
+  private readonly listDecoders = new Map<string, (buf: Buffer) => unknown>(
+    (
+      [
+        ['ListPodSandbox', 'items'],
+        ['ListContainers', 'containers'],
+      ] as const
+    ).map(([name, field]) => [
+      name,
+      decodeListItemwise(this.method('runtime', name).responseDeserialize, field),
+    ]),
+  );
 
   constructor(endpoint: string, opts: RemoteRuntimeOptions = {}) {
     this.endpoint = `unix://${parseEndpoint(endpoint)}`;
@@ -171,9 +197,13 @@ export class RemoteRuntime implements CriRuntime {
   }
 
   async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
-    const res = await this.unary<{ items: PodSandbox[] }>('runtime', 'ListPodSandbox', {
-      filter: filter ?? null,
-    });
+    const res = await this.unary<{ items: PodSandbox[] }>(
+      'runtime',
+      'ListPodSandbox',
+      { filter: filter ?? null },
+      this.timeoutMs,
+      nodeWide(filter) ? this.listDecoders.get('ListPodSandbox') : undefined,
+    );
     return res.items;
   }
 
@@ -205,9 +235,13 @@ export class RemoteRuntime implements CriRuntime {
   }
 
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
-    const res = await this.unary<{ containers: Container[] }>('runtime', 'ListContainers', {
-      filter: filter ?? null,
-    });
+    const res = await this.unary<{ containers: Container[] }>(
+      'runtime',
+      'ListContainers',
+      { filter: filter ?? null },
+      this.timeoutMs,
+      nodeWide(filter) ? this.listDecoders.get('ListContainers') : undefined,
+    );
     return res.containers;
   }
 
@@ -312,12 +346,13 @@ export class RemoteRuntime implements CriRuntime {
     return def as grpc.MethodDefinition<object, unknown>;
   }
 
-  /** One unary call; timeoutMs 0 means no deadline, undefined the default. */
+  /** One unary call; timeoutMs 0 means no deadline, undefined the default; `deserialize` replaces the proto's. */
   private unary<Res = unknown>(
     service: Service,
     name: string,
     req: object,
     timeoutMs = this.timeoutMs,
+    deserialize?: (buf: Buffer) => unknown,
   ): Promise<Res> {
     return new Promise<Res>((resolve, reject) => {
       try {
@@ -326,7 +361,7 @@ export class RemoteRuntime implements CriRuntime {
         this.client.makeUnaryRequest(
           def.path,
           def.requestSerialize,
-          def.responseDeserialize,
+          deserialize ?? def.responseDeserialize,
           req,
           new grpc.Metadata(),
           options,

@@ -14,6 +14,7 @@ import { PodManager } from './config/pod-manager.ts';
 import { defaultKubeletConfiguration, type KubeletConfiguration } from './configuration.ts';
 import { PodCache } from './container/cache.ts';
 import type { PodStatusRT, Runtime } from './container/runtime.ts';
+import { RuntimeCache } from './container/runtime-cache.ts';
 import type { EventRecorder } from './events/event-recorder.ts';
 import { KubeletSyncer } from './kubelet-sync.ts';
 import type { ProbeResultsReader } from './kuberuntime/kuberuntime-manager.ts';
@@ -83,6 +84,8 @@ export class KubeletComponents {
   readonly podConfig: PodConfig;
   readonly podManager = new PodManager();
   readonly podCache = new PodCache();
+  /** Running pods for housekeeping, refreshed every housekeepingPeriod + housekeepingWarningDuration. */
+  readonly runtimeCache: RuntimeCache;
   readonly workQueue: BasicWorkQueue;
   readonly reasonCache: ReasonCache;
   readonly statusManager: StatusManager;
@@ -115,6 +118,11 @@ export class KubeletComponents {
     this.statusManager = new StatusManager(this.clock, this.trace);
     this.runtimeState = new RuntimeState(this.clock, c.maxWaitForContainerRuntimeMs);
     const rt = this.runtime;
+    this.runtimeCache = new RuntimeCache(
+      rt,
+      this.clock,
+      c.housekeepingPeriodMs + c.housekeepingWarningDurationMs,
+    );
     const eventedRuntime: EventedRuntime | undefined =
       c.eventedPleg && rt.streamEvents && rt.generatePodStatus
         ? { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) }

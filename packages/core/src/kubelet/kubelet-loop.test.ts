@@ -99,6 +99,23 @@ describe('Kubelet sync loop (fake runtime, fake clock)', () => {
     expect(hk[0]?.orphansKilled).toBe(1);
   });
 
+  it('housekeeping every 2 s lists the running runtime pods every other time (3 s runtime cache)', async () => {
+    const { runtime, kl, trace, clock } = setup();
+    const getPods = runtime.getPods.bind(runtime);
+    const listedAt: number[] = [];
+    const t0 = clock.now();
+    runtime.getPods = (all: boolean) => {
+      if (!all) listedAt.push(clock.since(t0));
+      return getPods(all);
+    };
+    kl.start();
+    await clock.step(12_500);
+    await kl.stop();
+    const hk = trace.since(0, (e) => e.type === 'housekeeping');
+    expect(hk).toHaveLength(6); // at 2, 4, ..., 12 s
+    expect(listedAt).toEqual([2_000, 6_000, 10_000]);
+  });
+
   it('syncLoopIteration handles one ready source at a time and returns null when none is ready', async () => {
     const { kl, pod } = setup();
     expect(await kl.syncLoopIteration()).toBe(null);

@@ -280,6 +280,7 @@ export class KubeletLoop extends KubeletComponents {
       podWorkers: this.podWorkers,
       statusManager: this.statusManager,
       runtime: this.runtime,
+      runtimeCache: this.runtimeCache,
       probeManager: this.probeManager,
       orphanKillGracePeriodSeconds: this.config.orphanKillGracePeriodSeconds,
     });

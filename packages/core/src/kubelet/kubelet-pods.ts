@@ -10,6 +10,8 @@ export interface CleanupDeps {
   podWorkers: PodWorkers;
   statusManager: StatusManager;
   runtime: { getPods(all: boolean): Promise<RuntimePod[]>; gcBackoff(): void };
+  /** the kubelet's runtimeCache: running pods, listed at most every 3 s; without it, listed every time */
+  runtimeCache?: { getPods(): Promise<RuntimePod[]> };
   /** stops probe workers of pods that are not possibly running */
   probeManager?: { cleanupPods(possiblyRunning: Set<string>): void };
   orphanKillGracePeriodSeconds: number;
@@ -46,7 +48,7 @@ export function filterOutInactivePods(
 /**
  * HandlePodCleanups (kubelet_pods.go): housekeeping, every 2 s from the sync loop, which waits for it — so
  * everything here is quick apart from one runtime listing. In order: let the pod workers forget finished
- * pods (SyncKnownPods); list the running runtime pods; stop probe workers of pods not possibly running
+ * pods (SyncKnownPods); list the running runtime pods (through the runtime cache); stop probe workers of pods not possibly running
  * (neither syncing nor terminating); drop statuses of pods no longer desired; restart
  * desired pods the workers do not know (UID reuse); finalize terminal deleted pods the workers never saw;
  * kill running runtime pods nobody knows — only those wholly created by this engine (RuntimePod.managed),
@@ -65,7 +67,7 @@ export async function handlePodCleanups(kl: CleanupDeps): Promise<CleanupResult>
 
   let runningRuntimePods: RuntimePod[];
   try {
-    runningRuntimePods = await runtime.getPods(false);
+    runningRuntimePods = await (kl.runtimeCache ? kl.runtimeCache.getPods() : runtime.getPods(false));
   } catch (e) {
     result.error = `Error listing containers: ${e instanceof Error ? e.message : String(e)}`;
     return result;

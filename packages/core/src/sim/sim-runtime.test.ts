@@ -336,3 +336,42 @@ describe('lists and filters', () => {
     expect(c?.image_ref).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });
+
+describe('node-wide lists at scale', () => {
+  const uidLabels = (pod: string) => ({ 'io.kubernetes.pod.uid': `uid-${pod}` });
+
+  it('answers an unchanged node with the same frozen list, and a changed one with fresh states', async () => {
+    const a = await n.pod('a', { labels: uidLabels('a') });
+    const c = await n.run(a.id, a.config, 'c', ['sleep', '100']);
+    const first = await n.sim.listContainers();
+    expect(await n.sim.listContainers()).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+    await n.clock.step(100_000);
+    const after = await n.sim.listContainers();
+    expect(after).not.toBe(first);
+    expect(after.map((x) => [x.id, x.state])).toEqual([[c, 'CONTAINER_EXITED']]);
+    expect(first[0]?.state).toBe('CONTAINER_RUNNING'); // an answer already given does not change
+    expect(await n.sim.listContainers({ state: { state: 'CONTAINER_RUNNING' } })).toEqual([]);
+  });
+
+  it('per-pod lists by the pod-UID label see creations and removals', async () => {
+    const a = await n.pod('a', { labels: uidLabels('a') });
+    const b = await n.pod('b', { labels: uidLabels('b') });
+    const byPod = (pod: string) => ({ label_selector: { 'io.kubernetes.pod.uid': `uid-${pod}` } });
+    const ca = await n.sim.createContainer(
+      a.id,
+      containerConfig('x', ['true'], { labels: { ...uidLabels('a'), 'io.kubernetes.container.name': 'x' } }),
+      a.config,
+    );
+    expect((await n.sim.listContainers(byPod('a'))).map((c) => c.id)).toEqual([ca]);
+    expect(await n.sim.listContainers(byPod('b'))).toEqual([]);
+    expect((await n.sim.listPodSandbox(byPod('b'))).map((s) => s.id)).toEqual([b.id]);
+    expect(
+      await n.sim.listContainers({ label_selector: { ...byPod('a').label_selector, other: 'v' } }),
+    ).toEqual([]);
+    await n.sim.removePodSandbox(a.id);
+    expect(await n.sim.listContainers(byPod('a'))).toEqual([]);
+    expect(await n.sim.listPodSandbox(byPod('a'))).toEqual([]);
+    expect((await n.sim.listPodSandbox()).map((s) => s.id)).toEqual([b.id]);
+  });
+});

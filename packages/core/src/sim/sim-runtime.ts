@@ -36,6 +36,7 @@ import {
 } from './container-process.ts';
 import { Faults } from './faults.ts';
 import { ImageCatalogue, normalizeImageRef, pullFailureText } from './images.ts';
+import { containerView, ListAnswers, listKey, podSandboxView } from './list-views.ts';
 import { CriLogWriter } from './log-writer.ts';
 import { HOST_NETNS, SimNetwork } from './network.ts';
 import { type Program, SignalBox } from './process.ts';
@@ -47,9 +48,7 @@ import {
   matchLabels,
   type SandboxRecord,
   sandboxState,
-  toContainer,
   toContainerStatus,
-  toPodSandbox,
   toPodSandboxStatus,
 } from './sim-state.ts';
 import { SimStore } from './sim-store.ts';
@@ -94,6 +93,7 @@ export class SimRuntime extends SimStore implements CriRuntime {
   readonly faults: Faults;
   private readonly deps: ProcessDeps;
   private readonly latency: Partial<Record<string, number>>;
+  private readonly lists = new ListAnswers();
 
   constructor(opts: SimRuntimeOptions) {
     super(opts.clock);
@@ -177,8 +177,7 @@ export class SimRuntime extends SimStore implements CriRuntime {
       netns: hostNetwork ? HOST_NETNS : id,
       name,
     };
-    this.sandboxes.set(id, sb);
-    this.sandboxNames.set(name, id);
+    this.addSandbox(sb);
     if (!hostNetwork) {
       if (!this.networkReady) {
         // containerd keeps the failed sandbox (NOTREADY); the kubelet has to stop and remove it.
@@ -212,8 +211,7 @@ export class SimRuntime extends SimStore implements CriRuntime {
     if (!sb) return;
     if (!sb.notReady || sb.ip) this.stopSandbox(sb);
     for (const c of this.containersOf(id)) this.deleteContainer(c);
-    this.sandboxes.delete(id);
-    this.sandboxNames.delete(sb.name);
+    this.dropSandbox(sb);
   }
 
   async podSandboxStatus(id: string): Promise<PodSandboxStatusResponse> {
@@ -230,14 +228,13 @@ export class SimRuntime extends SimStore implements CriRuntime {
 
   async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
     await this.call('ListPodSandbox');
-    return [...this.sandboxes.values()]
-      .filter(
-        (s) =>
-          (!filter?.id || s.id === filter.id) &&
-          (!filter?.state || sandboxState(s) === filter.state.state) &&
-          matchLabels(s.config.labels, filter?.label_selector),
-      )
-      .map(toPodSandbox);
+    const out: PodSandbox[] = [];
+    for (const s of this.sandboxCandidates(filter)) {
+      if (filter?.state && sandboxState(s) !== filter.state.state) continue;
+      if (!matchLabels(s.config.labels, filter?.label_selector)) continue;
+      out.push(podSandboxView(s));
+    }
+    return this.lists.answer(keyed('sandboxes', listKey(filter)), out);
   }
 
   // --- containers --------------------------------------------------------------------------------------
@@ -305,8 +302,7 @@ export class SimRuntime extends SimStore implements CriRuntime {
       markExited,
     };
     c.env = containerEnv(c, sb);
-    this.containers.set(id, c);
-    this.containerNames.set(name, id);
+    this.addContainer(c);
     this.emit('CONTAINER_CREATED_EVENT', c);
     return id;
   }
@@ -398,15 +394,15 @@ export class SimRuntime extends SimStore implements CriRuntime {
 
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
     await this.call('ListContainers');
-    return [...this.containers.values()]
-      .filter(
-        (c) =>
-          (!filter?.id || c.id === filter.id) &&
-          (!filter?.pod_sandbox_id || c.sandboxId === filter.pod_sandbox_id) &&
-          (!filter?.state || containerState(c) === filter.state.state) &&
-          matchLabels(c.config.labels, filter?.label_selector),
-      )
-      .map(toContainer);
+    const out: Container[] = [];
+    for (const c of this.containerCandidates(filter)) {
+      if (filter?.id && c.id !== filter.id) continue;
+      if (filter?.pod_sandbox_id && c.sandboxId !== filter.pod_sandbox_id) continue;
+      if (filter?.state && containerState(c) !== filter.state.state) continue;
+      if (!matchLabels(c.config.labels, filter?.label_selector)) continue;
+      out.push(containerView(c));
+    }
+    return this.lists.answer(keyed('containers', listKey(filter)), out);
   }
 
   async containerStatus(id: string): Promise<ContainerStatusResponse> {
@@ -520,8 +516,7 @@ export class SimRuntime extends SimStore implements CriRuntime {
   }
 
   private deleteContainer(c: ContainerRecord): void {
-    this.containers.delete(c.id);
-    this.containerNames.delete(c.name);
+    this.dropContainer(c);
     this.emit('CONTAINER_DELETED_EVENT', c);
   }
 
@@ -550,6 +545,10 @@ export class SimRuntime extends SimStore implements CriRuntime {
       containers_statuses: sb ? this.containersOf(sb.id).map(toContainerStatus) : [],
     });
   }
+}
+
+function keyed(kind: string, key: string | undefined): string | undefined {
+  return key === undefined ? undefined : `${kind} ${key}`;
 }
 
 function newId(): string {

@@ -3,8 +3,10 @@ import {
   type ContainerEventResponse,
   type ContainerEventStream,
   type ContainerEventType,
+  type ContainerFilter,
   CriError,
   GrpcCode,
+  type PodSandboxFilter,
 } from '../cri/types.ts';
 import type { FaultHooks } from './faults.ts';
 import type { ImageCatalogue } from './images.ts';
@@ -31,6 +33,10 @@ export abstract class SimStore {
   protected readonly containerNames = new Map<string, string>();
   protected networkReady = true;
   private readonly subscribers = new Set<Subscriber>();
+  /** Indexes over the maps above (insertion order kept), so per-pod lookups do not scan the node. */
+  private readonly containersBySandbox = new Map<string, Set<ContainerRecord>>();
+  private readonly containersByPod = new Map<string, Set<ContainerRecord>>();
+  private readonly sandboxesByPod = new Map<string, Set<SandboxRecord>>();
 
   abstract readonly images: ImageCatalogue;
   abstract readonly net: SimNetwork;
@@ -43,7 +49,58 @@ export abstract class SimStore {
   protected abstract emit(type: ContainerEventType, c: ContainerRecord): void;
 
   protected containersOf(sandboxId: string): ContainerRecord[] {
-    return [...this.containers.values()].filter((c) => c.sandboxId === sandboxId);
+    return [...(this.containersBySandbox.get(sandboxId) ?? [])];
+  }
+
+  // --- records and their indexes -----------------------------------------------------------------------
+
+  protected addSandbox(sb: SandboxRecord): void {
+    this.sandboxes.set(sb.id, sb);
+    this.sandboxNames.set(sb.name, sb.id);
+    addTo(this.sandboxesByPod, podUIDOf(sb.config.labels), sb);
+  }
+
+  protected dropSandbox(sb: SandboxRecord): void {
+    this.sandboxes.delete(sb.id);
+    this.sandboxNames.delete(sb.name);
+    removeFrom(this.sandboxesByPod, podUIDOf(sb.config.labels), sb);
+  }
+
+  protected addContainer(c: ContainerRecord): void {
+    this.containers.set(c.id, c);
+    this.containerNames.set(c.name, c.id);
+    addTo(this.containersBySandbox, c.sandboxId, c);
+    addTo(this.containersByPod, podUIDOf(c.config.labels), c);
+  }
+
+  protected dropContainer(c: ContainerRecord): void {
+    this.containers.delete(c.id);
+    this.containerNames.delete(c.name);
+    removeFrom(this.containersBySandbox, c.sandboxId, c);
+    removeFrom(this.containersByPod, podUIDOf(c.config.labels), c);
+  }
+
+  /** The sandboxes a filter can match (in creation order), narrowed by id or pod-UID label when given. */
+  protected sandboxCandidates(filter: PodSandboxFilter | undefined): Iterable<SandboxRecord> {
+    if (filter?.id) {
+      const sb = this.sandboxes.get(filter.id);
+      return sb ? [sb] : [];
+    }
+    const uid = filter?.label_selector?.[POD_UID_LABEL];
+    if (uid !== undefined) return this.sandboxesByPod.get(uid) ?? [];
+    return this.sandboxes.values();
+  }
+
+  /** The containers a filter can match (in creation order), narrowed by id, sandbox or pod-UID label. */
+  protected containerCandidates(filter: ContainerFilter | undefined): Iterable<ContainerRecord> {
+    if (filter?.id) {
+      const c = this.containers.get(filter.id);
+      return c ? [c] : [];
+    }
+    if (filter?.pod_sandbox_id) return this.containersBySandbox.get(filter.pod_sandbox_id) ?? [];
+    const uid = filter?.label_selector?.[POD_UID_LABEL];
+    if (uid !== undefined) return this.containersByPod.get(uid) ?? [];
+    return this.containers.values();
   }
 
   // --- event stream ------------------------------------------------------------------------------------
@@ -163,6 +220,24 @@ export abstract class SimStore {
         this.breakStreams(new CriError('GetContainerEvents', GrpcCode.UNAVAILABLE, 'Connection dropped')),
     };
   }
+}
+
+/** The kubelet's pod-UID label (labels.ts KubernetesPodUIDLabel), the selector of every per-pod list. */
+const POD_UID_LABEL = 'io.kubernetes.pod.uid';
+
+function podUIDOf(labels: Record<string, string> | undefined): string {
+  return labels?.[POD_UID_LABEL] ?? '';
+}
+
+function addTo<T>(index: Map<string, Set<T>>, key: string, value: T): void {
+  const set = index.get(key);
+  if (set) set.add(value);
+  else index.set(key, new Set([value]));
+}
+
+function removeFrom<T>(index: Map<string, Set<T>>, key: string, value: T): void {
+  const set = index.get(key);
+  if (set?.delete(value) && set.size === 0) index.delete(key);
 }
 
 function short(id: string): string {

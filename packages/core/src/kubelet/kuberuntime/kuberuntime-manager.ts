@@ -37,7 +37,7 @@ import { ImageManager } from '../images/image-manager.ts';
 import { Backoff, expireAfter } from '../util/flowcontrol/backoff.ts';
 import { formatGoDuration } from '../util/flowcontrol/go-duration.ts';
 import { computePodActions, summarize } from './compute-pod-actions.ts';
-import { containerState, generatePodStatus, sandboxState, toKubeContainerStatus } from './convert.ts';
+import { generatePodStatus, sandboxState, toKubeContainerStatus } from './convert.ts';
 import { hashContainerHex } from './hash.ts';
 import { type CallContext, type TracedCall, tracedCall } from './instrumented-services.ts';
 import { killContainer, startContainer } from './kuberuntime-container.ts';
@@ -52,14 +52,9 @@ import {
   errText,
   generatePodSandboxConfig,
 } from './kuberuntime-sandbox.ts';
-import {
-  getContainerInfoFromAnnotations,
-  getContainerInfoFromLabels,
-  isManaged,
-  KubernetesPodUIDLabel,
-  podNamespace,
-} from './labels.ts';
+import { getContainerInfoFromLabels, KubernetesPodUIDLabel, podNamespace } from './labels.ts';
 import type { LogDirReader, RuntimeContext } from './runtime-context.ts';
+import { RuntimePodGrouper } from './runtime-pods.ts';
 import {
   cmpNsDesc,
   containerFieldPath,
@@ -97,10 +92,12 @@ export class KubeGenericRuntimeManager implements Runtime {
   readonly imageManager: ImageManager;
   private readonly call: TracedCall;
   private readonly ctx: RuntimeContext;
+  private readonly grouper: RuntimePodGrouper;
 
   constructor(private readonly deps: KubeGenericRuntimeManagerDeps) {
     const { clock, config } = deps;
     this.call = tracedCall(clock, deps.trace);
+    this.grouper = new RuntimePodGrouper(config.ownershipLabel);
     this.backOff = new Backoff(
       clock,
       config.containerBackOffPeriodMs,
@@ -167,46 +164,14 @@ export class KubeGenericRuntimeManager implements Runtime {
   }
 
   async getPods(all: boolean): Promise<RuntimePod[]> {
-    const { cri, config } = this.deps;
+    const { cri } = this.deps;
     const sandboxes = await this.call('ListPodSandbox', {}, () =>
       cri.listPodSandbox(all ? {} : { state: { state: 'SANDBOX_READY' } }),
     );
-    const pods = new Map<string, RuntimePod>();
-    const podFor = (uid: string, name: string, namespace: string) => {
-      let p = pods.get(uid);
-      if (!p) {
-        p = { id: uid, name, namespace, createdAt: 0, containers: [], sandboxes: [], managed: true };
-        pods.set(uid, p);
-      }
-      return p;
-    };
-    for (const s of sandboxes) {
-      if (!s.metadata) continue;
-      const p = podFor(s.metadata.uid, s.metadata.name, s.metadata.namespace);
-      const createdAt = nsToMs(s.created_at);
-      p.sandboxes.push({ id: s.id, state: sandboxState(s.state), createdAt, attempt: s.metadata.attempt });
-      p.createdAt = createdAt;
-      p.managed &&= isManaged(s.labels, config.ownershipLabel);
-    }
     const containers = await this.call('ListContainers', {}, () =>
       cri.listContainers(all ? {} : { state: { state: 'CONTAINER_RUNNING' } }),
     );
-    for (const c of containers) {
-      if (!c.metadata) continue;
-      const l = getContainerInfoFromLabels(c.labels);
-      const p = podFor(l.podUID, l.podName, l.podNamespace);
-      p.containers.push({
-        id: c.id,
-        name: l.containerName || c.metadata.name,
-        image: c.image?.image ?? '',
-        imageRef: c.image_ref,
-        hash: getContainerInfoFromAnnotations(c.annotations).hash,
-        state: containerState(c.state),
-        createdAt: nsToMs(c.created_at),
-      });
-      p.managed &&= isManaged(c.labels, config.ownershipLabel);
-    }
-    return [...pods.values()].sort((a, b) => b.createdAt - a.createdAt);
+    return this.grouper.group(sandboxes, containers);
   }
 
   async getPodStatus(uid: string, name: string, namespace: string): Promise<PodStatusRT> {

@@ -168,7 +168,9 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
 
     const needsReinspection = new Map<string, RuntimePod | undefined>();
     let sent = 0;
-    for (const [pid, rec] of [...this.podRecords]) {
+    // relist never overlaps itself, and deleting the visited entry (updateRecord) is safe while iterating
+    for (const [pid, rec] of this.podRecords) {
+      if (sameContainers(rec.old, rec.current) && !this.podsToReinspect.has(pid)) continue;
       const events: PodLifecycleEvent[] = [];
       for (const cid of allContainerIDs(rec.old, rec.current)) {
         events.push(...generateEvents(pid, cid, stateOf(rec.old, cid), stateOf(rec.current, cid)));
@@ -275,6 +277,23 @@ export function getPodIPs(cache: PodCache, pid: string, status: PodStatusRT): st
   if (old.error || old.status.ips.length === 0) return [];
   if (status.sandboxStatuses.some((s) => s.state === 'ready')) return status.ips;
   return old.status.ips;
+}
+
+/**
+ * Whether two listings of a pod hold the very same container and sandbox entries (in any order): then no
+ * state changed and there is nothing to diff. (The runtime manager hands out one frozen entry per
+ * unchanged item; a listing that is merely equal compares as changed and takes the full diff.)
+ */
+function sameContainers(a: RuntimePod | undefined, b: RuntimePod | undefined): boolean {
+  if (!a || !b) return false;
+  return sameItems(a.containers, b.containers) && sameItems(a.sandboxes, b.sandboxes);
+}
+
+/** Same length and every entry of `a` in `b`: the same set, as entries of one listing are distinct. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !b.includes(a[i] as T)) return false;
+  return true;
 }
 
 function allContainerIDs(...pods: (RuntimePod | undefined)[]): string[] {

@@ -10,6 +10,8 @@ import { isRestartableInitContainer, isStaticPod } from './phase.ts';
 
 interface VersionedPodStatus {
   status: PodStatus;
+  /** JSON of `status`, kept to tell an unchanged status (a resync) without serialising the stored one again */
+  json: string;
   version: number;
   podIsFinished: boolean;
 }
@@ -32,6 +34,7 @@ export class StatusManager {
     private readonly trace: TraceRecorder,
   ) {}
 
+  /** The stored status itself, not a copy: callers read it and never mutate it. */
   getPodStatus(uid: string): PodStatus | undefined {
     return this.podStatuses.get(uid)?.status;
   }
@@ -139,9 +142,11 @@ export class StatusManager {
     if (old.startTime) status.startTime = old.startTime;
     else status.startTime ??= now;
 
-    if (cached && cached.podIsFinished === podIsFinished && sameJSON(cached.status, status)) return;
+    const json = JSON.stringify(status);
+    if (cached && cached.podIsFinished === podIsFinished && cached.json === json) return;
     this.podStatuses.set(uid, {
       status,
+      json,
       version: (cached?.version ?? 0) + 1,
       podIsFinished: podIsFinished || (cached?.podIsFinished ?? false),
     });
@@ -193,8 +198,4 @@ function initializedContainers(inits: ContainerStatus[]): number {
     if (!c.state.waiting || c.lastState.terminated) return i + 1;
   }
   return 0;
-}
-
-function sameJSON(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
