@@ -84,6 +84,8 @@ export interface PodStatusRT {
   sandboxStatuses: SandboxStatusRT[];
   /** when this status was read (engine clock) */
   timestamp: number;
+  /** the runtime's name (Version.runtime_name), the type of container IDs in the API: `containerd://<id>` */
+  runtimeName?: string;
 }
 
 /** kubecontainer.PodSyncResult: the SyncResults of one runtime SyncPod, plus the plan it ran. */

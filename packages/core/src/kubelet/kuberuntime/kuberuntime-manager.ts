@@ -123,8 +123,13 @@ export class KubeGenericRuntimeManager implements Runtime {
     this.deps.startupManager = startup;
   }
 
-  version(): Promise<VersionResponse> {
-    return this.call('Version', {}, () => this.deps.cri.version());
+  /** The runtime's name from Version ("containerd"): the type part of container IDs (`containerd://<id>`). */
+  private runtimeName = '';
+
+  async version(): Promise<VersionResponse> {
+    const v = await this.call('Version', {}, () => this.deps.cri.version());
+    this.runtimeName = v.runtime_name;
+    return v;
   }
 
   status(): Promise<StatusResponse> {
@@ -189,6 +194,7 @@ export class KubeGenericRuntimeManager implements Runtime {
       containerStatuses: [],
       sandboxStatuses: [],
       timestamp: 0,
+      runtimeName: this.runtimeName,
     };
     for (const [idx, s] of list.entries()) {
       let resp: Awaited<ReturnType<CriRuntime['podSandboxStatus']>>;

@@ -28,7 +28,17 @@ export function shouldContainerBeRestarted(container: Container, pod: Pod, statu
   return true;
 }
 
-function convertContainerStatus(cs: ContainerStatusRT, old: ContainerStatus | undefined): ContainerStatus {
+/** kubecontainer.ContainerID.String(): `<runtime>://<id>`, as `kubectl get pod -o yaml` shows it. */
+export function containerIDString(runtimeName: string | undefined, id: string): string {
+  return runtimeName ? `${runtimeName}://${id}` : id;
+}
+
+function convertContainerStatus(
+  cs: ContainerStatusRT,
+  old: ContainerStatus | undefined,
+  runtimeName: string | undefined,
+): ContainerStatus {
+  const containerID = containerIDString(runtimeName, cs.id);
   const status: ContainerStatus = {
     name: cs.name,
     state: {},
@@ -37,7 +47,7 @@ function convertContainerStatus(cs: ContainerStatusRT, old: ContainerStatus | un
     restartCount: cs.restartCount,
     image: cs.image,
     imageID: cs.imageRef,
-    containerID: cs.id,
+    containerID,
   };
   switch (cs.state) {
     case 'running':
@@ -54,7 +64,7 @@ function convertContainerStatus(cs: ContainerStatusRT, old: ContainerStatus | un
           message: cs.message,
           startedAt: t(cs.startedAt),
           finishedAt: t(cs.finishedAt),
-          containerID: cs.id,
+          containerID,
         },
       };
       break;
@@ -138,7 +148,7 @@ export function convertToAPIContainerStatuses(
     if (!statuses.has(cs.name)) continue;
     const n = seen.get(cs.name) ?? 0;
     if (n >= 2) continue;
-    const converted = convertContainerStatus(cs, oldStatuses.get(cs.name));
+    const converted = convertContainerStatus(cs, oldStatuses.get(cs.name), podStatus.runtimeName);
     if (n === 0) statuses.set(cs.name, converted);
     else (statuses.get(cs.name) as ContainerStatus).lastState = converted.state;
     seen.set(cs.name, n + 1);
