@@ -6,7 +6,6 @@ import {
   type ContainerConfig,
   type ContainerEventResponse,
   type ContainerEventStream,
-  type ContainerEventType,
   type ContainerFilter,
   type ContainerStatusResponse,
   CriError,
@@ -16,7 +15,6 @@ import {
   type Image,
   type ImageSpec,
   type ImageStatusResponse,
-  msToNs,
   type PodSandbox,
   type PodSandboxConfig,
   type PodSandboxFilter,
@@ -41,17 +39,16 @@ import { CriLogWriter } from './log-writer.ts';
 import { HOST_NETNS, SimNetwork } from './network.ts';
 import { type Program, SignalBox } from './process.ts';
 import { defaultPrograms } from './programs.ts';
+import { SimLifecycle } from './sim-lifecycle.ts';
 import {
   type ContainerRecord,
   containerState,
-  exitReason,
   matchLabels,
   type SandboxRecord,
   sandboxState,
   toContainerStatus,
   toPodSandboxStatus,
 } from './sim-state.ts';
-import { SimStore } from './sim-store.ts';
 
 export interface SimRuntimeOptions {
   clock: Clock;
@@ -87,7 +84,7 @@ export const CONTAINERD_LATENCY_MS: Partial<Record<string, number>> = {
  * except on the clock: StopContainer waits up to its timeout for the exit, PullImage for the pull delay,
  * ExecSync for the command. Log files are real files (node:fs), written synchronously as programs print.
  */
-export class SimRuntime extends SimStore implements CriRuntime {
+export class SimRuntime extends SimLifecycle implements CriRuntime {
   readonly images: ImageCatalogue;
   readonly net: SimNetwork;
   readonly faults: Faults;
@@ -479,71 +476,6 @@ export class SimRuntime extends SimStore implements CriRuntime {
   shutdown(): void {
     for (const c of this.containers.values()) this.kill(c);
     this.breakStreams(new CriError('GetContainerEvents', GrpcCode.UNAVAILABLE, 'Connection dropped'));
-  }
-
-  // --- exits -------------------------------------------------------------------------------------------
-
-  /** Records an exit (once): reason from the code (or OOM / unknown), processes and ports released. */
-  protected override finish(c: ContainerRecord, code: number): void {
-    if (c.finishedAt || !c.proc) return;
-    c.finishedAt = this.clock.now();
-    if (c.unknown) {
-      c.unknown = false;
-      c.exitCode = 255;
-      c.reason = 'Unknown';
-    } else {
-      c.exitCode = code;
-      c.reason = exitReason(code, c.oomKilled);
-    }
-    const proc = c.proc;
-    proc.log?.close();
-    proc.kill.abort(); // PID 1 is gone: the kernel kills everything else in the container
-    this.net.releaseContainer(c.id);
-    c.markExited();
-    this.emit('CONTAINER_STOPPED_EVENT', c);
-  }
-
-  /** SIGKILL: the container exits 137 at once. */
-  protected override kill(c: ContainerRecord): void {
-    if (c.proc && !c.finishedAt) this.finish(c, 137);
-  }
-
-  protected override stopSandbox(sb: SandboxRecord): void {
-    for (const c of this.containersOf(sb.id)) this.kill(c);
-    sb.notReady = true;
-    this.net.release(sb.ip);
-    sb.ip = '';
-  }
-
-  private deleteContainer(c: ContainerRecord): void {
-    this.dropContainer(c);
-    this.emit('CONTAINER_DELETED_EVENT', c);
-  }
-
-  private findContainer(method: string, id: string): ContainerRecord {
-    const c = this.containers.get(id);
-    if (!c)
-      throw this.err(
-        method,
-        GrpcCode.NOT_FOUND,
-        `an error occurred when try to find container "${id}": not found`,
-      );
-    return c;
-  }
-
-  private err(method: string, code: number, details: string): CriError {
-    return new CriError(method, code, details);
-  }
-
-  protected override emit(type: ContainerEventType, c: ContainerRecord): void {
-    const sb = this.sandboxes.get(c.sandboxId);
-    this.publish({
-      container_id: c.id,
-      container_event_type: type,
-      created_at: msToNs(this.clock.now()),
-      pod_sandbox_status: sb ? toPodSandboxStatus(sb) : null,
-      containers_statuses: sb ? this.containersOf(sb.id).map(toContainerStatus) : [],
-    });
   }
 }
 
