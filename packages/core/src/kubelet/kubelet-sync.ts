@@ -6,6 +6,7 @@ import type { PodStatusRT, Runtime, RuntimePod } from './container/runtime.ts';
 import { syncResultError } from './container/runtime.ts';
 import type { EventRecorder } from './events/event-recorder.ts';
 import { Reasons } from './events/event-recorder.ts';
+import { convertPodStatusToRunningPod } from './kuberuntime/util.ts';
 import { isTerminalPhase } from './pod-ref.ts';
 import { runningPodToAPIPod } from './pod-sync-status.ts';
 import { NetworkNotReadyErrorMsg, PodSyncError, type PodSyncer, type SyncOutcome } from './pod-workers.ts';
@@ -165,32 +166,4 @@ export class KubeletSyncer implements PodSyncer {
     statusManager.terminatePod(pod);
     return {};
   }
-}
-
-/** ConvertPodStatusToRunningPod: the running containers and every sandbox, as KillPod wants them. */
-export function convertPodStatusToRunningPod(status: PodStatusRT): RuntimePod {
-  return {
-    id: status.id,
-    name: status.name,
-    namespace: status.namespace,
-    createdAt: 0,
-    containers: status.containerStatuses
-      .filter((c) => c.state === 'running')
-      .map((c) => ({
-        id: c.id,
-        name: c.name,
-        image: c.image,
-        imageRef: c.imageRef,
-        hash: c.hash,
-        state: c.state,
-        createdAt: c.createdAt,
-      })),
-    sandboxes: status.sandboxStatuses.map((s) => ({
-      id: s.id,
-      state: s.state,
-      createdAt: s.createdAt,
-      attempt: s.attempt,
-    })),
-    managed: true,
-  };
 }

@@ -49,23 +49,9 @@ export interface GenerateDeps {
   podSyncHandlers?: readonly PodSyncHandler[];
 }
 
-/** v1qos.GetPodQOS, reduced to requests/limits of cpu and memory. */
-export function getPodQOS(pod: Pod): string {
-  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
-  let any = false;
-  let guaranteed = true;
-  for (const c of all) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    for (const r of ['cpu', 'memory']) {
-      if (req[r] !== undefined || lim[r] !== undefined) any = true;
-      const request = req[r] ?? lim[r];
-      if (lim[r] === undefined || request !== lim[r]) guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
+import { getPodQOS } from '../kuberuntime/kuberuntime-sandbox.ts';
+
+export { getPodQOS };
 
 /**
  * generateAPIPodStatus (kubelet_pods.go): the v1 PodStatus of a pod from its runtime status. Called by the
