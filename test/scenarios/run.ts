@@ -3,7 +3,7 @@
  * runtime-independent summary at the moment its scenario's expectation was met.
  */
 import type { Harness } from '../support/harness.ts';
-import { type Scenario, scenarios, summarize } from './scenarios.ts';
+import { plegSummary, type Scenario, scenarios, summarize } from './scenarios.ts';
 
 export interface ScenarioOutcome {
   scenario: Scenario;
@@ -22,8 +22,14 @@ export async function runScenarios(
         const pod = await h.apply(scenario.pod);
         const uid = pod.metadata.uid as string;
         await scenario.run(h, uid);
-        const status = h.built.engine.getPodByUID(uid)?.status;
-        out.set(scenario.name, { scenario, summary: summarize(h.podTrace(uid), status) });
+        const summary = summarize(h.podTrace(uid), h.built.engine.getPodByUID(uid)?.status);
+        let relists = 0;
+        const stop = h.built.trace.subscribe((e) => {
+          if (e.type === 'pleg.relist') relists++;
+        });
+        await h.waitFor('two more relists', () => relists >= 2, 10_000).finally(stop);
+        summary.pleg = plegSummary(h.podTrace(uid));
+        out.set(scenario.name, { scenario, summary });
       } catch (error) {
         out.set(scenario.name, { scenario, error });
       }

@@ -269,29 +269,16 @@ export const scenarios: Scenario[] = [
 ];
 
 /**
- * What must agree between runtimes for one pod: the worker states in order, which PLEG events each container
- * produced, the set of sync actions with their error tokens, and the final container reasons.
- *
- * A container that exits at once may or may not be seen running by a relist, depending on where the 1 s relist
- * falls (the kubelet has the same race; a busy containerd widens the window). So for a container that died,
- * ContainerStarted is not compared.
+ * What must agree between runtimes for one pod when its scenario's expectation is met: the worker states in
+ * order, the set of sync actions with their error tokens, and the final container reasons.
  */
 export function summarize(events: TraceEvent[], finalStatus: PodStatus | undefined): Record<string, unknown> {
   const workerStates: string[] = [];
-  const plegSeen = new Set<string>();
   const actions = new Set<string>();
   for (const e of events) {
     if (e.type === 'worker.state') workerStates.push(e.to);
-    if (e.type === 'pleg.event' && e.event !== 'ContainerRemoved')
-      plegSeen.add(`${e.containerName ?? 'sandbox'}:${e.event}`);
     if (e.type === 'sync.result') for (const a of e.actions) actions.add(`${a.action}:${a.error ?? 'ok'}`);
   }
-  const pleg = [...plegSeen]
-    .filter(
-      (l) =>
-        !(l.endsWith(':ContainerStarted') && plegSeen.has(l.replace(/:ContainerStarted$/, ':ContainerDied'))),
-    )
-    .sort();
   const reasons = [
     ...(finalStatus?.initContainerStatuses ?? []),
     ...(finalStatus?.containerStatuses ?? []),
@@ -301,5 +288,26 @@ export function summarize(events: TraceEvent[], finalStatus: PodStatus | undefin
     last: c.lastState.terminated?.reason ?? '',
     exit: c.state.terminated?.exitCode ?? c.lastState.terminated?.exitCode ?? null,
   }));
-  return { phase: finalStatus?.phase, workerStates, pleg, actions: [...actions].sort(), reasons };
+  return { phase: finalStatus?.phase, workerStates, actions: [...actions].sort(), reasons };
+}
+
+/**
+ * Which PLEG events each container produced, once the PLEG has caught up (a sync may act on a status read
+ * after the relist's list, so the matching event can come one relist later). A container that exits at once
+ * may or may not be seen running by a relist, depending on where the 1 s relist falls (the kubelet has the
+ * same race; a busy containerd widens it), so for a container that died ContainerStarted is not compared.
+ * Sandboxes are left out: when a terminal pod's sandbox is stopped depends on the runtime's speed.
+ */
+export function plegSummary(events: TraceEvent[]): string[] {
+  const seen = new Set<string>();
+  for (const e of events) {
+    if (e.type === 'pleg.event' && e.event !== 'ContainerRemoved' && e.containerName)
+      seen.add(`${e.containerName}:${e.event}`);
+  }
+  return [...seen]
+    .filter(
+      (l) =>
+        !(l.endsWith(':ContainerStarted') && seen.has(l.replace(/:ContainerStarted$/, ':ContainerDied'))),
+    )
+    .sort();
 }

@@ -281,6 +281,7 @@ export class KubeletLoop extends KubeletComponents {
       statusManager: this.statusManager,
       runtime: this.runtime,
       runtimeCache: this.runtimeCache,
+      now: () => this.clock.now(),
       probeManager: this.probeManager,
       orphanKillGracePeriodSeconds: this.config.orphanKillGracePeriodSeconds,
     });

@@ -10,8 +10,16 @@ export interface CleanupDeps {
   podWorkers: PodWorkers;
   statusManager: StatusManager;
   runtime: { getPods(all: boolean): Promise<RuntimePod[]>; gcBackoff(): void };
-  /** the kubelet's runtimeCache: running pods, listed at most every 3 s; without it, listed every time */
-  runtimeCache?: { getPods(): Promise<RuntimePod[]> };
+  /**
+   * the kubelet's runtimeCache of running pods. Housekeeping forces it fresh first (ForceUpdateIfOlder(now)):
+   * a stale list would show a pod that just terminated as a running orphan and kill it again.
+   */
+  runtimeCache?: {
+    getPods(): Promise<RuntimePod[]>;
+    forceUpdateIfOlder(minExpectedCacheTime: number): Promise<void>;
+  };
+  /** the time housekeeping starts, for forceUpdateIfOlder */
+  now?: () => number;
   /** stops probe workers of pods that are not possibly running */
   probeManager?: { cleanupPods(possiblyRunning: Set<string>): void };
   orphanKillGracePeriodSeconds: number;
@@ -48,7 +56,7 @@ export function filterOutInactivePods(
 /**
  * HandlePodCleanups (kubelet_pods.go): housekeeping, every 2 s from the sync loop, which waits for it — so
  * everything here is quick apart from one runtime listing. In order: let the pod workers forget finished
- * pods (SyncKnownPods); list the running runtime pods (through the runtime cache); stop probe workers of pods not possibly running
+ * pods (SyncKnownPods); list the running runtime pods (the runtime cache, forced fresh); stop probe workers of pods not possibly running
  * (neither syncing nor terminating); drop statuses of pods no longer desired; restart
  * desired pods the workers do not know (UID reuse); finalize terminal deleted pods the workers never saw;
  * kill running runtime pods nobody knows — only those wholly created by this engine (RuntimePod.managed),
@@ -67,6 +75,7 @@ export async function handlePodCleanups(kl: CleanupDeps): Promise<CleanupResult>
 
   let runningRuntimePods: RuntimePod[];
   try {
+    if (kl.runtimeCache && kl.now) await kl.runtimeCache.forceUpdateIfOlder(kl.now());
     runningRuntimePods = await (kl.runtimeCache ? kl.runtimeCache.getPods() : runtime.getPods(false));
   } catch (e) {
     result.error = `Error listing containers: ${e instanceof Error ? e.message : String(e)}`;
