@@ -9,12 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Pod, rfc3339 } from '../api/v1.ts';
-import { FakeClock } from '../clock/fake-clock.ts';
-import { TraceRecorder } from '../events/recorder.ts';
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
-import { SimRuntime } from '../sim/sim-runtime.ts';
-import { Kubelet } from './kubelet.ts';
+import { scriptPod, simKubelet } from './testing/sim-kubelet.ts';
 
 let logDir: string;
 beforeEach(() => {
@@ -23,30 +19,11 @@ beforeEach(() => {
 afterEach(() => rmSync(logDir, { recursive: true, force: true }));
 
 function setup(script: string) {
-  const clock = new FakeClock();
-  const trace = new TraceRecorder(clock, 200_000);
-  const sim = new SimRuntime({ clock });
-  const kl = new Kubelet({
-    cri: sim,
-    clock,
-    trace,
-    config: { podLogsDirectory: logDir },
-    runtimeEndpoint: 'sim',
-    simulated: true,
-    random: () => 0,
+  const { clock, trace, sim, kl } = simKubelet({ podLogsDirectory: logDir }, 200_000);
+  const pod = scriptPod(clock, { uid: 'uid-1', name: 'cl' }, script, {
+    restartPolicy: 'Always',
+    terminationGracePeriodSeconds: 1,
   });
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { uid: 'uid-1', name: 'cl', namespace: 'default', creationTimestamp: rfc3339(clock.now()) },
-    spec: {
-      restartPolicy: 'Always',
-      terminationGracePeriodSeconds: 1,
-      containers: [
-        { name: 'app', image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script] },
-      ],
-    },
-  };
   kl.addPod(pod);
   kl.start();
   const t0 = clock.now();

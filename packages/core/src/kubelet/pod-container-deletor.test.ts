@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { settle } from '../clock/fake-clock.ts';
 import type { ContainerStatusRT, PodStatusRT } from './container/runtime.ts';
 import { getContainersToDeleteInPod, PodContainerDeletor } from './pod-container-deletor.ts';
+import { containerStatusRT } from './testing/sim-kubelet.ts';
 
 function c(
   id: string,
@@ -9,21 +10,7 @@ function c(
   state: ContainerStatusRT['state'],
   createdAt: number,
 ): ContainerStatusRT {
-  return {
-    id,
-    name,
-    state,
-    createdAt,
-    startedAt: 0,
-    finishedAt: 0,
-    exitCode: 0,
-    image: '',
-    imageRef: '',
-    hash: '',
-    restartCount: 0,
-    reason: '',
-    message: '',
-  };
+  return containerStatusRT({ id, name, state, createdAt });
 }
 
 function podStatus(containers: ContainerStatusRT[]): PodStatusRT {

@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { type Pod, rfc3339 } from '../../api/v1.ts';
 import { FakeClock } from '../../clock/fake-clock.ts';
 import { type ContainerEventResponse, CriError, GrpcCode, msToNs } from '../../cri/types.ts';
 import { TraceRecorder } from '../../events/recorder.ts';
 import type { TraceOf } from '../../events/trace.ts';
-import { SimRuntime } from '../../sim/sim-runtime.ts';
 import { PodCache } from '../container/cache.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
-import { Kubelet } from '../kubelet.ts';
 import { FakeRuntime } from '../testing/fake-runtime.ts';
+import { scriptPod, simKubelet } from '../testing/sim-kubelet.ts';
 import { EventedPLEG } from './evented.ts';
 import { GenericPLEG } from './generic.ts';
 
-function simKubelet(breakStream: boolean) {
-  const clock = new FakeClock();
-  const trace = new TraceRecorder(clock);
-  const sim = new SimRuntime({ clock });
+function eventedKubelet(breakStream: boolean) {
+  const { clock, trace, sim, kl } = simKubelet({ eventedPleg: true });
   if (breakStream) {
     // containerd 1.6: the method does not exist
     sim.getContainerEvents = (_onEvent, onEnd) => {
@@ -25,31 +21,7 @@ function simKubelet(breakStream: boolean) {
       return { cancel: () => {} };
     };
   }
-  const kl = new Kubelet({
-    cri: sim,
-    clock,
-    trace,
-    config: { eventedPleg: true },
-    runtimeEndpoint: 'sim',
-    simulated: true,
-    random: () => 0,
-  });
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { uid: 'u1', name: 'once', namespace: 'default', creationTimestamp: rfc3339(clock.now()) },
-    spec: {
-      restartPolicy: 'Never',
-      containers: [
-        {
-          name: 'app',
-          image: 'busybox',
-          imagePullPolicy: 'IfNotPresent',
-          command: ['sh', '-c', 'sleep 8; exit 3'],
-        },
-      ],
-    },
-  };
+  const pod = scriptPod(clock, { uid: 'u1', name: 'once' }, 'sleep 8; exit 3', { restartPolicy: 'Never' });
   const modes = () =>
     (trace.since(0, (e) => e.type === 'pleg.mode') as TraceOf<'pleg.mode'>[]).map((e) => e.mode);
   const plegEvents = () =>
@@ -60,7 +32,7 @@ function simKubelet(breakStream: boolean) {
 
 describe('EventedPLEG on the simulated node', () => {
   it('drives the pod from GetContainerEvents while the generic PLEG relists only every 300 s', async () => {
-    const t = simKubelet(false);
+    const t = eventedKubelet(false);
     t.kl.start();
     t.kl.addPod(t.pod);
     expect(t.kl.nodeInfo().pleg.mode).toBe('evented');
@@ -77,7 +49,7 @@ describe('EventedPLEG on the simulated node', () => {
   });
 
   it('falls back to relisting every 1 s after 5 failed streams (UNIMPLEMENTED, as containerd 1.6)', async () => {
-    const t = simKubelet(true);
+    const t = eventedKubelet(true);
     t.kl.start();
     await t.clock.step(0);
     expect(t.modes()).toEqual(['evented', 'generic']);
