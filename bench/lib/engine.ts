@@ -101,20 +101,38 @@ export function waitForTrace(
   });
 }
 
-/** Resolves when every pod in `uids` has reached phase Running with all containers ready-started. */
-export function waitAllRunning(
+/** Resolves once `done(ev)` has been seen for every pod in `uids` (one pending set, one trace listener). */
+function waitAllPods(
   trace: TraceRecorder,
   uids: readonly string[],
+  what: string,
+  done: (ev: TraceEvent) => string | undefined,
   timeoutMs?: number,
 ): Promise<void> {
   const pending = new Set(uids);
   return waitForTrace(
     trace,
-    `${uids.length} pods Running`,
+    `${uids.length} pods ${what}`,
     (ev) => {
-      if (ev?.type === 'status.update' && ev.status.phase === 'Running') pending.delete(ev.podUID);
+      const uid = ev && done(ev);
+      if (uid) pending.delete(uid);
       return pending.size === 0;
     },
+    timeoutMs,
+  );
+}
+
+/** Resolves when every pod in `uids` has reached phase Running. */
+export function waitAllRunning(
+  trace: TraceRecorder,
+  uids: readonly string[],
+  timeoutMs?: number,
+): Promise<void> {
+  return waitAllPods(
+    trace,
+    uids,
+    'Running',
+    (ev) => (ev.type === 'status.update' && ev.status.phase === 'Running' ? ev.podUID : undefined),
     timeoutMs,
   );
 }
@@ -125,15 +143,12 @@ export function waitAllFinished(
   uids: readonly string[],
   timeoutMs?: number,
 ): Promise<void> {
-  const pending = new Set(uids);
-  return waitForTrace(
+  return waitAllPods(
     trace,
-    `${uids.length} pods finished`,
-    (ev) => {
-      if (ev?.type === 'worker.state' && (ev.to === 'Finished' || ev.to === 'Forgotten'))
-        pending.delete(ev.podUID);
-      return pending.size === 0;
-    },
+    uids,
+    'finished',
+    (ev) =>
+      ev.type === 'worker.state' && (ev.to === 'Finished' || ev.to === 'Forgotten') ? ev.podUID : undefined,
     timeoutMs,
   );
 }

@@ -1,54 +1,31 @@
-/**
- * The dashboard in Debian's Chromium against a real server on the simulated node with the startup
- * examples: the healthy example shows up Running in the pods table, and its page draws a timeline with
- * the worker band and a running container lane. Screenshots go to test-results/ for a human to look at.
- * Needs the built web app (`pnpm test:browser` builds it first).
- */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type BuiltApp, buildApp } from '@syncscope/server';
-import type { Browser, Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { launchChromium } from '../support/browser.ts';
+import { type Dashboard, RESULTS, ROOT, startDashboard } from '../support/browser.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const results = join(root, 'test-results');
-
-let built: BuiltApp;
-let browser: Browser;
+let dash: Dashboard;
 let page: Page;
 let baseUrl: string;
-let dataDir: string;
 const pageErrors: string[] = [];
 
 async function healthyPodName(): Promise<string> {
-  const manifest = parse(await readFile(join(root, 'examples', 'healthy.yaml'), 'utf8')) as {
+  const manifest = parse(await readFile(join(ROOT, 'examples', 'healthy.yaml'), 'utf8')) as {
     metadata: { name: string };
   };
   return manifest.metadata.name;
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'apps', 'web', 'dist', 'index.html'))) {
-    throw new Error('apps/web/dist is missing: run `pnpm --filter @syncscope/web build` first');
-  }
-  await mkdir(results, { recursive: true });
-  dataDir = await mkdtemp(join(tmpdir(), 'syncscope-browser-'));
-  built = await buildApp({ dataDir, examples: true });
-  baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  dash = await startDashboard({ examples: true });
+  baseUrl = dash.baseUrl;
+  page = await dash.browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await built?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await dash?.close();
 });
 
 describe('dashboard', () => {
@@ -65,7 +42,7 @@ describe('dashboard', () => {
       '1/1',
       'Running',
     ]);
-    await page.screenshot({ path: join(results, 'dashboard.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, 'dashboard.png'), fullPage: true });
 
     await row.click();
     await page.waitForURL(`**/#/pods/default/${name}`);
@@ -77,7 +54,7 @@ describe('dashboard', () => {
       .locator('[data-testid="lane-app"] rect.tl-seg-running')
       .first()
       .waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: join(results, 'pod.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, 'pod.png'), fullPage: true });
 
     expect(pageErrors).toEqual([]);
   });

@@ -1,31 +1,16 @@
-/**
- * The node page in Debian's Chromium against a real server on the simulated node (no startup examples):
- * apply the crash-loop and healthy examples through the editor, see a bad manifest refused with the field
- * inline, make a container exit with a fault button and see the fault on the loop strip, then export the
- * node's trace and replay it in a fresh page served by a plain static file server (no API behind it), down
- * to the pod's timeline. Screenshots go to test-results/. Needs the built web app.
- */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type BuiltApp, buildApp } from '@syncscope/server';
-import type { Browser, Page } from 'playwright-core';
+import { extname, join, normalize } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { type Dashboard, RESULTS, startDashboard, WEB_DIST } from '../support/browser.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const results = join(root, 'test-results');
-const dist = join(root, 'apps', 'web', 'dist');
+const dist = WEB_DIST;
 
-let built: BuiltApp;
-let browser: Browser;
+let dash: Dashboard;
 let page: Page;
 let baseUrl: string;
-let dataDir: string;
 let staticServer: Server | undefined;
 const pageErrors: string[] = [];
 
@@ -61,23 +46,15 @@ async function applyExample(file: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(dist, 'index.html'))) {
-    throw new Error('apps/web/dist is missing: run `pnpm --filter @syncscope/web build` first');
-  }
-  await mkdir(results, { recursive: true });
-  dataDir = await mkdtemp(join(tmpdir(), 'syncscope-node-view-'));
-  built = await buildApp({ dataDir, examples: false });
-  baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  dash = await startDashboard({ examples: false });
+  baseUrl = dash.baseUrl;
+  page = await dash.browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await built?.close();
+  await dash?.close();
   await new Promise((resolve) => (staticServer ? staticServer.close(resolve) : resolve(undefined)));
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('node view', () => {
@@ -97,7 +74,7 @@ describe('node view', () => {
     await applyExample('crashloop.yaml');
     const row = page.locator('[data-testid="pod-row-crashloop"]');
     await row.locator('td.status', { hasText: /^(Error|CrashLoopBackOff)$/ }).waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: join(results, 'apply.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, 'apply.png'), fullPage: true });
   });
 
   it('shows the field and reason of a refused manifest inline', async () => {
@@ -130,7 +107,7 @@ describe('node view', () => {
     await page
       .locator('[data-testid="pod-row-healthy"] td', { hasText: /^1 \(.*ago\)$/ })
       .waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: join(results, 'node-view.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, 'node-view.png'), fullPage: true });
   });
 
   it('exports the node trace and replays it with no server behind it', async () => {
@@ -138,17 +115,17 @@ describe('node view', () => {
       page.waitForEvent('download'),
       page.locator('[data-testid="export-node"]').click(),
     ]);
-    const file = join(dataDir, 'node.ndjson');
+    const file = join(dash.dataDir, 'node.ndjson');
     await download.saveAs(file);
     const text = await readFile(file, 'utf8');
     expect(text.split('\n').filter(Boolean).length).toBeGreaterThan(10);
 
-    const offline = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const offline = await dash.browser.newPage({ viewport: { width: 1400, height: 1000 } });
     offline.on('pageerror', (err) => pageErrors.push(err.message));
     await offline.goto(await serveDist());
 
     // a broken file is refused with the number of its bad line
-    const bad = join(dataDir, 'bad.ndjson');
+    const bad = join(dash.dataDir, 'bad.ndjson');
     await writeFile(bad, `${text.split('\n')[0]}\n{"seq":1,"time":1,"type":"nope"}\n`);
     await offline.locator('[data-testid="import-file"]').setInputFiles(bad);
     await offline.locator('[data-testid="import-error"]', { hasText: 'line 2: unknown type nope' }).waitFor();
@@ -160,7 +137,7 @@ describe('node view', () => {
     await offline.waitForURL('**/#/pods/default/healthy');
     await expect(offline.locator('[data-testid="pod-title"]').textContent()).resolves.toBe('default/healthy');
     await offline.locator('[data-testid="worker-band"] rect.tl-worker-sync').first().waitFor();
-    await offline.screenshot({ path: join(results, 'replay.png'), fullPage: true });
+    await offline.screenshot({ path: join(RESULTS, 'replay.png'), fullPage: true });
     await offline.close();
 
     expect(pageErrors).toEqual([]);

@@ -1,48 +1,24 @@
-/**
- * The pod view in Debian's Chromium against a real server on the simulated node with the startup
- * examples: the crashloop pod's back-off inspector climbs the delay ladder to 20s with a falling
- * countdown and the last run's logs; the healthy pod's history steps with the keyboard through its worker
- * states, create to terminated after a delete. Screenshots go to test-results/. Needs the built web app.
- */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type BuiltApp, buildApp } from '@syncscope/server';
-import type { Browser, Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { type Dashboard, RESULTS, startDashboard } from '../support/browser.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const results = join(root, 'test-results');
-
-let built: BuiltApp;
-let browser: Browser;
+let dash: Dashboard;
 let page: Page;
 let baseUrl: string;
-let dataDir: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'apps', 'web', 'dist', 'index.html'))) {
-    throw new Error('apps/web/dist is missing: run `pnpm --filter @syncscope/web build` first');
-  }
-  await mkdir(results, { recursive: true });
-  dataDir = await mkdtemp(join(tmpdir(), 'syncscope-podview-'));
-  built = await buildApp({ dataDir, examples: true });
-  baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  dash = await startDashboard({ examples: true });
+  baseUrl = dash.baseUrl;
   // a faster node makes the back-off ladder climb in seconds; without the speed control it takes ~45 s
   await fetch(`${baseUrl}/api/v1/sim/speed`, { method: 'PUT', body: JSON.stringify({ speed: 10 }) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page = await dash.browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await built?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await dash?.close();
 });
 
 const remaining = () =>
@@ -96,7 +72,7 @@ describe('pod view', () => {
     await expect(inspector.textContent()).resolves.toContain(
       'resets to 10s after the container runs 10 minutes',
     );
-    await inspector.screenshot({ path: join(results, 'backoff-inspector.png') });
+    await inspector.screenshot({ path: join(RESULTS, 'backoff-inspector.png') });
 
     // the timeline shows the back-off windows, and a refused start explains itself at its step
     await page.locator('[data-testid="timeline"] rect.tl-backoff').first().waitFor();
@@ -118,7 +94,7 @@ describe('pod view', () => {
       .locator('[data-testid="lane-app"] rect.tl-seg-running')
       .first()
       .waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: join(results, 'pod-timeline.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, 'pod-timeline.png'), fullPage: true });
     // before its first worker.state the pod has no worker yet (—)
     expect(await workerStatesByKeyboard()).toEqual(['—', 'SyncPod']);
 
@@ -131,7 +107,7 @@ describe('pod view', () => {
       .waitFor({ timeout: 60_000 });
     const states = await workerStatesByKeyboard();
     expect(states.slice(0, 4)).toEqual(['—', 'SyncPod', 'TerminatingPod', 'TerminatedPod']);
-    await page.screenshot({ path: join(results, 'pod-terminated.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, 'pod-terminated.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });

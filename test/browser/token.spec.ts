@@ -1,33 +1,19 @@
-/**
- * A server with a token: the dashboard opened once with `?token=` keeps it for the tab, its API calls and its
- * WebSocket carry it (the stream goes live, the pods list loads, an apply succeeds), and the token leaves the
- * address bar. Without it the same page gets 401s and stays disconnected.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BuiltApp, buildApp } from '@syncscope/server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { type Dashboard, startDashboard } from '../support/browser.ts';
 
 const TOKEN = 'browser-test-token-1234';
-let built: BuiltApp;
+let dash: Dashboard;
 let browser: Browser;
 let baseUrl: string;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'syncscope-token-'));
-  built = await buildApp({ dataDir, examples: true, token: TOKEN });
-  baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchChromium();
+  dash = await startDashboard({ examples: true, token: TOKEN });
+  ({ browser, baseUrl } = dash);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await built?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await dash?.close();
 });
 
 describe('dashboard with a token', () => {

@@ -6,7 +6,7 @@ import type { TraceOf } from '../../events/trace.ts';
 import { PodCache } from '../container/cache.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { FakeRuntime } from '../testing/fake-runtime.ts';
-import { scriptPod, simKubelet } from '../testing/sim-kubelet.ts';
+import { containerStatusRT, scriptPod, simKubelet } from '../testing/sim-kubelet.ts';
 import { EventedPLEG } from './evented.ts';
 import { GenericPLEG } from './generic.ts';
 
@@ -87,23 +87,7 @@ describe('EventedPLEG cache writes', () => {
       namespace: 'default',
       ips: [],
       sandboxStatuses: [{ id: 'sb1', state: 'ready', attempt: 0, createdAt: 0, ip: '', hostNetwork: false }],
-      containerStatuses: [
-        {
-          id: 'c1',
-          name: 'app',
-          state,
-          createdAt: 0,
-          startedAt: 0,
-          finishedAt: 0,
-          exitCode: 0,
-          image: '',
-          imageRef: '',
-          hash: '',
-          restartCount: 0,
-          reason: '',
-          message: '',
-        },
-      ],
+      containerStatuses: [containerStatusRT({ id: 'c1', name: 'app', state })],
       timestamp: at,
     });
     const byEvent = new Map<string, PodStatusRT>();
