@@ -2,7 +2,11 @@
  * Runs one benchmark module in a process of its own (fresh heap, its own CPU and RSS figures, a crash that
  * cannot take the others with it): `tsx bench/lib/child.ts <p1-bringup|...> [--smoke]`.
  */
+import { tuneHeap } from '../../apps/server/src/heap.ts';
 import { type BenchOptions, ROWS_PREFIX } from './bench.ts';
+
+// the engine runs here as the server runs it (apps/server/src/main.ts)
+tuneHeap();
 
 const name = process.argv[2] ?? '';
 const smoke = process.argv.includes('--smoke');

@@ -13,6 +13,7 @@ import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncsco
 import { parse as parseYaml } from 'yaml';
 import { buildApp, handleShutdownSignals } from './app.ts';
 import { isLoopbackAddress } from './context.ts';
+import { tuneHeap } from './heap.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 
 const HELP = `Usage: syncscope [options]
@@ -42,6 +43,7 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
+  tuneHeap();
   let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
   const options = {
     host: { type: 'string' },
