@@ -1,4 +1,4 @@
-/** Order statistics for benchmark samples: nearest-rank percentiles, as containerd.md §2 reports them. */
+/** Order statistics for benchmark samples: nearest-rank percentiles. */
 
 export function sorted(xs: readonly number[]): number[] {
   return [...xs].sort((a, b) => a - b);

