@@ -4,7 +4,14 @@
  * (container/helpers.go). All pure.
  */
 import type { Container, Pod } from '../../api/v1.ts';
-import type { ContainerStatusRT, PodStatusRT, RuntimePod } from '../container/runtime.ts';
+import type {
+  ContainerStatusRT,
+  PodStatusRT,
+  RuntimeContainer,
+  RuntimePod,
+  RuntimeSandbox,
+  SandboxStatusRT,
+} from '../container/runtime.ts';
 
 /** Newest instance of a container name (statuses are sorted newest first). */
 export function findContainerStatusByName(status: PodStatusRT, name: string): ContainerStatusRT | undefined {
@@ -76,6 +83,18 @@ export function podSandboxChanged(pod: Pod, status: PodStatusRT): SandboxChange 
   return { createNew: false, attempt: latest.attempt, sandboxID: latest.id, why: 'sandbox ready' };
 }
 
+/** The kubecontainer.Container a runtime pod lists for one container status. */
+export function toRuntimeContainer(c: ContainerStatusRT): RuntimeContainer {
+  const { id, name, image, imageRef, hash, state, createdAt } = c;
+  return { id, name, image, imageRef, hash, state, createdAt };
+}
+
+/** The sandbox entry a runtime pod lists for one sandbox status. */
+export function toRuntimeSandbox(s: SandboxStatusRT): RuntimeSandbox {
+  const { id, state, createdAt, attempt } = s;
+  return { id, state, createdAt, attempt };
+}
+
 /** kubecontainer.ConvertPodStatusToRunningPod: running containers and every sandbox. */
 export function convertPodStatusToRunningPod(status: PodStatusRT): RuntimePod {
   return {
@@ -83,23 +102,8 @@ export function convertPodStatusToRunningPod(status: PodStatusRT): RuntimePod {
     name: status.name,
     namespace: status.namespace,
     createdAt: status.sandboxStatuses[0]?.createdAt ?? 0,
-    containers: status.containerStatuses
-      .filter((c) => c.state === 'running')
-      .map((c) => ({
-        id: c.id,
-        name: c.name,
-        image: c.image,
-        imageRef: c.imageRef,
-        hash: c.hash,
-        state: c.state,
-        createdAt: c.createdAt,
-      })),
-    sandboxes: status.sandboxStatuses.map((s) => ({
-      id: s.id,
-      state: s.state,
-      createdAt: s.createdAt,
-      attempt: s.attempt,
-    })),
+    containers: status.containerStatuses.filter((c) => c.state === 'running').map(toRuntimeContainer),
+    sandboxes: status.sandboxStatuses.map(toRuntimeSandbox),
     managed: true,
   };
 }

@@ -1,6 +1,7 @@
 import type { Container, ContainerState, ContainerStatus, Pod } from '../../api/v1.ts';
 import { rfc3339 } from '../../api/v1.ts';
 import type { ContainerStatusRT, PodStatusRT } from '../container/runtime.ts';
+import { findContainerStatusByName, shouldContainerBeRestarted } from '../kuberuntime/util.ts';
 import type { ReasonCache } from '../reason-cache.ts';
 
 export const ContainerCreating = 'ContainerCreating';
@@ -9,24 +10,6 @@ export const PodInitializing = 'PodInitializing';
 export const ContainerReasonStatusUnknown = 'ContainerStatusUnknown';
 
 const t = (ms: number): string | undefined => (ms > 0 ? rfc3339(ms) : undefined);
-
-/** The newest status of a container name (statuses are newest first). */
-export function findContainerStatusByName(status: PodStatusRT, name: string): ContainerStatusRT | undefined {
-  return status.containerStatuses.find((c) => c.name === name);
-}
-
-/** kubecontainer.ShouldContainerBeRestarted: would the next SyncPod (re)start this container? */
-export function shouldContainerBeRestarted(container: Container, pod: Pod, status: PodStatusRT): boolean {
-  if (pod.metadata.deletionTimestamp) return false;
-  const s = findContainerStatusByName(status, container.name);
-  if (!s) return true;
-  if (s.state === 'running') return false;
-  if (s.state === 'unknown' || s.state === 'created') return true;
-  const policy = pod.spec.restartPolicy ?? 'Always';
-  if (policy === 'Never') return false;
-  if (policy === 'OnFailure' && s.exitCode === 0) return false;
-  return true;
-}
 
 /** kubecontainer.ContainerID.String(): `<runtime>://<id>`, as `kubectl get pod -o yaml` shows it. */
 export function containerIDString(runtimeName: string | undefined, id: string): string {

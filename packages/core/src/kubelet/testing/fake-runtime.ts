@@ -10,6 +10,7 @@ import type {
   SandboxStatusRT,
 } from '../container/runtime.ts';
 import type { KubeletRuntime } from '../kubelet-loop.ts';
+import { toRuntimeContainer, toRuntimeSandbox } from '../kuberuntime/util.ts';
 
 interface FakePod {
   id: string;
@@ -88,21 +89,8 @@ export class FakeRuntime implements KubeletRuntime {
         namespace: p.namespace,
         createdAt: p.sandboxes[0]?.createdAt ?? 0,
         managed: p.managed,
-        sandboxes: sandboxes.map((s) => ({
-          id: s.id,
-          state: s.state,
-          createdAt: s.createdAt,
-          attempt: s.attempt,
-        })),
-        containers: containers.map((c) => ({
-          id: c.id,
-          name: c.name,
-          image: c.image,
-          imageRef: c.imageRef,
-          hash: c.hash,
-          state: c.state,
-          createdAt: c.createdAt,
-        })),
+        sandboxes: sandboxes.map(toRuntimeSandbox),
+        containers: containers.map(toRuntimeContainer),
       });
     }
     return out;
