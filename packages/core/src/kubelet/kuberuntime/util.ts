@@ -18,7 +18,8 @@ export function findContainerStatusByName(status: PodStatusRT, name: string): Co
   return status.containerStatuses.find((c) => c.name === name);
 }
 
-export function isRestartableInitContainer(c: Container): boolean {
+/** A sidecar: an init container with restartPolicy Always. */
+export function isRestartableInitContainer(c: Pick<Container, 'restartPolicy'>): boolean {
   return c.restartPolicy === 'Always';
 }
 

@@ -9,7 +9,7 @@ import type {
   SandboxStateName,
 } from '../container/runtime.ts';
 import { Channel } from '../util/channel.ts';
-import { formatGoDuration } from '../util/jitter.ts';
+import { formatGoDuration } from '../util/flowcontrol/go-duration.ts';
 import {
   ContainerChanged,
   ContainerDied,

@@ -23,6 +23,7 @@ import { CriError, type CriRuntime, codeName, GrpcCode } from '../../cri/types.t
 import type { TraceRecorder } from '../../events/recorder.ts';
 import type { ProbeResult, ProbeType } from '../../events/trace.ts';
 import { type EventRecorder, Reasons } from '../events/event-recorder.ts';
+import { containerFieldPath } from '../kuberuntime/util.ts';
 import { joinHostPort, type NetProber } from './net-prober.ts';
 import { containerIDKey } from './results-manager.ts';
 
@@ -60,13 +61,6 @@ export function probeSpecOf(container: Container, probeType: ProbeType): Probe |
     case 'Startup':
       return container.startupProbe;
   }
-}
-
-/** kubecontainer.GenerateContainerRef's field path: spec.containers{c} or spec.initContainers{c}. */
-export function containerFieldPath(pod: Pod, container: Container): string {
-  if (pod.spec.initContainers?.some((c) => c.name === container.name))
-    return `spec.initContainers{${container.name}}`;
-  return `spec.containers{${container.name}}`;
 }
 
 /** format.Pod: name_namespace(uid). */
@@ -251,7 +245,7 @@ export class Prober {
   }
 
   private event(pod: Pod, container: Container, reason: string, message: string): void {
-    this.deps.recorder.event(pod, 'Warning', reason, message, containerFieldPath(pod, container));
+    this.deps.recorder.event(pod, 'Warning', reason, message, containerFieldPath(pod, container.name));
   }
 
   private traceResult(

@@ -1,6 +1,7 @@
 import type { ContainerStatus, Pod, PodCondition, PodPhase, PodSpec } from '../../api/v1.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
-import { hasAnyRegularContainerStarted, isRestartableInitContainer } from './phase.ts';
+import { isRestartableInitContainer } from '../kuberuntime/util.ts';
+import { hasAnyRegularContainerStarted } from './phase.ts';
 
 /** Condition reasons (pkg/kubelet/status/generate.go). */
 export const UnknownContainerStatuses = 'UnknownContainerStatuses';

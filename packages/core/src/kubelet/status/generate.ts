@@ -1,6 +1,7 @@
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../../api/v1.ts';
 import type { PodSyncHandler } from '../active-deadline.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
+import { isRestartableInitContainer } from '../kuberuntime/util.ts';
 import { isTerminalPhase } from '../pod-ref.ts';
 import type { ReasonCache } from '../reason-cache.ts';
 import {
@@ -11,7 +12,7 @@ import {
   KubeletConditions,
 } from './conditions.ts';
 import { convertToAPIContainerStatuses } from './container-statuses.ts';
-import { getPhase, isRestartableInitContainer } from './phase.ts';
+import { getPhase } from './phase.ts';
 
 /**
  * What the prober contributes to a status: `ready` and `started` of each container

@@ -1,8 +1,5 @@
 import type { ContainerStatus, Pod, PodPhase, PodSpec } from '../../api/v1.ts';
-
-export function isRestartableInitContainer(c: { restartPolicy?: string }): boolean {
-  return c.restartPolicy === 'Always';
-}
+import { isRestartableInitContainer } from '../kuberuntime/util.ts';
 
 function find(info: readonly ContainerStatus[], name: string): ContainerStatus | undefined {
   return info.find((s) => s.name === name);

@@ -2,11 +2,12 @@ import type { ContainerStatus, Pod, PodCondition, PodSpec, PodStatus } from '../
 import { rfc3339 } from '../../api/v1.ts';
 import type { PassiveClock } from '../../clock/clock.ts';
 import type { TraceRecorder } from '../../events/recorder.ts';
+import { isRestartableInitContainer } from '../kuberuntime/util.ts';
 import { isTerminalPhase, podRef } from '../pod-ref.ts';
 import { containerIDKey } from '../prober/results-manager.ts';
 import { generateContainersReadyCondition, generatePodReadyCondition } from './conditions.ts';
 import { ContainerReasonStatusUnknown } from './container-statuses.ts';
-import { isRestartableInitContainer, isStaticPod } from './phase.ts';
+import { isStaticPod } from './phase.ts';
 
 interface VersionedPodStatus {
   status: PodStatus;
