@@ -96,10 +96,6 @@ export const unsupportedMediaType = (contentType: string, accepted: readonly str
     `the body of the request was in an unknown format (${contentType}) - accepted media types include: ${accepted.join(', ')}`,
   );
 
-export function isStatus(v: unknown): v is Status {
-  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
-}
-
 /** Thrown by a handler to answer with a Status; the error handler in context.ts sends it. */
 export class StatusError extends Error {
   constructor(readonly status: Status) {

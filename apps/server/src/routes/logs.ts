@@ -6,10 +6,11 @@
  * wording (see pod-logs.ts). The log directory is `podLogsDirectory` when given, else the engine's
  * configuration (GET /api/v1/node shows it).
  */
+import { isStatus } from '@syncscope/core/api';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { logAttempt, parseCriLog, readPodLogFile, resolveLogContainer } from '../pod-logs.ts';
-import { badParam, badRequest, intParam, isStatus, notFound, sendStatus } from '../status.ts';
+import { badParam, badRequest, intParam, notFound, sendStatus } from '../status.ts';
 
 export interface LogsRoutesOptions {
   podLogsDirectory?: string;

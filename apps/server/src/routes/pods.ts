@@ -7,12 +7,12 @@
  *   DELETE /api/v1/namespaces/:ns/pods/:name[?gracePeriodSeconds=]  graceful delete → 200 Pod (deletionTimestamp set)
  *   GET    /api/v1/events                            EventList
  */
-import { type Pod, type PodList, rfc3339 } from '@syncscope/core/api';
+import { isStatus, type Pod, type PodList, rfc3339 } from '@syncscope/core/api';
 import { MAX_GRACE_PERIOD_SECONDS } from '@syncscope/core/api/validation';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { admitPod, MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
-import { intParam, isStatus, notFound, sendStatus, stringParam, unsupportedMediaType } from '../status.ts';
+import { intParam, notFound, sendStatus, stringParam, unsupportedMediaType } from '../status.ts';
 
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 

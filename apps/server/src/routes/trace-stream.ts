@@ -17,12 +17,13 @@
  * Access: the Origin must be the page this server served (no Origin: a non-browser client); with a token,
  * the context's guard wants it (header, `?token=`, or the bearer subprotocol) before the upgrade.
  */
+import { isStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import { originAllowed, type TraceSource } from '../context.ts';
-import { badRequest, intParam, isStatus, sendStatus, status } from '../status.ts';
+import { badRequest, intParam, sendStatus, status } from '../status.ts';
 
 export const FLUSH_MS = 50;
 export const BATCH_EVENTS = 500;

@@ -7,10 +7,11 @@
  *   GET /api/v1/trace/export?podUID=          NDJSON, one TraceEvent per line, streamed in chunks.
  */
 import { Readable } from 'node:stream';
+import { isStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { intParam, isStatus, sendStatus } from '../status.ts';
+import { intParam, sendStatus } from '../status.ts';
 
 export const DEFAULT_TRACE_LIMIT = 10_000;
 export const MAX_TRACE_LIMIT = 100_000;

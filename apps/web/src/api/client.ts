@@ -3,7 +3,7 @@
  * the server returns is a Kubernetes Status object; it is thrown as an ApiError that keeps it, so forms can
  * show the field and reason of each cause.
  */
-import type { Event, Pod, PodList, Status } from '@syncscope/core/api';
+import { type Event, isStatus, type Pod, type PodList, type Status } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { authFetch } from './auth.ts';
@@ -17,10 +17,6 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-}
-
-function isStatus(v: unknown): v is Status {
-  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
 }
 
 async function request<T>(path: string, init?: RequestInit): Promise<T> {

@@ -11,7 +11,7 @@
  * An instance is matched by container ID where one is known, else it is the newest instance of that
  * container name that still lacks the fact being added.
  */
-import type { ContainerStatus } from '@syncscope/core/api';
+import { type ContainerStatus, parseRFC3339 } from '@syncscope/core/api';
 import type {
   PlegEventType,
   ProbeResult,
@@ -120,12 +120,6 @@ export function bareContainerID(id: string | undefined | null): string | null {
   return i >= 0 ? id.slice(i + 3) : id;
 }
 
-function parseTime(t: string | undefined): number | null {
-  if (!t) return null;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? null : ms;
-}
-
 type Instance = Omit<ContainerLane, 'segments' | 'key'>;
 
 class InstanceTable {
@@ -185,18 +179,18 @@ class InstanceTable {
       const id = bareContainerID(t?.containerID ?? (t === cs.state?.terminated ? cs.containerID : undefined));
       if (!t || !id) continue;
       // Only an instance that was started can be the one that terminated.
-      const c = this.forID(id, cs.name, parseTime(t.startedAt) ?? time, true);
+      const c = this.forID(id, cs.name, parseRFC3339(t.startedAt) ?? time, true);
       if (!c) continue;
       c.exitCode = t.exitCode;
       c.reason = t.reason ?? null;
-      c.finishedAt ??= parseTime(t.finishedAt) ?? time;
+      c.finishedAt ??= parseRFC3339(t.finishedAt) ?? time;
       c.init = init;
     }
     const id = bareContainerID(cs.containerID);
     if (cs.state?.running && id) {
-      const c = this.forID(id, cs.name, parseTime(cs.state.running.startedAt) ?? time);
+      const c = this.forID(id, cs.name, parseRFC3339(cs.state.running.startedAt) ?? time);
       if (c) {
-        c.startedAt ??= parseTime(cs.state.running.startedAt) ?? time;
+        c.startedAt ??= parseRFC3339(cs.state.running.startedAt) ?? time;
         c.init = init;
       }
     }

@@ -7,7 +7,13 @@
  * Pure and browser-safe: every function takes `now` (ms since the epoch, on the engine's clock) instead of
  * reading the time.
  */
-import type { ContainerState, ContainerStatus, Pod, PodCondition } from './v1.ts';
+import {
+  type ContainerState,
+  type ContainerStatus,
+  type Pod,
+  type PodCondition,
+  parseRFC3339,
+} from './v1.ts';
 
 /** The reason the node controller writes on pods of an unreachable node (kubectl prints them as Unknown). */
 export const NODE_UNREACHABLE_POD_REASON = 'NodeLost';
@@ -87,14 +93,8 @@ export function shortHumanDuration(ms: number): string {
 
 /** translateTimestampSince: the age of an RFC 3339 time at `now`, "<unknown>" when unset or unparsable. */
 export function translateTimestampSince(timestamp: string | undefined | null, now: number): string {
-  const t = parseTime(timestamp);
+  const t = parseRFC3339(timestamp);
   return t === null ? '<unknown>' : humanDuration(now - t);
-}
-
-function parseTime(timestamp: string | undefined | null): number | null {
-  if (!timestamp) return null;
-  const t = Date.parse(timestamp);
-  return Number.isNaN(t) ? null : t;
 }
 
 function conditionTrue(conditions: PodCondition[] | undefined, type: string): boolean {
@@ -114,7 +114,7 @@ class RestartTally {
   last: number | null = null;
   add(cs: ContainerStatus): void {
     this.count += cs.restartCount ?? 0;
-    const finished = parseTime(cs.lastState?.terminated?.finishedAt);
+    const finished = parseRFC3339(cs.lastState?.terminated?.finishedAt);
     if (finished !== null && (this.last === null || finished > this.last)) this.last = finished;
   }
 }

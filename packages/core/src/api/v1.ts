@@ -222,7 +222,19 @@ export interface Status {
   code: number;
 }
 
+/** Is this an API error answer (a Status object)? */
+export function isStatus(v: unknown): v is Status {
+  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
+}
+
 /** Go-style RFC 3339 (seconds precision, Z), as the API server writes times. */
 export function rfc3339(ms: number): string {
   return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/** An API time back to epoch ms; null when absent or unparseable. */
+export function parseRFC3339(timestamp: string | undefined | null): number | null {
+  if (!timestamp) return null;
+  const t = Date.parse(timestamp);
+  return Number.isNaN(t) ? null : t;
 }

@@ -23,7 +23,7 @@ import { CriError, type CriRuntime, codeName, GrpcCode } from '../../cri/types.t
 import type { TraceRecorder } from '../../events/recorder.ts';
 import type { ProbeResult, ProbeType } from '../../events/trace.ts';
 import { type EventRecorder, Reasons } from '../events/event-recorder.ts';
-import { containerFieldPath } from '../kuberuntime/util.ts';
+import { containerFieldPath, formatPod } from '../kuberuntime/util.ts';
 import { joinHostPort, type NetProber } from './net-prober.ts';
 import { containerIDKey } from './results-manager.ts';
 
@@ -61,11 +61,6 @@ export function probeSpecOf(container: Container, probeType: ProbeType): Probe |
     case 'Startup':
       return container.startupProbe;
   }
-}
-
-/** format.Pod: name_namespace(uid). */
-function formatPod(pod: Pod): string {
-  return `${pod.metadata.name}_${pod.metadata.namespace ?? 'default'}(${pod.metadata.uid ?? ''})`;
 }
 
 /** probe.ResolveContainerPort: a number, a named container port, or a number written as a string. */
