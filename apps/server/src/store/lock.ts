@@ -146,8 +146,11 @@ function createExclusive(path: string, me: LockOwner): boolean {
   }
 }
 
-/** Removes `path` if it still holds `seen`, at most one contender at a time (see the file comment). */
-function claimStale(path: string, seen: string): void {
+/**
+ * Removes `path` if it still holds `seen`, at most one contender at a time (see the file comment). A step of
+ * acquire(), exported so that a contender's late step can be played against a lock taken over meanwhile.
+ */
+export function claimStale(path: string, seen: string): void {
   const claim = `${path}.stale-${createHash('sha256').update(seen).digest('hex').slice(0, 16)}`;
   try {
     linkSync(path, claim);
