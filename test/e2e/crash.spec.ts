@@ -11,13 +11,13 @@
  *  (c) a read-only pod store (a tmpfs remounted read-only): 503, reads keep working, writes come back with
  *      the store;
  *  (d) two servers on one data dir: the second exits 1 naming the first's pid and URL and the first is not
- *      disturbed; the lock of a server killed with -9 is taken over by the next start.
+ *      disturbed; the lock of a server killed with -9 is taken over by the next start, and SIGTERM removes it.
  *
  * (b) and (c) mount file systems, which needs root (CI runs as root); elsewhere they are skipped, and their
  * titles say so.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Pod, PodList, Status } from '@syncscope/core/api/v1';
@@ -254,5 +254,10 @@ describe('one server per data dir', () => {
       url: three.base,
     });
     expect([...(await pods(three.base)).keys()].sort()).toEqual(['solo', 'solo-2']);
+
+    // a clean stop removes it
+    three.proc.kill('SIGTERM');
+    expect((await three.exited).code, three.stderr()).toBe(0);
+    expect(existsSync(join(dataDir, 'lock'))).toBe(false);
   });
 });
