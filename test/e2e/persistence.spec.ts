@@ -12,11 +12,8 @@
  *
  * Waiting is driven by the trace (in process: the recorder's listeners; child process: its WebSocket).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSimNode } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
 import { RealClock } from '@syncscope/core/clock';
@@ -25,8 +22,8 @@ import { buildApp, TraceJournal } from '@syncscope/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { example } from '../support/harness.ts';
+import { getJSON, startServer, tempDir } from '../support/server-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WAIT_MS = 30_000;
 const LIFECYCLE_METHODS = [
   'RunPodSandbox',
@@ -40,12 +37,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'syncscope-persist-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 /** Resolves when pred() holds, re-checked on every event the recorder records. */
 function waitOnTrace(
@@ -76,7 +67,7 @@ const running = (p: Pod | undefined, restarts = 0) =>
 
 describe('restart on the same data directory', () => {
   it('adopts the running containers of a simulated node kept alive across close and build', async () => {
-    const dataDir = await tempDir();
+    const dataDir = await tempDir('syncscope-persist-', cleanups);
     const clock = new RealClock();
     const sim = await startSimNode({ socketPath: join(dataDir, 'node.sock'), clock });
     cleanups.push(() => sim.close());
@@ -182,46 +173,6 @@ describe('restart on the same data directory', () => {
 
 // ---- the real command in a child process ----------------------------------------------------------------
 
-interface Child {
-  proc: ChildProcess;
-  base: string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr: () => string;
-}
-
-async function startServer(dataDir: string): Promise<Child> {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--data-dir', dataDir, '--no-examples'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
-  );
-  let err = '';
-  proc.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  cleanups.push(async () => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-    await exited;
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), WAIT_MS);
-    proc.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/[^ ]+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    void exited.then(() => reject(new Error(`server exited: ${err}`)));
-  });
-  return { proc, base, exited, stderr: () => err };
-}
-
 /** Resolves when check() holds, re-checked whenever the server streams trace events. */
 async function waitOnStream(base: string, what: string, check: () => Promise<boolean>): Promise<void> {
   const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/trace/stream?since=0`);
@@ -252,11 +203,6 @@ async function waitOnStream(base: string, what: string, check: () => Promise<boo
   } finally {
     ws.terminate();
   }
-}
-
-async function getJSON<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  return (await res.json()) as T;
 }
 
 async function applyHealthy(base: string): Promise<string> {
@@ -297,8 +243,8 @@ async function waitOnDisk(dir: string, what: string, pred: (ev: TraceEvent) => b
 
 describe('the server process', () => {
   it('after kill -9 brings the pods back from the store and continues the journal', async () => {
-    const dataDir = await tempDir();
-    const one = await startServer(dataDir);
+    const dataDir = await tempDir('syncscope-persist-', cleanups);
+    const one = await startServer(dataDir, cleanups);
     const uid = await applyHealthy(one.base);
     await waitOnStream(one.base, 'healthy Running', () => podRunning(one.base));
     const synced = (ev: TraceEvent) => ev.type === 'sync.result' && ev.podUID === uid;
@@ -308,7 +254,7 @@ describe('the server process', () => {
     const onDisk = readJournal(join(dataDir, 'trace'));
     const lastBefore = (onDisk[onDisk.length - 1] as TraceEvent).seq;
 
-    const two = await startServer(dataDir);
+    const two = await startServer(dataDir, cleanups);
     const pods = await getJSON<{ items: Pod[] }>(`${two.base}/api/v1/pods`);
     expect(pods.items.map((p) => `${p.metadata.name}/${p.metadata.uid}`)).toEqual([`healthy/${uid}`]);
     // the node died with the process: the pod starts again on the new one
@@ -336,8 +282,8 @@ describe('the server process', () => {
   });
 
   it('exits within 2 s of SIGTERM with every event in the journal', async () => {
-    const dataDir = await tempDir();
-    const child = await startServer(dataDir);
+    const dataDir = await tempDir('syncscope-persist-', cleanups);
+    const child = await startServer(dataDir, cleanups);
     await applyHealthy(child.base);
     await waitOnStream(child.base, 'healthy Running', () => podRunning(child.base));
     const { next } = await getJSON<{ next: number }>(`${child.base}/api/v1/trace?podUID=none`);

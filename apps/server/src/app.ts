@@ -1,14 +1,18 @@
 /**
  * buildApp: the whole server apart from listen. It starts, in order:
  *
- *   clock (RealClock unless given) → trace journal (<dataDir>/trace) and a TraceRecorder continuing it →
+ *   the data dir lock (<dataDir>/lock: a second server on the directory fails here with DataDirInUseError,
+ *   before anything else is touched) → clock (RealClock unless given) → trace journal (<dataDir>/trace) and a TraceRecorder continuing it →
  *   simulated node (only without runtimeEndpoint: a CRI gRPC server on <dataDir>/sim.sock, unless a running
  *   one is handed in as `sim`) → RemoteRuntime (real gRPC, to the simulator as to containerd) → Kubelet →
  *   `server.start` trace event → the stored pods (<dataDir>/store/pods) added back → the startup examples
- *   (when asked, on the data directory's first boot only) → the engine's loop → the HTTP app.
+ *   (when asked, on the data directory's first boot only; stored before the engine gets them, as a POST)
+ *   → the engine's loop → the HTTP app. The routes see the engine through durableEngine (lifecycle.ts):
+ *   a create or delete is on disk before it is acknowledged.
  *
  * close() stops them in reverse within SHUTDOWN_TIMEOUT_MS: HTTP (and every WebSocket), the engine (its
- * containers keep running), the gRPC channel, the simulator we started, then the journal is flushed.
+ * containers keep running), the gRPC channel, the simulator we started, then the journal is flushed and
+ * the lock released.
  * main.ts calls listen; tests call app.listen({port: 0}) or app.inject().
  *
  * A restart on the same data directory brings back every pod and the trace history; on a real runtime
@@ -17,7 +21,7 @@
  * simulator, keep its node alive across buildApp/close in one process (the `sim` option).
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kubelet, RemoteRuntime, SimNetProber, type SimNode, startSimNode } from '@syncscope/core';
@@ -29,16 +33,19 @@ import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
 import { createHttpApp } from './http.ts';
 import {
+  durableEngine,
   handleShutdownSignals,
   openPodStore,
   persistPods,
   restorePods,
   SHUTDOWN_TIMEOUT_MS,
+  storeHealth,
   TRACE_DIR,
   within,
 } from './lifecycle.ts';
 import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
 import { KubeletMetrics } from './metrics.ts';
+import { DataDirLock } from './store/lock.ts';
 import type { PodStore } from './store/pod-store.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -85,6 +92,8 @@ export interface BuiltApp {
   store: PodStore;
   /** Pods added back from the store at boot. */
   restored: number;
+  /** The data dir lock, held until close(). */
+  lock: DataDirLock;
   clock: Clock;
   simulated: boolean;
   runtimeEndpoint: string;
@@ -94,9 +103,18 @@ export interface BuiltApp {
 export { handleShutdownSignals, SHUTDOWN_TIMEOUT_MS };
 
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
+  const lock = DataDirLock.acquire(opts.dataDir);
+  try {
+    return await buildLocked(opts, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltApp> {
   const clock = opts.clock ?? new RealClock();
   const warn = opts.warn ?? ((msg: string) => console.warn(msg));
-  await mkdir(opts.dataDir, { recursive: true });
   const { trace: history, firstBoot } = openTrace({
     dir: join(opts.dataDir, TRACE_DIR),
     clock,
@@ -145,7 +163,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     endpoint,
   });
   const restored = restorePods(engine, store, warn);
-  const unpersist = persistPods(trace, engine, store, warn);
+  const persistence = persistPods(trace, engine, store, warn);
+  const api = durableEngine(engine, store, clock);
 
   let examples: Example[] = [];
   try {
@@ -155,7 +174,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   }
 
   const app = await createHttpApp({
-    engine,
+    engine: api,
+    health: () => storeHealth(store, persistence),
     trace: history,
     clock,
     token: opts.token,
@@ -179,10 +199,21 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
       const admitted = parsed.ok
         ? admitPod(parsed.value, manifestNamespace(parsed.value), engine, clock)
         : parsed;
-      if (admitted.ok) engine.addPod(admitted.pod);
-      else app.log.warn(`example ${ex.file} not applied: ${admitted.status.message}`);
+      try {
+        if (!admitted.ok) throw new Error(admitted.status.message);
+        api.addPod(admitted.pod);
+      } catch (err) {
+        app.log.warn(`example ${ex.file} not applied: ${(err as Error).message}`);
+      }
     }
   }
+  app.server.once('listening', () => {
+    const addr = app.server.address();
+    if (typeof addr !== 'object' || !addr) return;
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const problem = lock.listening(addr.port, `http://${host}:${addr.port}`);
+    if (problem) warn(problem);
+  });
   engine.start();
 
   let closed: Promise<void> | undefined;
@@ -194,8 +225,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
       await within(engine.stop(), step);
       cri.close();
       if (ownSim) await within(sim?.close() ?? Promise.resolve(), step);
-      unpersist();
+      persistence.stop();
       await within(history.journal.close(), step);
+      lock.release();
     })();
     return closed;
   };
@@ -207,6 +239,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     history,
     store,
     restored,
+    lock,
     clock,
     simulated,
     runtimeEndpoint: endpoint,

@@ -40,6 +40,8 @@ export interface HttpOptions extends ContextOptions {
   sim?: SimControl;
   /** Made by buildApp before the engine starts so no event is missed; otherwise made here. */
   metrics?: KubeletMetrics;
+  /** What /healthz says instead of `ok` (e.g. the pod store refusing writes); undefined when healthy. */
+  health?: () => string | undefined;
 }
 
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
@@ -67,7 +69,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(metricsRoutes, { metrics: opts.metrics });
   await app.register(traceRoutes);
   await app.register(traceStream);
-  await app.register(nodeRoutes, { examples: opts.examples });
+  await app.register(nodeRoutes, { examples: opts.examples, health: opts.health });
   await app.register(web, { webRoot: opts.webRoot });
   for (const [url, methods] of [...served]) {
     const allowed = [...methods].sort();

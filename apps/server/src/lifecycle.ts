@@ -1,11 +1,15 @@
 /**
  * What survives the server process, and how it ends.
  *
- * Pods: the PodStore plays the API server's part. Every change the engine's pod config makes is written
- * through — ADD (a POST, or a startup example) and UPDATE/DELETE (deletionTimestamp set) store the pod as
- * the config now holds it; REMOVE (the engine's final delete of a deleted pod whose worker finished)
- * forgets it. We follow the `config.update` trace events rather than wrap the engine: they are recorded
- * synchronously inside PodConfig, after its map has changed, so `podConfig.get(uid)` is the new object.
+ * Pods: the PodStore plays the API server's part, and a change is acknowledged only once it is on disk.
+ * The API's writes (a POST, a DELETE, a startup example) go through durableEngine: the pod as it will be
+ * is stored first and handed to the engine only after the write returned; when the disk refuses, the
+ * request fails with a 507/503 Status and the engine never sees the change. The engine's own changes (the
+ * final REMOVE of a deleted pod whose worker finished, any UPDATE) are written after the fact by
+ * persistPods, which follows the `config.update` trace events: they are recorded synchronously inside
+ * PodConfig, after its map has changed, so `podConfig.get(uid)` is the new object. The API's changes come
+ * by there too and cost nothing (the store skips a put of what it already holds). A refused engine write
+ * is logged, kept as pending and retried on the next change; /healthz reports it (storeHealth).
  * At boot, before the sync loop starts, every stored pod is added back with its UID, creationTimestamp and
  * deletion fields, and the kubelet adopts what the runtime still runs (containers keep their restart
  * counts, from the restartCount annotation).
@@ -15,9 +19,13 @@
  * if that takes longer than SHUTDOWN_TIMEOUT_MS. A second signal exits at once.
  */
 import { join } from 'node:path';
-import type { Pod } from '@syncscope/core/api';
+import { gracefulDeletion } from '@syncscope/core';
+import type { Pod, Status } from '@syncscope/core/api';
+import type { PassiveClock } from '@syncscope/core/clock';
 import type { TraceEvent } from '@syncscope/core/trace';
-import { PodStore } from './store/pod-store.ts';
+import type { Engine } from './engine.ts';
+import { StatusError, status } from './status.ts';
+import { PodStore, PodStoreError } from './store/pod-store.ts';
 
 /** Where, under the data directory, the pods are stored (`<dataDir>/pods` already holds the pod logs). */
 export const POD_STORE_DIR = join('store', 'pods');
@@ -51,30 +59,106 @@ export function restorePods(engine: PersistedEngine, store: PodStore, warn: (msg
   return n;
 }
 
+/** No space (or quota) is 507 Insufficient Storage; any other refusal of the disk is 503. */
+const OUT_OF_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+
+/** The Status a request gets when its pod could not be stored: the cause named, nothing changed. */
+export function storeFailureStatus(err: PodStoreError): Status {
+  return OUT_OF_SPACE.has(err.code)
+    ? status(507, 'InsufficientStorage', err.message)
+    : status(503, 'ServiceUnavailable', err.message);
+}
+
+/** What durableEngine needs beyond the Engine: a delete at a given time, and the pods as the API holds them. */
+export interface DurableTarget extends Engine, PersistedEngine {
+  deletePod(uid: string, gracePeriodSeconds?: number, now?: number): void;
+}
+
 /**
- * Writes every pod config change through to the store, from the trace (see the file comment). Returns
- * the unsubscribe. A failed write is reported and does not stop later ones (a throwing trace listener
- * would be dropped by the recorder).
+ * The engine as the API must see it: addPod and deletePod store the pod as it will be, then hand the change
+ * to the engine. A refused write throws a StatusError (507/503, see storeFailureStatus) before the engine is
+ * touched. The delete is computed once (gracefulDeletion at one `now`) for the store and the engine, so the
+ * stored deletionTimestamp is the one the engine acts on. Called on the event loop; each write fsyncs.
+ */
+export function durableEngine(engine: DurableTarget, store: PodStore, clock: PassiveClock): Engine {
+  const stored = (write: () => void) => {
+    try {
+      write();
+    } catch (err) {
+      if (err instanceof PodStoreError) throw new StatusError(storeFailureStatus(err));
+      throw err;
+    }
+  };
+  return {
+    addPod(pod) {
+      stored(() => store.put(pod));
+      engine.addPod(pod);
+    },
+    deletePod(uid, gracePeriodSeconds) {
+      const now = clock.now();
+      const old = engine.podConfig.get(uid);
+      const deleted = old && gracefulDeletion(old, gracePeriodSeconds, now);
+      if (deleted) stored(() => store.put(deleted));
+      engine.deletePod(uid, gracePeriodSeconds, now);
+    },
+    getPods: () => engine.getPods(),
+    getPod: (namespace, name) => engine.getPod(namespace, name),
+    getPodByUID: (uid) => engine.getPodByUID(uid),
+    getEvents: () => engine.getEvents(),
+    nodeInfo: () => engine.nodeInfo(),
+    listRuntimePods: async () => (await engine.listRuntimePods?.()) ?? [],
+  };
+}
+
+export interface PodPersistence {
+  /** Stops following the trace. */
+  stop(): void;
+  /** Pods whose latest change is not on disk yet (a refused write, retried on the next change). */
+  readonly pending: ReadonlySet<string>;
+}
+
+/**
+ * Writes every pod config change through to the store, from the trace (see the file comment): the pod as
+ * the config now holds it, or its removal once the config has forgotten it. A refused write is logged, its
+ * pod kept in `pending` and written again (as it is then) on the next change of any pod; it never throws
+ * (a throwing trace listener is dropped by the recorder).
  */
 export function persistPods(
   trace: { subscribe(l: (ev: TraceEvent) => void): () => void },
   engine: PersistedEngine,
   store: PodStore,
   warn: (msg: string) => void,
-): () => void {
-  return trace.subscribe((ev) => {
-    if (ev.type !== 'config.update') return;
+): PodPersistence {
+  const pending = new Set<string>();
+  const save = (uid: string) => {
     try {
-      if (ev.op === 'REMOVE') {
-        store.remove(ev.podUID);
-        return;
-      }
-      const pod = engine.podConfig.get(ev.podUID);
+      const pod = engine.podConfig.get(uid);
       if (pod) store.put(pod);
+      else store.remove(uid);
+      pending.delete(uid);
+      return true;
     } catch (err) {
-      warn(`pod store: ${ev.op} of ${ev.pod} not saved: ${(err as Error).message}`);
+      if (!pending.has(uid)) warn(`${(err as Error).message} (the change is kept and retried)`);
+      pending.add(uid);
+      return false;
     }
+  };
+  const stop = trace.subscribe((ev) => {
+    if (ev.type !== 'config.update') return;
+    if (!save(ev.podUID)) return;
+    for (const uid of [...pending]) if (!save(uid)) return;
   });
+  return { stop, pending };
+}
+
+/** What /healthz reports beyond `ok`: undefined while the store takes every write. */
+export function storeHealth(store: PodStore, persistence: PodPersistence): string | undefined {
+  if (persistence.pending.size > 0) {
+    const n = persistence.pending.size;
+    return `degraded: ${n} pod change${n === 1 ? '' : 's'} not saved: ${store.failure?.message ?? 'pod store: write failed'}`;
+  }
+  if (store.failure) return `degraded: ${store.failure.message}`;
+  return undefined;
 }
 
 export interface ShutdownOptions {

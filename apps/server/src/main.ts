@@ -4,7 +4,8 @@
  * then only with SYNCSCOPE_TOKEN set (writes need it as a bearer token).
  *
  * State lives in --data-dir: the pods (brought back on restart, even after kill -9), the trace journal
- * (history and seq continue across restarts). SIGTERM/SIGINT stop it cleanly within 2 s (lifecycle.ts).
+ * (history and seq continue across restarts). One server per data dir: a second one exits 1 naming the
+ * first (store/lock.ts). SIGTERM/SIGINT stop it cleanly within 2 s (lifecycle.ts).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { buildApp, handleShutdownSignals } from './app.ts';
 import { isLoopbackAddress } from './context.ts';
 import { tuneHeap } from './heap.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
+import { DataDirInUseError } from './store/lock.ts';
 
 const HELP = `Usage: syncscope [options]
 
@@ -122,6 +124,11 @@ async function main(): Promise<void> {
     journalSegmentBytes,
     journalMaxBytes,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
+  }).catch(async (e: unknown) => {
+    if (!(e instanceof DataDirInUseError)) throw e;
+    await ctd?.stop();
+    process.stderr.write(`syncscope: ${e.message}\n`);
+    process.exit(1);
   });
   handleShutdownSignals({
     close: async () => {

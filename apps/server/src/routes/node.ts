@@ -3,7 +3,8 @@
  * GET /api/v1/examples: the example manifests, for the UI's apply dialog.
  * GET /api/v1/runtime/pods: every pod the runtime has, with `managed` false for what this engine did not create
  *   (it never stops or removes those); for the UI's read-only "not managed" list.
- * GET /healthz: `ok` while the server answers.
+ * GET /healthz: `ok` while the server answers, or `degraded: <why>` (still 200: the server serves, but e.g.
+ *   the pod store refuses writes; restarting would not help).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,6 +12,7 @@ import type { Example } from '../examples.ts';
 
 export interface NodeRoutesOptions {
   examples?: Example[];
+  health?: () => string | undefined;
 }
 
 async function nodeRoutes(app: FastifyInstance, opts: NodeRoutesOptions): Promise<void> {
@@ -31,7 +33,7 @@ async function nodeRoutes(app: FastifyInstance, opts: NodeRoutesOptions): Promis
       })),
     };
   });
-  app.get('/healthz', async (_req, reply) => reply.type('text/plain').send('ok'));
+  app.get('/healthz', async (_req, reply) => reply.type('text/plain').send(opts.health?.() ?? 'ok'));
 }
 
 export default fp(nodeRoutes, { name: 'syncscope-node', dependencies: ['syncscope-context'] });

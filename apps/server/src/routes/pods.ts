@@ -6,8 +6,14 @@
  *   GET    /api/v1/namespaces/:ns/pods/:name         Pod, or 404 Status
  *   DELETE /api/v1/namespaces/:ns/pods/:name[?gracePeriodSeconds=]  graceful delete → 200 Pod (deletionTimestamp set)
  *   GET    /api/v1/events                            EventList
+ *
+ * A create or delete is acknowledged only once it is on disk: the engine the routes get from buildApp
+ * stores the pod first (durableEngine, lifecycle.ts), and when the disk refuses its addPod/deletePod throw a
+ * StatusError (507 InsufficientStorage, 503 ServiceUnavailable) before the engine acts; the error handler
+ * sends it. Nothing in between awaits, so admission's checks still hold when the pod is stored.
  */
-import { isStatus, type Pod, type PodList, rfc3339 } from '@syncscope/core/api';
+import { gracefulDeletion } from '@syncscope/core';
+import { isStatus, type Pod, type PodList } from '@syncscope/core/api';
 import { MAX_GRACE_PERIOD_SECONDS } from '@syncscope/core/api/validation';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -50,7 +56,7 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
     if (!parsed.ok) return sendStatus(reply, parsed.status);
     const admitted = admitPod(parsed.value, req.params.ns, engine, clock);
     if (!admitted.ok) return sendStatus(reply, admitted.status);
-    engine.addPod(admitted.pod);
+    engine.addPod(admitted.pod); // stored, then handed to the loop; throws (nothing added) if not stored
     return reply.code(201).send(engine.getPodByUID(admitted.pod.metadata.uid as string) ?? admitted.pod);
   });
 
@@ -67,20 +73,12 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
       if (isStatus(grace)) return sendStatus(reply, grace);
       const pod = engine.getPod(req.params.ns, req.params.name);
       if (!pod?.metadata.uid) return sendStatus(reply, notFound(req.params.name));
-      engine.deletePod(pod.metadata.uid, grace);
+      const asked = clock.now();
+      engine.deletePod(pod.metadata.uid, grace); // stored, then started; throws (nothing started) if not stored
       const now = engine.getPodByUID(pod.metadata.uid);
       if (now?.metadata.deletionTimestamp) return now;
       // The engine may already have forgotten it; answer with the pod as it was asked to end.
-      const effective =
-        grace ?? now?.spec.terminationGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds;
-      return {
-        ...(now ?? pod),
-        metadata: {
-          ...(now ?? pod).metadata,
-          deletionTimestamp: rfc3339(clock.now() + (effective ?? 0) * 1000),
-          deletionGracePeriodSeconds: effective,
-        },
-      };
+      return gracefulDeletion(now ?? pod, grace, asked) ?? now ?? pod;
     },
   );
 

@@ -8,9 +8,14 @@
  * and a delete is an unlink. Each put/remove is atomic and durable (see atomic-file.ts).
  *
  * Contract: called synchronously from API handlers (small files; each call fsyncs, a few ms on a disk).
- * One process owns a directory at a time. load() never throws on bad content: a stray temp file from a
- * crash is removed, an unreadable or malformed `<uid>.json` is skipped (and left in place for a human),
- * each with a warning.
+ * One process owns a directory at a time (the data dir lock, lock.ts). load() never throws on bad content:
+ * a stray temp file from a crash is removed, an unreadable or malformed `<uid>.json` is skipped (and left in
+ * place for a human), each with a warning.
+ *
+ * put() and remove() throw a PodStoreError when the disk refuses (full, read-only, I/O error); the file is
+ * then as it was. The store remembers what it last wrote or read for each pod, so a put of the same content
+ * again (the engine's echo of a change the API already stored) costs nothing. `failure` holds the last
+ * refusal until a later write succeeds.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,8 +31,32 @@ export interface PodStoreOptions {
   warn?: (msg: string) => void;
 }
 
+/** A write the disk refused. `code` is the errno name (ENOSPC, EROFS, ...). */
+export class PodStoreError extends Error {
+  constructor(
+    readonly code: string,
+    readonly path: string,
+    cause: string,
+  ) {
+    super(`pod store: cannot write ${path}: ${cause}`);
+  }
+
+  static from(err: unknown, path: string): PodStoreError {
+    const e = err as NodeJS.ErrnoException;
+    // Node's message is "ENOSPC: no space left on device, write": keep the words between code and call
+    const words = /^[A-Z0-9]+: ([^,]+)/.exec(e.message ?? '')?.[1] ?? e.message ?? String(err);
+    return new PodStoreError(e.code ?? 'EIO', path, words);
+  }
+}
+
 export class PodStore {
   private readonly warn: (msg: string) => void;
+  /** uid → the JSON text of the pod as it is on disk (what load read or put wrote). */
+  private readonly onDisk = new Map<string, string>();
+  /** The last refused write, cleared by the next one that succeeds. */
+  failure: PodStoreError | undefined;
+  /** Writes refused since start. */
+  failures = 0;
 
   constructor(
     readonly dir: string,
@@ -59,16 +88,35 @@ export class PodStore {
     );
   }
 
-  /** Stores (or replaces) the pod under its metadata.uid; its status is dropped. */
+  /**
+   * Stores (or replaces) the pod under its metadata.uid; its status is dropped. Returns once the file is
+   * on disk; throws PodStoreError (nothing changed) when the disk refuses.
+   */
   put(pod: Pod): void {
     const uid = checkUID(pod.metadata?.uid);
     const { status: _status, ...desired } = pod;
-    writeFileAtomicSync(this.pathOf(uid), `${JSON.stringify(desired, null, 2)}\n`);
+    const text = `${JSON.stringify(desired, null, 2)}\n`;
+    if (this.onDisk.get(uid) === text) return;
+    this.write(this.pathOf(uid), () => writeFileAtomicSync(this.pathOf(uid), text));
+    this.onDisk.set(uid, text);
   }
 
-  /** Forgets the pod; removing one that is not stored is not an error. */
+  /** Forgets the pod; removing one that is not stored is not an error. Throws PodStoreError as put. */
   remove(uid: string): void {
-    removeFileDurableSync(this.pathOf(checkUID(uid)));
+    const path = this.pathOf(checkUID(uid));
+    this.write(path, () => removeFileDurableSync(path));
+    this.onDisk.delete(uid);
+  }
+
+  private write(path: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.failures++;
+      this.failure = PodStoreError.from(err, path);
+      throw this.failure;
+    }
+    this.failure = undefined;
   }
 
   private pathOf(uid: string): string {
@@ -77,8 +125,10 @@ export class PodStore {
 
   private readPod(path: string, uid: string): Pod | undefined {
     let v: unknown;
+    let text: string;
     try {
-      v = JSON.parse(readFileSync(path, 'utf8'));
+      text = readFileSync(path, 'utf8');
+      v = JSON.parse(text);
     } catch (err) {
       this.warn(`pod store: skipping ${path}: ${(err as Error).message}`);
       return undefined;
@@ -88,6 +138,7 @@ export class PodStore {
       this.warn(`pod store: skipping ${path}: ${why}`);
       return undefined;
     }
+    this.onDisk.set(uid, text);
     return v as Pod;
   }
 }

@@ -7,7 +7,8 @@ export type TraceListener = (ev: TraceEvent) => void;
  * TraceRecorder: the engine's journal in memory. Every component records through one instance; `record`
  * stamps seq (strictly increasing) and time (the engine clock), keeps the newest `capacity` events in a
  * ring, and calls listeners synchronously (the server's WebSocket fan-out and the on-disk journal).
- * Listeners must not throw and must not block; a listener that throws is removed.
+ * Listeners must not throw and must not block; a listener that throws is removed, and that is logged with
+ * its error (console.error), since whatever it did (the journal, a stream) stops from then on.
  */
 export class TraceRecorder {
   private ring: TraceEvent[] = [];
@@ -33,8 +34,9 @@ export class TraceRecorder {
     for (const l of this.listeners) {
       try {
         l(ev);
-      } catch {
+      } catch (err) {
         this.listeners.delete(l);
+        console.error(`trace: a listener threw on event seq ${ev.seq} (${ev.type}) and was removed:`, err);
       }
     }
     return ev;

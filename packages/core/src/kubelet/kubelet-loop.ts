@@ -309,8 +309,9 @@ export class KubeletLoop extends KubeletComponents {
     this.podConfig.add(pod);
   }
 
-  deletePod(uid: string, gracePeriodSeconds?: number): void {
-    this.podConfig.delete(uid, gracePeriodSeconds);
+  /** Graceful delete (PodConfig.delete); `now` is when it was asked, the clock's time unless given. */
+  deletePod(uid: string, gracePeriodSeconds?: number, now?: number): void {
+    this.podConfig.delete(uid, gracePeriodSeconds, now);
   }
 
   getPods(): Pod[] {

@@ -62,27 +62,15 @@ export class PodConfig {
   }
 
   /**
-   * Graceful delete, as the apiserver does it: deletionTimestamp = now + grace, deletionGracePeriodSeconds =
-   * grace (the spec's terminationGracePeriodSeconds, default 30, unless given). A second delete may only
-   * shorten the grace period. Returns false for an unknown UID.
+   * Graceful delete, as the apiserver does it (see gracefulDeletion). `now` defaults to the clock; a caller
+   * that has already stored the deleted pod passes the time it computed it at, so both agree to the
+   * millisecond. Returns false for an unknown UID.
    */
-  delete(uid: string, gracePeriodSeconds?: number): boolean {
+  delete(uid: string, gracePeriodSeconds?: number, now = this.clock.now()): boolean {
     const old = this.store.get(uid);
     if (!old) return false;
-    let grace = gracePeriodSeconds ?? old.spec.terminationGracePeriodSeconds ?? 30;
-    const prev = old.metadata.deletionGracePeriodSeconds;
-    if (prev !== undefined) {
-      if (grace >= prev) return true;
-    }
-    grace = Math.max(0, grace);
-    const pod: Pod = {
-      ...old,
-      metadata: {
-        ...old.metadata,
-        deletionTimestamp: rfc3339(this.clock.now() + grace * 1000),
-        deletionGracePeriodSeconds: grace,
-      },
-    };
+    const pod = gracefulDeletion(old, gracePeriodSeconds, now);
+    if (!pod) return true;
     this.store.set(uid, pod);
     this.emit('DELETE', pod);
     return true;
@@ -99,4 +87,29 @@ export class PodConfig {
     this.trace.record({ type: 'config.update', op, source: ApiserverSource, ...podRef(pod) });
     this.updates.trySend({ op, pods: [pod], source: ApiserverSource });
   }
+}
+
+/**
+ * The pod as a graceful delete at `now` leaves it, as the apiserver computes it: deletionTimestamp = now +
+ * grace, deletionGracePeriodSeconds = grace, where grace is the one asked for, else the spec's
+ * terminationGracePeriodSeconds, else 30. A pod already being deleted only takes a shorter grace period:
+ * undefined when the delete changes nothing. Pure: PodConfig.delete and the server's durable write path
+ * (which stores the result before the engine sees the delete) both use it.
+ */
+export function gracefulDeletion(
+  old: Pod,
+  gracePeriodSeconds: number | undefined,
+  now: number,
+): Pod | undefined {
+  const grace = Math.max(0, gracePeriodSeconds ?? old.spec.terminationGracePeriodSeconds ?? 30);
+  const prev = old.metadata.deletionGracePeriodSeconds;
+  if (prev !== undefined && grace >= prev) return undefined;
+  return {
+    ...old,
+    metadata: {
+      ...old.metadata,
+      deletionTimestamp: rfc3339(now + grace * 1000),
+      deletionGracePeriodSeconds: grace,
+    },
+  };
 }

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeClock } from '../clock/fake-clock.ts';
+import { TraceRecorder } from './recorder.ts';
+
+describe('TraceRecorder listeners', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('removes a listener that throws, logs it with its error, and keeps calling the others', () => {
+    const logged: unknown[][] = [];
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      logged.push(args);
+    });
+    const trace = new TraceRecorder(new FakeClock());
+    const boom = new Error('disk gone');
+    let bad = 0;
+    const good: number[] = [];
+    trace.subscribe(() => {
+      bad++;
+      throw boom;
+    });
+    trace.subscribe((ev) => good.push(ev.seq));
+    trace.record({ type: 'loop.iteration', source: 'sync', pods: 0, durationMs: 0 });
+    trace.record({ type: 'loop.iteration', source: 'sync', pods: 0, durationMs: 0 });
+    expect(bad).toBe(1);
+    expect(good).toEqual([1, 2]);
+    expect(logged).toEqual([[expect.stringContaining('listener threw on event seq 1'), boom]]);
+  });
+});
