@@ -31,6 +31,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may use this route (access.ts); every route must say. */
     access?: Access;
+    /** Set by access.ts on routes with a WebSocket handler: only they may answer an upgrade. */
+    acceptsWebSocket?: boolean;
   }
   interface FastifyInstance {
     /** Every route registered so far with the access it declared (undefined: it declared none). */
@@ -68,6 +70,8 @@ export function tokenEquals(given: string, token: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+const isUpgrade = (req: FastifyRequest) => String(req.headers.upgrade ?? '').toLowerCase() === 'websocket';
+
 /**
  * Every token the request offers: `Authorization: Bearer`, and on a WebSocket upgrade (where a browser
  * cannot set headers) the bearer subprotocol. Never the query string: a URL ends up in logs and histories.
@@ -76,7 +80,7 @@ export function offeredTokens(req: FastifyRequest): string[] {
   const out: string[] = [];
   const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
   if (m?.[1]) out.push(m[1]);
-  if (String(req.headers.upgrade ?? '').toLowerCase() === 'websocket') {
+  if (isUpgrade(req)) {
     for (const p of String(req.headers['sec-websocket-protocol'] ?? '').split(',')) {
       const proto = p.trim();
       if (!proto.startsWith(WS_BEARER_PROTOCOL_PREFIX)) continue;
@@ -124,12 +128,17 @@ export function refusal(req: FastifyRequest, opts: AccessOptions): Status | unde
     const token = opts.token;
     if (!offeredTokens(req).some((t) => tokenEquals(t, token))) return unauthorized();
   }
+  // every route would otherwise answer an upgrade with 101 and close: only a WebSocket route may
+  if (isUpgrade(req) && (req.is404 || req.routeOptions.config.acceptsWebSocket !== true)) {
+    return status(404, 'NotFound', 'there is no WebSocket endpoint at this path');
+  }
   return undefined;
 }
 
 async function accessPlugin(app: FastifyInstance, opts: AccessOptions): Promise<void> {
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (r) => {
+    if (r.wsHandler || r.websocket) r.config = { ...r.config, acceptsWebSocket: true };
     routes.push(r);
   });
   const table = () =>
