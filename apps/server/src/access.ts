@@ -100,8 +100,8 @@ export function originAllowed(origin: string | undefined, host: string | undefin
   }
 }
 
-export const unauthorized = (): Status =>
-  status(401, 'Unauthorized', 'this server needs its token: send Authorization: Bearer <SYNCSCOPE_TOKEN>');
+/** The API server's own answer to a request without valid credentials. */
+export const unauthorized = (): Status => status(401, 'Unauthorized', 'Unauthorized');
 
 export interface AccessOptions extends HostPolicy {
   /** When set, every route but the public ones needs it. */
@@ -130,7 +130,7 @@ export function refusal(req: FastifyRequest, opts: AccessOptions): Status | unde
   }
   // every route would otherwise answer an upgrade with 101 and close: only a WebSocket route may
   if (isUpgrade(req) && (req.is404 || req.routeOptions.config.acceptsWebSocket !== true)) {
-    return status(404, 'NotFound', 'there is no WebSocket endpoint at this path');
+    return status(404, 'NotFound', 'the server could not find the requested resource');
   }
   return undefined;
 }
