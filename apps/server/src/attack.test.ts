@@ -328,6 +328,17 @@ describe('malformed input before any route', () => {
     const broken = await raw('GET /api/v1/pods HTTP/1.1 extra\r\nHost: x\r\n\r\n');
     expect(broken.status).toBe(400);
     expect(JSON.parse(broken.body)).toMatchObject({ kind: 'Status', code: 400, reason: 'BadRequest' });
+    const body = 'x'.repeat(2 * 1024 * 1024);
+    const tooLarge = await raw(
+      `POST /api/v1/namespaces/default/pods HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n` +
+        `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/yaml\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.body)).toMatchObject({
+      kind: 'Status',
+      code: 413,
+      reason: 'RequestEntityTooLarge',
+    });
     const escape = await raw(request('GET', '/api/v1/%zz', { Authorization: `Bearer ${TOKEN}` }));
     expect(escape.status).toBe(400);
     expect(JSON.parse(escape.body)).toMatchObject({ kind: 'Status', code: 400 });
