@@ -339,9 +339,9 @@ describe('malformed input before any route', () => {
       code: 413,
       reason: 'RequestEntityTooLarge',
     });
-    const escape = await raw(request('GET', '/api/v1/%zz', { Authorization: `Bearer ${TOKEN}` }));
-    expect(escape.status).toBe(400);
-    expect(JSON.parse(escape.body)).toMatchObject({ kind: 'Status', code: 400 });
+    const badEscape = await raw(request('GET', '/api/v1/%zz', { Authorization: `Bearer ${TOKEN}` }));
+    expect(badEscape.status).toBe(400);
+    expect(JSON.parse(badEscape.body)).toMatchObject({ kind: 'Status', code: 400 });
   });
 
   it('a malformed WebSocket frame closes the socket and is logged without a stack', async () => {
