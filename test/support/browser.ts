@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltApp, buildApp } from '@syncscope/server';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -38,7 +38,22 @@ export interface Dashboard {
   baseUrl: string;
   /** a scratch directory of this server's, removed by close() */
   dataDir: string;
+  /** Content-Security-Policy violations any page of `browser` reported so far (none is the only good count). */
+  cspViolations(): string[];
+  /** Stops everything, then fails if a page reported a CSP violation. */
   close(): Promise<void>;
+}
+
+/** Collects the CSP violations `page` reports: Chromium's console lines and securitypolicyviolation events. */
+async function watchCsp(page: Page, into: string[]): Promise<void> {
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) into.push(m.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`Content Security Policy violation: ${e.effectiveDirective} blocked ${e.blockedURI}`),
+    );
+  });
 }
 
 /**
@@ -58,15 +73,24 @@ export async function startDashboard(opts: { examples: boolean; token?: string }
   });
   const baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await launchChromium();
+  const violations: string[] = [];
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    await watchCsp(page, violations);
+    return page;
+  };
   return {
     built,
     browser,
     baseUrl,
     dataDir,
+    cspViolations: () => [...violations],
     async close() {
       await browser.close();
       await built.close();
       await rm(dataDir, { recursive: true, force: true });
+      if (violations.length > 0) throw new Error(`CSP violations:\n${violations.join('\n')}`);
     },
   };
 }

@@ -66,9 +66,11 @@ export interface AppOptions {
   /** The built web app; default apps/web/dist. */
   webRoot?: string;
   traceCapacity?: number;
-  /** The address the server will listen on (for the log line and the Origin check's benefit). */
+  /** The address the server will listen on: the Host check allows it (hosts.ts). */
   host?: string;
-  /** When set, every change, the trace (REST, export, stream) and logs need it (context.ts guardRequest). */
+  /** Further names the Host check allows (--allowed-host). */
+  allowedHosts?: string[];
+  /** When set, every route but /healthz and the web app's files needs it (access.ts). */
   token?: string;
   logger?: FastifyServerOptions['logger'];
   /** A simulated node already running (its clock should be `clock`): used instead of starting one, left
@@ -179,6 +181,8 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     trace: history,
     clock,
     token: opts.token,
+    bind: opts.host,
+    allowedHosts: opts.allowedHosts,
     webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
     examples,
     logger: opts.logger,

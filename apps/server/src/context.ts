@@ -1,29 +1,28 @@
 /**
  * The shared context every route plugin reads through `app.syncscope`: the engine, its trace and clock, and
- * the write guard. Also the API-wide behaviour: every body is read as text (YAML or JSON, parsed by the
- * handler) up to BODY_LIMIT_BYTES, every error leaves as a v1 Status, and every request passes the access
- * rules of `guardRequest` (an onRequest hook, so they hold before any route — or 404 — runs):
- *
- *   - without a token (the server listens on loopback only) the Host header must be a loopback name, so a
- *     page on another site cannot reach this server by rebinding its own DNS name to 127.0.0.1;
- *   - a request that changes state and carries an Origin must come from the page this server served;
- *   - with a token, changes (any method but GET/HEAD/OPTIONS) and the sensitive reads (the trace, its
- *     export and stream, container logs) need it: `Authorization: Bearer <token>`, or on a GET of a
- *     protected read (a browser cannot set headers on a WebSocket or a download link) `?token=<token>` or the
- *     WebSocket subprotocol `base64url.bearer.authorization.k8s.io.<base64url token>`.
+ * the token check. Also the API-wide behaviour: every body is read as text (YAML or JSON, parsed by the
+ * handler) up to BODY_LIMIT_BYTES, every error leaves as a v1 Status (client mistakes are logged at info
+ * without a stack, the server's own at error with one), and every request passes access.ts: the Host check,
+ * then the access its matched route declares (`config: { access }`), then the single-valued query check.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { PassiveClock } from '@syncscope/core/clock';
+import { CriError, GrpcCode } from '@syncscope/core/cri';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import accessPlugin, { offeredTokens, tokenEquals, unauthorized } from './access.ts';
 import type { Engine } from './engine.ts';
+import type { HostPolicy } from './hosts.ts';
 import { badParam, REASON_BY_CODE, StatusError, sendStatus, status } from './status.ts';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export {
+  originAllowed,
+  tokenEquals,
+  WS_BEARER_PROTOCOL_PREFIX,
+} from './access.ts';
+export { isLoopbackAddress, isLoopbackHost } from './hosts.ts';
 
-/** The WebSocket subprotocol prefix that carries a bearer token, as the Kubernetes API server reads it. */
-export const WS_BEARER_PROTOCOL_PREFIX = 'base64url.bearer.authorization.k8s.io.';
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The trace as the routes read it: a TraceRecorder or anything shaped like one. */
 export type TraceSource = Pick<TraceRecorder, 'since' | 'subscribe' | 'next' | 'oldest'>;
@@ -33,9 +32,8 @@ export interface SyncscopeContext {
   trace: TraceSource;
   clock: PassiveClock;
   /**
-   * Throws a 401 StatusError unless the request carries the token (always passes without one). The
-   * onRequest guard already applies it to every change; routes call it as well, so a route that is moved
-   * or renamed stays guarded.
+   * Throws a 401 StatusError unless the request carries the token (always passes without one). The access
+   * hook already applies it to every route but the public ones; a route may call it as well.
    */
   requireToken(req: FastifyRequest): void;
 }
@@ -46,106 +44,12 @@ declare module 'fastify' {
   }
 }
 
-export interface ContextOptions {
+export interface ContextOptions extends HostPolicy {
   engine: Engine;
   trace: TraceSource;
   clock: PassiveClock;
-  /** When set, changes and sensitive reads need it (see the header). Set when listening beyond loopback. */
+  /** When set, every route but the public ones (health, the web app) needs it. Required beyond loopback. */
   token?: string;
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Reads that show what runs on the node in detail: the trace (with every pod spec) and container output. */
-const PROTECTED_READS = [
-  /^\/api\/v1\/trace(\/export|\/stream)?\/?$/,
-  /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/log\/?$/,
-];
-
-export function isProtectedRead(path: string): boolean {
-  return PROTECTED_READS.some((re) => re.test(path));
-}
-
-/** Compares in time independent of where (or whether, or in what length) the strings differ. */
-export function tokenEquals(given: string, token: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(token).digest();
-  return timingSafeEqual(a, b);
-}
-
-/** Every token the request offers: the bearer header, and on a protected GET the query and subprotocol. */
-export function offeredTokens(req: FastifyRequest, path: string): string[] {
-  const out: string[] = [];
-  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
-  if (m?.[1]) out.push(m[1]);
-  if (req.method === 'GET' && isProtectedRead(path)) {
-    const q = (req.query as { token?: unknown } | undefined)?.token;
-    if (typeof q === 'string' && q !== '') out.push(q);
-    for (const p of String(req.headers['sec-websocket-protocol'] ?? '').split(',')) {
-      const proto = p.trim();
-      if (!proto.startsWith(WS_BEARER_PROTOCOL_PREFIX)) continue;
-      out.push(Buffer.from(proto.slice(WS_BEARER_PROTOCOL_PREFIX.length), 'base64url').toString('utf8'));
-    }
-  }
-  return out;
-}
-
-/** True for a Host header naming this machine's loopback: localhost, 127.x.y.z or [::1], any port. */
-/** A listen address (`127.0.0.1`, `::1`, `localhost`) on the loopback interface: --host needs no token then. */
-export function isLoopbackAddress(addr: string): boolean {
-  return isLoopbackHost(addr.includes(':') && !addr.startsWith('[') ? `[${addr}]` : addr);
-}
-
-export function isLoopbackHost(host: string | undefined): boolean {
-  if (!host) return false;
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
-  return (
-    name === 'localhost' ||
-    name.endsWith('.localhost') ||
-    name === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
-  );
-}
-
-/** Allows a request with no Origin (non-browser clients) or one from the page this server served. */
-export function originAllowed(origin: string | undefined, host: string | undefined): boolean {
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
-const unauthorized = () =>
-  status(
-    401,
-    'Unauthorized',
-    'this server listens beyond loopback: send Authorization: Bearer <SYNCSCOPE_TOKEN>',
-  );
-
-/** The access rules of the header, or the Status that refuses the request. */
-export function guardRequest(
-  req: FastifyRequest,
-  token: string | undefined,
-): ReturnType<typeof status> | undefined {
-  const path = req.url.split('?')[0] ?? '/';
-  // no Host at all is a hand-made request (HTTP/1.0, a test's injection), never a browser's
-  if (!token && req.headers.host !== undefined && !isLoopbackHost(req.headers.host)) {
-    return status(
-      403,
-      'Forbidden',
-      `this server listens on loopback only and answers only to a loopback Host, not ${JSON.stringify(req.headers.host ?? '')}`,
-    );
-  }
-  if (!SAFE_METHODS.has(req.method) && !originAllowed(req.headers.origin, req.headers.host)) {
-    return status(403, 'Forbidden', `origin ${req.headers.origin} may not change state on this server`);
-  }
-  if (token && (!SAFE_METHODS.has(req.method) || isProtectedRead(path))) {
-    const ok = offeredTokens(req, path).some((t) => tokenEquals(t, token));
-    if (!ok) return unauthorized();
-  }
-  return undefined;
 }
 
 /** Every query parameter of this API is single-valued; one given twice is refused rather than guessed at. */
@@ -165,13 +69,13 @@ async function context(app: FastifyInstance, opts: ContextOptions): Promise<void
     clock,
     requireToken(req: FastifyRequest) {
       if (!token) return;
-      const path = req.url.split('?')[0] ?? '/';
-      if (!offeredTokens(req, path).some((t) => tokenEquals(t, token))) throw new StatusError(unauthorized());
+      if (!offeredTokens(req).some((t) => tokenEquals(t, token))) throw new StatusError(unauthorized());
     },
   });
 
+  await app.register(accessPlugin, { token, bind: opts.bind, allowedHosts: opts.allowedHosts });
   app.addHook('onRequest', async (req, reply) => {
-    const refused = guardRequest(req, token) ?? repeatedParam(req.query);
+    const refused = repeatedParam(req.query);
     if (refused) return sendStatus(reply, refused);
   });
 
@@ -180,18 +84,40 @@ async function context(app: FastifyInstance, opts: ContextOptions): Promise<void
     done(null, body);
   });
 
-  app.setErrorHandler((err: FastifyError | StatusError, req, reply) => {
+  app.setErrorHandler((err: FastifyError | StatusError | CriError, req, reply) => {
     if (err instanceof StatusError) return sendStatus(reply, err.status);
-    const code = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
-    if (code >= 500) req.log.error({ err }, 'request failed');
-    const message =
-      code === 413
-        ? `Request entity too large: limit is ${BODY_LIMIT_BYTES}`
-        : code >= 500
-          ? 'Internal error'
-          : err.message;
-    return sendStatus(reply, status(code, REASON_BY_CODE[code] ?? 'BadRequest', message));
+    if (err instanceof CriError) {
+      // the runtime failed us, not the server: say so, without a stack
+      const code = err.code === GrpcCode.UNAVAILABLE || err.code === GrpcCode.DEADLINE_EXCEEDED ? 503 : 500;
+      req.log.warn({ grpcCode: err.code }, err.message);
+      return sendStatus(
+        reply,
+        status(code, REASON_BY_CODE[code] ?? 'InternalError', `container runtime: ${err.message}`),
+      );
+    }
+    return sendStatus(reply, errorStatus(err, req));
   });
+}
+
+/**
+ * The Status for an error Fastify (or a plugin) raised: its own status code, or 500. Client mistakes are
+ * logged at info with their code and message only; a 5xx at error with the stack.
+ */
+export function errorStatus(err: FastifyError, req: FastifyRequest): ReturnType<typeof status> {
+  const code = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+  if (code >= 500) req.log.error({ err }, 'request failed');
+  else req.log.info({ code: err.code, statusCode: code }, err.message);
+  const message =
+    code === 413
+      ? `Request entity too large: limit is ${BODY_LIMIT_BYTES}`
+      : code === 414
+        ? 'Request-URI Too Long: a path segment is longer than the server takes'
+        : code === 400 && err.code === 'FST_ERR_BAD_URL'
+          ? `the request path is not valid: ${err.message}`
+          : code >= 500
+            ? 'Internal error'
+            : err.message;
+  return status(code, REASON_BY_CODE[code] ?? 'BadRequest', message);
 }
 
 export default fp(context, { name: 'syncscope-context' });

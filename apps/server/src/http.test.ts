@@ -298,7 +298,7 @@ describe('node, health, errors', () => {
     expect(res.body).toContain('pnpm build');
   });
 
-  it('requires the bearer token for writes when one is set', async () => {
+  it('requires the bearer token for writes and reads when one is set', async () => {
     const guarded = await createHttpApp({ engine, trace, clock, token: 's3cret' });
     const url = '/api/v1/namespaces/default/pods';
     const headers = { 'content-type': 'application/yaml' };
@@ -312,7 +312,9 @@ describe('node, health, errors', () => {
       payload: HEALTHY,
     });
     expect(ok.statusCode).toBe(201);
-    expect((await guarded.inject('/api/v1/pods')).statusCode).toBe(200);
+    expect((await guarded.inject('/api/v1/pods')).statusCode).toBe(401);
+    const read = await guarded.inject({ url: '/api/v1/pods', headers: { authorization: 'Bearer s3cret' } });
+    expect(read.statusCode).toBe(200);
     await guarded.close();
   });
 });

@@ -2,10 +2,18 @@
  * The HTTP surface on its own: a Fastify instance with every route plugin registered against an Engine and
  * a trace, without starting anything. buildApp (app.ts) wires it to the real engine; unit tests call it with
  * a fake engine and drive it through app.inject().
+ *
+ * Besides the routes: the browser hardening headers (helmet: a CSP that allows only this origin and no
+ * framing, nosniff, no referrer), and v1 Status answers for what fails before a route runs (a bad
+ * percent-escape, an over-long path segment, headers over Node's limit, a malformed request).
  */
+
+import type { Socket } from 'node:net';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import context, { BODY_LIMIT_BYTES, type ContextOptions, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
+import { type Access, WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
+import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './context.ts';
 import type { Example } from './examples.ts';
 import type { KubeletMetrics } from './metrics.ts';
 import logsRoutes from './routes/logs.ts';
@@ -17,7 +25,7 @@ import traceRoutes from './routes/trace.ts';
 import traceStream from './routes/trace-stream.ts';
 import web from './routes/web.ts';
 import type { SimControl } from './sim-control.ts';
-import { methodNotAllowed, sendStatus } from './status.ts';
+import { methodNotAllowed, rawStatusResponse, sendStatus, status } from './status.ts';
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
 
@@ -44,24 +52,82 @@ export interface HttpOptions extends ContextOptions {
   health?: () => string | undefined;
 }
 
+/**
+ * The answer to a request Node's HTTP parser refused (Fastify's clientErrorHandler; `this` is the app):
+ * a Status written straight to the socket, logged at debug. A reset or closed socket gets nothing.
+ */
+function clientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const s =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? status(
+          431,
+          'RequestHeaderFieldsTooLarge',
+          'Request Header Fields Too Large: the request line and headers exceed the server limit',
+        )
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? status(408, 'RequestTimeout', 'the request was not received in time')
+        : status(400, 'BadRequest', `malformed HTTP request (${err.code ?? 'parse error'})`);
+  this.log.debug({ code: err.code }, `client error: ${err.message}`);
+  if (socket.writable) socket.write(rawStatusResponse(s));
+  socket.destroy();
+}
+
+/** The Content-Security-Policy: everything from this origin only, nothing inline, never framed. */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'"],
+};
+
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: BODY_LIMIT_BYTES });
-  // Every path a route serves, with its methods: any other method on it is a 405, not a 404.
-  const served = new Map<string, Set<string>>();
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    frameworkErrors: (err, req, reply) => sendStatus(reply, errorStatus(err, req)),
+    clientErrorHandler: clientError,
+  });
+  // Every path a route serves, with its methods and access: any other method on it is a 405, not a 404.
+  const served = new Map<string, { methods: Set<string>; routes: { config?: { access?: Access } }[] }>();
   app.addHook('onRoute', (r) => {
     if (r.url.includes('*')) return;
-    const set = served.get(r.url) ?? new Set<string>();
-    for (const m of [r.method].flat()) set.add(m);
-    served.set(r.url, set);
+    const entry = served.get(r.url) ?? { methods: new Set<string>(), routes: [] };
+    for (const m of [r.method].flat()) entry.methods.add(m);
+    entry.routes.push(r);
+    served.set(r.url, entry);
+  });
+  await app.register(fastifyHelmet, {
+    // no upgrade-insecure-requests: the server speaks plain HTTP (TLS, if any, ends at a proxy)
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: false,
   });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024, handleProtocols: (offered) => chooseProtocol(offered) },
+    // A malformed frame is the client's mistake: ws closes the socket itself; log it without a stack.
+    errorHandler: (err, socket, req) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code?.startsWith('WS_ERR_')) req.log.info({ code }, `websocket client error: ${err.message}`);
+      else req.log.error({ err }, 'websocket handler failed');
+      socket.terminate();
+    },
   });
   await app.register(context, {
     engine: opts.engine,
     trace: opts.trace,
     clock: opts.clock,
     token: opts.token,
+    bind: opts.bind,
+    allowedHosts: opts.allowedHosts,
   });
   await app.register(podsRoutes);
   await app.register(logsRoutes, { podLogsDirectory: opts.podLogsDirectory });
@@ -71,13 +137,16 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(traceStream);
   await app.register(nodeRoutes, { examples: opts.examples, health: opts.health });
   await app.register(web, { webRoot: opts.webRoot });
-  for (const [url, methods] of [...served]) {
+  for (const [url, { methods, routes }] of [...served]) {
     const allowed = [...methods].sort();
     const others = METHODS.filter((m) => !methods.has(m));
     if (others.length === 0) continue;
+    // what a path allows is told only to those who may use it
+    const access: Access = routes.every((r) => r.config?.access === 'public') ? 'public' : 'read';
     app.route({
       method: others,
       url,
+      config: { access },
       handler: async (req, reply) =>
         sendStatus(reply.header('allow', allowed.join(', ')), methodNotAllowed(req.method, allowed)),
     });

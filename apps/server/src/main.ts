@@ -1,7 +1,7 @@
 /**
  * The command line: `pnpm start [--port 9000] [--runtime-endpoint unix:///run/containerd/containerd.sock]`.
  * Every flag also comes from the environment; the flag wins. Listens on loopback unless told otherwise, and
- * then only with SYNCSCOPE_TOKEN set (writes need it as a bearer token).
+ * then only with SYNCSCOPE_TOKEN set (every route but /healthz and the web app's files then needs it).
  *
  * State lives in --data-dir: the pods (brought back on restart, even after kill -9), the trace journal
  * (history and seq continue across restarts). One server per data dir: a second one exits 1 naming the
@@ -12,9 +12,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncscope/core';
 import { parse as parseYaml } from 'yaml';
+import { MIN_TOKEN_LENGTH } from './access.ts';
 import { buildApp, handleShutdownSignals } from './app.ts';
-import { isLoopbackAddress } from './context.ts';
 import { tuneHeap } from './heap.ts';
+import { isLoopbackAddress } from './hosts.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 import { DataDirInUseError } from './store/lock.ts';
 
@@ -23,7 +24,10 @@ const HELP = `Usage: syncscope [options]
 Runs the kubelet's pod-worker engine against a container runtime and serves the dashboard.
 
 Options (each also from the environment):
-  --host <addr>               listen address (HOST, default 127.0.0.1). Beyond loopback needs SYNCSCOPE_TOKEN.
+  --host <addr>               listen address (HOST, default 127.0.0.1). Beyond loopback needs SYNCSCOPE_TOKEN
+                              (at least 16 characters; clients send it as Authorization: Bearer <token>)
+  --allowed-host <name>       a further Host name to answer to, besides the listen address and loopback;
+                              repeatable (ALLOWED_HOSTS, comma separated)
   --port <n>                  listen port (PORT, default 8080; 0 = any free port)
   --runtime-endpoint <url>    CRI endpoint of a real runtime, e.g. unix:///run/containerd/containerd.sock
                               (RUNTIME_ENDPOINT; default: the embedded simulated node)
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
   const options = {
     host: { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true },
     port: { type: 'string' },
     'runtime-endpoint': { type: 'string' },
     'data-dir': { type: 'string' },
@@ -87,6 +92,19 @@ async function main(): Promise<void> {
   const dataDir = resolve(v['data-dir'] ?? env.DATA_DIR ?? '.syncscope');
   const noExamples = v['no-examples'] === true || ['1', 'true', 'yes'].includes(env.NO_EXAMPLES ?? '');
   const token = env.SYNCSCOPE_TOKEN || undefined;
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+    fail(
+      `SYNCSCOPE_TOKEN is ${token.length} characters long; it must have at least ${MIN_TOKEN_LENGTH}` +
+        ' (e.g. openssl rand -hex 24)',
+    );
+  }
+  const allowedHosts = (v['allowed-host'] ?? (env.ALLOWED_HOSTS ?? '').split(','))
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  for (const h of allowedHosts) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/.test(h))
+      fail(`--allowed-host must be a host name or address, got ${h}`);
+  }
   const bytes = (flag: string, text: string | undefined): number | undefined => {
     if (text === undefined || text === '') return undefined;
     if (!/^\d+$/.test(text) || Number(text) < 1024)
@@ -101,7 +119,8 @@ async function main(): Promise<void> {
   if (!isLoopbackAddress(host) && !token) {
     fail(
       `refusing to listen on ${host}: anyone who can reach it could create and delete pods on this node.\n` +
-        'Set SYNCSCOPE_TOKEN to a secret (clients then send "Authorization: Bearer <token>" to change state),\n' +
+        'Set SYNCSCOPE_TOKEN to a secret of at least 16 characters (clients then send\n' +
+        '"Authorization: Bearer <token>"; the dashboard asks for it),\n' +
         'or keep the default --host 127.0.0.1.',
     );
   }
@@ -120,6 +139,7 @@ async function main(): Promise<void> {
     dataDir,
     examples: !noExamples,
     host,
+    allowedHosts,
     token,
     journalSegmentBytes,
     journalMaxBytes,

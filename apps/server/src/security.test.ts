@@ -1,12 +1,15 @@
 /**
- * The access rules of context.ts as a client meets them: the token on changes and sensitive reads (header,
- * query, WebSocket subprotocol), Origin and Host checks, and what stays out of reach without a simulator.
+ * The access rules of access.ts as a client meets them: the token on every route but the health endpoint
+ * (header, or the WebSocket subprotocol), Origin and Host checks, and what stays out of reach without a
+ * simulator. The attack suite (attack.test.ts) tries the odd spellings over a real socket.
  */
+import { networkInterfaces } from 'node:os';
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLoopbackAddress, tokenEquals, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
+import type { HostPolicy } from './hosts.ts';
 import { chooseProtocol, createHttpApp } from './http.ts';
 import { FakeEngine } from './testing.ts';
 
@@ -34,8 +37,8 @@ afterEach(async () => {
   for (const a of apps) await a.close();
 });
 
-async function make(token?: string) {
-  const app = await createHttpApp({ engine, trace, clock, token });
+async function make(token?: string, hosts: HostPolicy = {}) {
+  const app = await createHttpApp({ engine, trace, clock, token, ...hosts });
   apps.push(app);
   return app;
 }
@@ -50,17 +53,27 @@ const createPod = (app: FastifyInstance, headers: Record<string, string> = {}) =
   });
 
 describe('with a token', () => {
-  it('guards every change and the sensitive reads, and leaves the rest open', async () => {
+  it('guards every route but /healthz, reads and metrics included', async () => {
     const app = await make(TOKEN);
     const guardedCalls: [string, string][] = [
       ['POST', '/api/v1/namespaces/default/pods'],
       ['DELETE', '/api/v1/namespaces/default/pods/web'],
       ['PUT', '/api/v1/sim/speed'],
       ['POST', '/api/v1/sim/faults'],
+      ['GET', '/api/v1/pods'],
+      ['GET', '/api/v1/namespaces/default/pods'],
+      ['GET', '/api/v1/namespaces/default/pods/web'],
+      ['GET', '/api/v1/events'],
+      ['GET', '/api/v1/node'],
+      ['GET', '/api/v1/examples'],
+      ['GET', '/api/v1/sim'],
+      ['GET', '/api/v1/runtime/pods'],
+      ['GET', '/metrics'],
       ['GET', '/api/v1/trace'],
       ['GET', '/api/v1/trace/export'],
       ['GET', '/api/v1/trace/stream'],
       ['GET', '/api/v1/namespaces/default/pods/web/log'],
+      ['PATCH', '/api/v1/pods'],
     ];
     for (const [method, url] of guardedCalls) {
       for (const headers of [{}, bearer('wrong'), bearer(`${TOKEN}x`), { authorization: `Basic ${TOKEN}` }]) {
@@ -70,17 +83,22 @@ describe('with a token', () => {
       }
     }
     expect(engine.getPods()).toEqual([]);
-    for (const url of ['/api/v1/pods', '/api/v1/node', '/api/v1/events', '/healthz', '/metrics']) {
-      expect((await app.inject(url)).statusCode, url).toBe(200);
-    }
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
     expect((await createPod(app, bearer(TOKEN))).statusCode).toBe(201);
-    expect((await app.inject({ url: '/api/v1/trace', headers: bearer(TOKEN) })).statusCode).toBe(200);
+    for (const url of ['/api/v1/pods', '/api/v1/node', '/api/v1/events', '/metrics', '/api/v1/trace']) {
+      expect((await app.inject({ url, headers: bearer(TOKEN) })).statusCode, url).toBe(200);
+    }
+    // an unknown path tells nothing but 404, token or not
+    const unknown = await app.inject('/api/v1/secrets');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ kind: 'Status', reason: 'NotFound' });
   });
 
-  it('takes the token from ?token= on a protected GET, never on a change', async () => {
+  it('takes no token from the query string (a URL ends up in logs and histories)', async () => {
     const app = await make(TOKEN);
     const q = `token=${encodeURIComponent(TOKEN)}`;
-    expect((await app.inject(`/api/v1/trace/export?${q}`)).statusCode).toBe(200);
+    expect((await app.inject(`/api/v1/trace/export?${q}`)).statusCode).toBe(401);
+    expect((await app.inject(`/api/v1/namespaces/default/pods/web/log?${q}`)).statusCode).toBe(401);
     const post = await app.inject({
       method: 'POST',
       url: `/api/v1/namespaces/default/pods?${q}`,
@@ -103,6 +121,9 @@ describe('with a token', () => {
         },
       }),
     ).rejects.toThrow(/401/);
+    await expect(app.injectWS(`/api/v1/trace/stream?token=${encodeURIComponent(TOKEN)}`)).rejects.toThrow(
+      /401/,
+    );
     let first: Promise<string> | undefined;
     const ws = await app.injectWS(
       '/api/v1/trace/stream',
@@ -114,17 +135,44 @@ describe('with a token', () => {
       events: [{ seq: 1 }],
     });
     ws.terminate();
-    const viaQuery = await app.injectWS(`/api/v1/trace/stream?token=${encodeURIComponent(TOKEN)}`);
-    viaQuery.terminate();
     expect(chooseProtocol(new Set(['syncscope', proto]))).toBe('syncscope');
     expect(chooseProtocol(new Set([proto]))).toBe(proto);
     expect(chooseProtocol(new Set())).toBe(false);
   });
 
-  it('answers to any Host, since the token is the guard', async () => {
-    const app = await make(TOKEN);
-    const res = await createPod(app, { ...bearer(TOKEN), host: 'node1.example:8080' });
-    expect(res.statusCode).toBe(201);
+  it('keeps the Host check: the bind address, loopback and --allowed-host names only', async () => {
+    const app = await make(TOKEN, { bind: '10.1.2.3', allowedHosts: ['node1.example', '[fd00::7]'] });
+    const get = (host: string) => app.inject({ url: '/api/v1/pods', headers: { host, ...bearer(TOKEN) } });
+    for (const host of [
+      '10.1.2.3:8080',
+      'node1.example:8080',
+      'NODE1.example',
+      '[fd00::7]:80',
+      'localhost:1',
+    ]) {
+      expect((await get(host)).statusCode, host).toBe(200);
+    }
+    for (const host of ['evil.example', 'node1.example.evil', '10.1.2.4:8080', '[fd00::8]']) {
+      const res = await get(host);
+      expect(res.statusCode, host).toBe(403);
+      expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Forbidden' });
+    }
+    const post = await createPod(app, { ...bearer(TOKEN), host: 'rebound.example:8080' });
+    expect(post.statusCode).toBe(403);
+    expect(engine.getPods()).toEqual([]);
+  });
+
+  it("on 0.0.0.0 answers to the addresses of this machine's interfaces, and not to others", async () => {
+    const app = await make(TOKEN, { bind: '0.0.0.0' });
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .map((a) => (a?.family === 'IPv6' ? `[${a.address}]` : a?.address));
+    for (const host of own.filter((h) => h !== undefined)) {
+      const res = await app.inject({ url: '/healthz', headers: { host: `${host}:8080` } });
+      expect(res.statusCode, host).toBe(200);
+    }
+    const res = await app.inject({ url: '/healthz', headers: { host: '203.0.113.9:8080' } });
+    expect(res.statusCode).toBe(403);
   });
 });
 

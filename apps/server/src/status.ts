@@ -2,6 +2,8 @@
  * API errors as Kubernetes `Status` objects (apimachinery/pkg/api/errors): one constructor per reason, with
  * the messages the API server writes, so a client that knows kubectl reads them without translation.
  */
+
+import { STATUS_CODES } from 'node:http';
 import type { Status, StatusCause } from '@syncscope/core/api';
 import type { FastifyReply } from 'fastify';
 
@@ -111,11 +113,26 @@ export const REASON_BY_CODE: Record<number, string> = {
   404: 'NotFound',
   405: 'MethodNotAllowed',
   406: 'NotAcceptable',
+  408: 'RequestTimeout',
   409: 'Conflict',
   413: 'RequestEntityTooLarge',
+  414: 'RequestURITooLong',
   415: 'UnsupportedMediaType',
+  431: 'RequestHeaderFieldsTooLarge',
   429: 'TooManyRequests',
   500: 'InternalError',
   503: 'ServiceUnavailable',
   504: 'Timeout',
 };
+
+/**
+ * A whole HTTP/1.1 response carrying `s`, for the socket of a request Node's parser refused before Fastify
+ * saw it (headers too large, a malformed request line); the connection is closed after it.
+ */
+export function rawStatusResponse(s: Status): string {
+  const body = JSON.stringify(s);
+  return (
+    `HTTP/1.1 ${s.code} ${STATUS_CODES[s.code] ?? ''}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`
+  );
+}

@@ -12,6 +12,7 @@ import type { ConnectionState } from './lib/stream.ts';
 import { ReplayContext } from './replay/context.ts';
 import { NodeView } from './views/NodeView.tsx';
 import { PodView } from './views/PodView.tsx';
+import { TokenGate } from './views/TokenGate.tsx';
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(window.location.hash));
@@ -79,6 +80,7 @@ export function App() {
   const [replay, setReplay] = useState<ReplayStore | null>(null);
   return (
     <ReplayContext.Provider value={replay}>
+      <TokenGate />
       {/* A new key remounts every view, so no hook carries state from live into a replay or back. */}
       <Shell
         key={replay ? `replay-${replay.id}` : 'live'}

@@ -9,6 +9,7 @@
 import { isStatus } from '@syncscope/core/api';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { READ_ROUTE } from '../access.ts';
 import { logAttempt, parseCriLog, readPodLogFile, resolveLogContainer } from '../pod-logs.ts';
 import { badParam, badRequest, intParam, notFound, sendStatus } from '../status.ts';
 
@@ -34,6 +35,7 @@ async function logsRoutes(app: FastifyInstance, opts: LogsRoutesOptions): Promis
 
   app.get<{ Params: { ns: string; name: string }; Querystring: LogQuery }>(
     '/api/v1/namespaces/:ns/pods/:name/log',
+    READ_ROUTE,
     async (req, reply) => {
       const q = req.query;
       const previous = boolParam('previous', q.previous);

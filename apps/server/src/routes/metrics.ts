@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { READ_ROUTE } from '../access.ts';
 import { KubeletMetrics } from '../metrics.ts';
 
 export interface MetricsRoutesOptions {
@@ -15,7 +16,9 @@ async function metricsRoutes(app: FastifyInstance, opts: MetricsRoutesOptions): 
   const { trace, engine } = app.syncscope;
   const metrics = opts.metrics ?? new KubeletMetrics(trace, engine);
   app.addHook('onClose', async () => metrics.close());
-  app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
+  app.get('/metrics', READ_ROUTE, async (_req, reply) =>
+    reply.type(metrics.contentType).send(await metrics.metrics()),
+  );
 }
 
 export default fp(metricsRoutes, { name: 'syncscope-metrics', dependencies: ['syncscope-context'] });

@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { PUBLIC_ROUTE, READ_ROUTE } from '../access.ts';
 import type { Example } from '../examples.ts';
 
 export interface NodeRoutesOptions {
@@ -17,9 +18,9 @@ export interface NodeRoutesOptions {
 
 async function nodeRoutes(app: FastifyInstance, opts: NodeRoutesOptions): Promise<void> {
   const { engine } = app.syncscope;
-  app.get('/api/v1/node', async () => engine.nodeInfo());
-  app.get('/api/v1/examples', async () => ({ items: opts.examples ?? [] }));
-  app.get('/api/v1/runtime/pods', async () => {
+  app.get('/api/v1/node', READ_ROUTE, async () => engine.nodeInfo());
+  app.get('/api/v1/examples', READ_ROUTE, async () => ({ items: opts.examples ?? [] }));
+  app.get('/api/v1/runtime/pods', READ_ROUTE, async () => {
     const pods = (await engine.listRuntimePods?.()) ?? [];
     return {
       items: pods.map((p) => ({
@@ -33,7 +34,9 @@ async function nodeRoutes(app: FastifyInstance, opts: NodeRoutesOptions): Promis
       })),
     };
   });
-  app.get('/healthz', async (_req, reply) => reply.type('text/plain').send(opts.health?.() ?? 'ok'));
+  app.get('/healthz', PUBLIC_ROUTE, async (_req, reply) =>
+    reply.type('text/plain').send(opts.health?.() ?? 'ok'),
+  );
 }
 
 export default fp(nodeRoutes, { name: 'syncscope-node', dependencies: ['syncscope-context'] });

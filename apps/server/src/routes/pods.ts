@@ -17,6 +17,7 @@ import { isStatus, type Pod, type PodList } from '@syncscope/core/api';
 import { MAX_GRACE_PERIOD_SECONDS } from '@syncscope/core/api/validation';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { admitPod, MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
 import { intParam, notFound, sendStatus, stringParam, unsupportedMediaType } from '../status.ts';
 
@@ -36,37 +37,42 @@ function podList(items: Pod[]): PodList {
 async function podsRoutes(app: FastifyInstance): Promise<void> {
   const { engine, clock } = app.syncscope;
 
-  app.get<{ Querystring: { namespace?: string } }>('/api/v1/pods', async (req, reply) => {
+  app.get<{ Querystring: { namespace?: string } }>('/api/v1/pods', READ_ROUTE, async (req, reply) => {
     const ns = stringParam('namespace', req.query.namespace, NAMESPACE, 'must be a namespace name');
     if (isStatus(ns)) return sendStatus(reply, ns);
     return podList(engine.getPods().filter((p) => !ns || p.metadata.namespace === ns));
   });
 
-  app.get<{ Params: NsParams }>('/api/v1/namespaces/:ns/pods', async (req) =>
+  app.get<{ Params: NsParams }>('/api/v1/namespaces/:ns/pods', READ_ROUTE, async (req) =>
     podList(engine.getPods().filter((p) => p.metadata.namespace === req.params.ns)),
   );
 
-  app.post<{ Params: NsParams; Body: string }>('/api/v1/namespaces/:ns/pods', async (req, reply) => {
-    app.syncscope.requireToken(req);
-    const contentType = req.headers['content-type'];
-    if (manifestMediaType(contentType) === undefined) {
-      return sendStatus(reply, unsupportedMediaType(contentType ?? '', MANIFEST_MEDIA_TYPES));
-    }
-    const parsed = parseManifest(typeof req.body === 'string' ? req.body : '', contentType);
-    if (!parsed.ok) return sendStatus(reply, parsed.status);
-    const admitted = admitPod(parsed.value, req.params.ns, engine, clock);
-    if (!admitted.ok) return sendStatus(reply, admitted.status);
-    engine.addPod(admitted.pod); // stored, then handed to the loop; throws (nothing added) if not stored
-    return reply.code(201).send(engine.getPodByUID(admitted.pod.metadata.uid as string) ?? admitted.pod);
-  });
+  app.post<{ Params: NsParams; Body: string }>(
+    '/api/v1/namespaces/:ns/pods',
+    WRITE_ROUTE,
+    async (req, reply) => {
+      app.syncscope.requireToken(req);
+      const contentType = req.headers['content-type'];
+      if (manifestMediaType(contentType) === undefined) {
+        return sendStatus(reply, unsupportedMediaType(contentType ?? '', MANIFEST_MEDIA_TYPES));
+      }
+      const parsed = parseManifest(typeof req.body === 'string' ? req.body : '', contentType);
+      if (!parsed.ok) return sendStatus(reply, parsed.status);
+      const admitted = admitPod(parsed.value, req.params.ns, engine, clock);
+      if (!admitted.ok) return sendStatus(reply, admitted.status);
+      engine.addPod(admitted.pod); // stored, then handed to the loop; throws (nothing added) if not stored
+      return reply.code(201).send(engine.getPodByUID(admitted.pod.metadata.uid as string) ?? admitted.pod);
+    },
+  );
 
-  app.get<{ Params: PodParams }>('/api/v1/namespaces/:ns/pods/:name', async (req, reply) => {
+  app.get<{ Params: PodParams }>('/api/v1/namespaces/:ns/pods/:name', READ_ROUTE, async (req, reply) => {
     const pod = engine.getPod(req.params.ns, req.params.name);
     return pod ?? sendStatus(reply, notFound(req.params.name));
   });
 
   app.delete<{ Params: PodParams; Querystring: { gracePeriodSeconds?: string } }>(
     '/api/v1/namespaces/:ns/pods/:name',
+    WRITE_ROUTE,
     async (req, reply) => {
       app.syncscope.requireToken(req);
       const grace = intParam('gracePeriodSeconds', req.query.gracePeriodSeconds, 0, MAX_GRACE_PERIOD_SECONDS);
@@ -82,7 +88,7 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get('/api/v1/events', async () => ({
+  app.get('/api/v1/events', READ_ROUTE, async () => ({
     apiVersion: 'v1',
     kind: 'EventList',
     metadata: {},

@@ -9,6 +9,7 @@
 import { CriError, GrpcCode } from '@syncscope/core/cri';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { applyFault, type SimControl } from '../sim-control.ts';
 import { badRequest, sendStatus, status } from '../status.ts';
 
@@ -47,9 +48,12 @@ async function simRoutes(app: FastifyInstance, opts: SimRoutesOptions): Promise<
   const { engine } = app.syncscope;
   const sim = opts.sim;
 
-  app.get('/api/v1/sim', async () => ({ simulated: sim !== undefined, speed: sim?.clock?.speed ?? 1 }));
+  app.get('/api/v1/sim', READ_ROUTE, async () => ({
+    simulated: sim !== undefined,
+    speed: sim?.clock?.speed ?? 1,
+  }));
 
-  app.post<{ Body: string }>('/api/v1/sim/faults', async (req, reply) => {
+  app.post<{ Body: string }>('/api/v1/sim/faults', WRITE_ROUTE, async (req, reply) => {
     app.syncscope.requireToken(req);
     if (!sim) return sendStatus(reply, notSimulated());
     const body = parseJson(req.body);
@@ -64,7 +68,7 @@ async function simRoutes(app: FastifyInstance, opts: SimRoutesOptions): Promise<
     }
   });
 
-  app.put<{ Body: string }>('/api/v1/sim/speed', async (req, reply) => {
+  app.put<{ Body: string }>('/api/v1/sim/speed', WRITE_ROUTE, async (req, reply) => {
     app.syncscope.requireToken(req);
     if (!sim?.clock) return sendStatus(reply, notSimulated());
     const body = parseJson(req.body) as { speed?: unknown } | undefined;

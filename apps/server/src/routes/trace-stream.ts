@@ -15,13 +15,14 @@
  * finish the close handshake within TERMINATE_MS; its cursor, timer and subscription go with it.
  *
  * Access: the Origin must be the page this server served (no Origin: a non-browser client); with a token,
- * the context's guard wants it (header, `?token=`, or the bearer subprotocol) before the upgrade.
+ * the access hook wants it (header, or the bearer subprotocol) before the upgrade.
  */
 import { isStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
+import { READ_ROUTE } from '../access.ts';
 import { originAllowed, type TraceSource } from '../context.ts';
 import { badRequest, intParam, sendStatus, status } from '../status.ts';
 
@@ -132,6 +133,7 @@ async function traceStream(app: FastifyInstance): Promise<void> {
   app.route<{ Querystring: { since?: string } }>({
     method: 'GET',
     url: '/api/v1/trace/stream',
+    ...READ_ROUTE,
     preValidation: async (req, reply) => {
       if (!originAllowed(req.headers.origin, req.headers.host)) {
         return sendStatus(

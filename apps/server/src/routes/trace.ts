@@ -11,6 +11,7 @@ import { isStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { READ_ROUTE } from '../access.ts';
 import { intParam, sendStatus } from '../status.ts';
 
 export const DEFAULT_TRACE_LIMIT = 10_000;
@@ -44,6 +45,7 @@ async function traceRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: { since?: string; podUID?: string; limit?: string } }>(
     '/api/v1/trace',
+    READ_ROUTE,
     async (req, reply) => {
       const since = intParam('since', req.query.since);
       if (isStatus(since)) return sendStatus(reply, since);
@@ -58,7 +60,7 @@ async function traceRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: { podUID?: string } }>('/api/v1/trace/export', async (req, reply) => {
+  app.get<{ Querystring: { podUID?: string } }>('/api/v1/trace/export', READ_ROUTE, async (req, reply) => {
     const filter = byPod(req.query.podUID);
     const end = trace.next - 1;
     // Pages through the ring so a large export never builds one string; stops at the seq seen at the start.

@@ -2,6 +2,9 @@
  * The built web app (apps/web/dist) at `/`, with the single-page fallback: any GET outside /api that names no
  * file gets index.html, so a reload on /pods/default/web works. Unknown /api paths get a 404 Status. When the
  * app has not been built, `/` says how to build it instead.
+ *
+ * The web app's files are public (the page must load to ask for the token); so is the fallback, which only
+ * ever answers index.html, the build hint or a 404 Status.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +26,13 @@ async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
   const root = opts.webRoot;
   const built = root !== undefined && existsSync(join(root, 'index.html'));
   if (built) {
+    // @fastify/static takes no route options: its routes are declared public as they are added
+    let addingStatic = true;
+    app.addHook('onRoute', (r) => {
+      if (addingStatic) r.config = { ...r.config, access: 'public' };
+    });
     await app.register(fastifyStatic, { root, wildcard: true, index: ['index.html'] });
+    addingStatic = false;
   }
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '/';

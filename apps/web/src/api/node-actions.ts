@@ -7,7 +7,7 @@
  * Errors are Kubernetes Status objects, thrown as ApiError (client.ts) so a form can show each cause.
  */
 
-import { authFetch, withTokenParam } from './auth.ts';
+import { authFetch, downloadWithToken } from './auth.ts';
 import { ApiError } from './client.ts';
 
 export interface Example {
@@ -68,11 +68,14 @@ export const postFault = (fault: FaultRequest): Promise<{ ok: true; detail: stri
 export const putSpeed = (speed: number): Promise<{ speed: number }> =>
   call('PUT', '/api/v1/sim/speed', { speed });
 
-/** The NDJSON export of the whole node's trace, or of one pod's. */
+/** The NDJSON export of the whole node's trace, or of one pod's (no token in it: see downloadTraceExport). */
 export function traceExportUrl(podUID?: string): string {
-  return withTokenParam(
-    podUID ? `/api/v1/trace/export?podUID=${encodeURIComponent(podUID)}` : '/api/v1/trace/export',
-  );
+  return podUID ? `/api/v1/trace/export?podUID=${encodeURIComponent(podUID)}` : '/api/v1/trace/export';
+}
+
+/** Saves the export as `filename`, fetched with the token's header. */
+export function downloadTraceExport(filename: string, podUID?: string): Promise<void> {
+  return downloadWithToken(traceExportUrl(podUID), filename);
 }
 
 /** The namespace a manifest names (metadata.namespace), or "default". A light read: the server parses for real. */

@@ -9,7 +9,7 @@
 import { printPod } from '@syncscope/core/api';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { deletePod } from '../api/client.ts';
-import { traceExportUrl } from '../api/node-actions.ts';
+import { downloadTraceExport, traceExportUrl } from '../api/node-actions.ts';
 import { usePods } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
 import { routeHref } from '../lib/route.ts';
@@ -26,6 +26,7 @@ interface RowProps {
   age: string;
   actions: boolean;
   onDelete: (namespace: string, name: string) => void;
+  onExport: (uid: string, name: string) => void;
 }
 
 const PodRow = memo(function PodRow(p: RowProps) {
@@ -58,6 +59,11 @@ const PodRow = memo(function PodRow(p: RowProps) {
             href={traceExportUrl(p.uid)}
             download={`syncscope-trace-${p.name}.ndjson`}
             data-testid={`export-${p.name}`}
+            onClick={(e) => {
+              // fetched with the token's header and saved from a Blob: a link cannot carry the header
+              e.preventDefault();
+              p.onExport(p.uid, p.name);
+            }}
           >
             trace
           </a>
@@ -110,6 +116,12 @@ export function PodsTable() {
     deletePod(ns, name, seconds).then(
       () => setMessage({ ok: true, text: `pod "${name}" deleted` }),
       (e: Error) => setMessage({ ok: false, text: e.message }),
+    );
+  }, []);
+
+  const onExport = useCallback((uid: string, name: string) => {
+    downloadTraceExport(`syncscope-trace-${name}.ndjson`, uid).catch((e: Error) =>
+      setMessage({ ok: false, text: `trace export of "${name}" failed: ${e.message}` }),
     );
   }, []);
 
@@ -191,6 +203,7 @@ export function PodsTable() {
               age={r.age}
               actions={actions}
               onDelete={onDelete}
+              onExport={onExport}
             />
           ))}
         </tbody>

@@ -4,13 +4,14 @@
  * A file with a bad line is refused and the line numbers are listed.
  */
 import { useState } from 'react';
-import { traceExportUrl } from '../api/node-actions.ts';
+import { downloadTraceExport, traceExportUrl } from '../api/node-actions.ts';
 import { formatNdjsonError, type NdjsonError, parseTraceNdjson } from '../lib/ndjson.ts';
 import { buildReplay, type ReplayStore } from '../lib/replay.ts';
 import { useReplay } from '../replay/context.ts';
 
 export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => void }) {
   const replay = useReplay();
+  const [exportError, setExportError] = useState<string | null>(null);
   const [errors, setErrors] = useState<{ file: string; list: NdjsonError[]; truncated: boolean } | null>(
     null,
   );
@@ -43,6 +44,14 @@ export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => voi
             href={traceExportUrl()}
             download="syncscope-trace.ndjson"
             data-testid="export-node"
+            onClick={(e) => {
+              // fetched with the token's header and saved from a Blob: a link cannot carry the header
+              e.preventDefault();
+              setExportError(null);
+              downloadTraceExport('syncscope-trace.ndjson').catch((err: Error) =>
+                setExportError(`export failed: ${err.message}`),
+              );
+            }}
           >
             Export node trace (NDJSON)
           </a>
@@ -61,6 +70,11 @@ export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => voi
           />
         </label>
       </div>
+      {exportError && (
+        <div className="bad" data-testid="export-error" role="alert">
+          {exportError}
+        </div>
+      )}
       {errors && (
         <div className="apply-error" data-testid="import-error" role="alert">
           <div className="bad">{errors.file} is not a Syncscope trace:</div>
