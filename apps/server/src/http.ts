@@ -43,7 +43,12 @@ export interface HttpOptions extends ContextOptions {
 }
 
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: BODY_LIMIT_BYTES });
+  // maxParamLength: a pod name may have 253 characters (Fastify's default of 100 would 404 its routes)
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: 1024 },
+  });
   // Every path a route serves, with its methods: any other method on it is a 405, not a 404.
   const served = new Map<string, Set<string>>();
   app.addHook('onRoute', (r) => {
