@@ -15,7 +15,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { RealClock } from '../packages/core/src/clock/clock.ts';
 import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
 import type { BenchOptions } from './lib/bench.ts';
-import { benchPod } from './lib/engine.ts';
+import { BENCH_MAX_PODS, benchPod } from './lib/engine.ts';
 import { ROOT } from './lib/spawn.ts';
 import { p95 } from './lib/stats.ts';
 import { podEvent, synthPods } from './lib/synthetic.ts';
@@ -82,6 +82,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     clock,
     traceCapacity: Math.max(250_000, nEvents + 50_000),
     runtimeEndpoint: `unix://${join(dir, 'no-runtime.sock')}`,
+    config: { maxPods: BENCH_MAX_PODS },
   });
   const browser = await launchChromium();
   const rows: Row[] = [];

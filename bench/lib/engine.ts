@@ -14,6 +14,9 @@ import type { TraceEvent } from '../../packages/core/src/events/trace.ts';
 import type { KubeletConfiguration } from '../../packages/core/src/kubelet/configuration.ts';
 import { Kubelet } from '../../packages/core/src/kubelet/kubelet.ts';
 
+/** Room for every pod a benchmark makes: admission must not turn a load test into rejections. */
+export const BENCH_MAX_PODS = 100_000;
+
 export interface BenchEngine {
   kubelet: Kubelet;
   trace: TraceRecorder;
@@ -31,7 +34,15 @@ export function startEngine(
   const clock = new RealClock();
   const trace = new TraceRecorder(clock, 200_000);
   const cri = new RemoteRuntime(endpoint);
-  const kubelet = new Kubelet({ cri, clock, trace, config, runtimeEndpoint: endpoint, simulated: false });
+  // the benchmarks put up to 5000 pods on one node, far past the kubelet's default --max-pods of 110
+  const kubelet = new Kubelet({
+    cri,
+    clock,
+    trace,
+    config: { maxPods: BENCH_MAX_PODS, ...config },
+    runtimeEndpoint: endpoint,
+    simulated: false,
+  });
   if (opts.start !== false) kubelet.start();
   return {
     kubelet,

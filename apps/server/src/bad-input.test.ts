@@ -159,6 +159,38 @@ describe('manifest validation', () => {
     expect(res.json().message).toContain('of type int32');
   });
 
+  it('refuses __proto__ as a label or annotation key, in JSON and in YAML, with the API server reason', async () => {
+    const nameMsg =
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    const json =
+      '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","labels":{"__proto__":"x"},' +
+      '"annotations":{"__proto__":"{}"}},"spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}}';
+    const yaml =
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    __proto__: x\n' +
+      '  annotations:\n    __proto__: "{}"\nspec:\n  containers:\n  - name: app\n    image: busybox:1.36\n';
+    for (const [body, type] of [
+      [json, 'application/json'],
+      [yaml, 'application/yaml'],
+    ] as const) {
+      const res = await create(body, type);
+      expect(res.statusCode, type).toBe(400);
+      expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 400 });
+      expect(res.json().details.causes, type).toEqual([
+        {
+          field: 'metadata.labels',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "__proto__": ${nameMsg}`,
+        },
+        {
+          field: 'metadata.annotations',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "__proto__": ${nameMsg}`,
+        },
+      ]);
+    }
+    expect(engine.getPods()).toEqual([]);
+  });
+
   it('refuses a name that is not DNS-1123, and deep nesting before it can hurt', async () => {
     const causes = await causesOf(pod({}, {}, { name: 'Web_1' }));
     expect(causes[0]).toMatch(/^metadata\.name: Invalid value: "Web_1": a lowercase RFC 1123 subdomain/);

@@ -89,9 +89,11 @@ export const CSP_DIRECTIVES = {
 };
 
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
+  // maxParamLength: a pod name may have 253 characters (Fastify's default of 100 would 404 its routes)
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: 1024 },
     frameworkErrors: (err, req, reply) => sendStatus(reply, errorStatus(err, req)),
     clientErrorHandler: clientError,
   });

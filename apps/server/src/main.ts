@@ -36,6 +36,8 @@ Options (each also from the environment):
   --journal-segment-bytes <n> trace journal segment size (JOURNAL_SEGMENT_BYTES, default 8388608)
   --journal-max-bytes <n>     trace journal total size kept on disk (JOURNAL_MAX_BYTES, default 268435456)
   --no-examples               do not apply the example pods at startup (NO_EXAMPLES=1)
+  --max-pods <n>              pods the node admits; past it a new pod is rejected (Failed, OutOfpods)
+                              (MAX_PODS, default 110, the kubelet's)
   --config <file>             engine constants, YAML or JSON, with the names GET /api/v1/node shows
                               (e.g. {maxContainerBackOffMs: 60000}) (KUBELET_CONFIG)
   --private-containerd [dir]  start a private containerd (root; scripts/containerd/up.sh) and run on it;
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
     'no-examples': { type: 'boolean' },
     'journal-segment-bytes': { type: 'string' },
     'journal-max-bytes': { type: 'string' },
+    'max-pods': { type: 'string' },
     config: { type: 'string' },
     'private-containerd': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -88,7 +91,13 @@ async function main(): Promise<void> {
     fail(`unexpected argument ${parsed.positionals.join(' ')}\n\n${HELP}`);
   if (privateDir && runtimeEndpoint) fail('--private-containerd and --runtime-endpoint exclude each other');
   const configFile = v.config ?? (env.KUBELET_CONFIG || undefined);
-  const config = configFile ? readKubeletConfig(configFile) : undefined;
+  let config = configFile ? readKubeletConfig(configFile) : undefined;
+  const maxPodsText = v['max-pods'] ?? (env.MAX_PODS || undefined);
+  if (maxPodsText !== undefined) {
+    if (!/^\d+$/.test(maxPodsText) || !Number.isSafeInteger(Number(maxPodsText)))
+      fail(`--max-pods must be a whole number >= 0, got ${maxPodsText}`);
+    config = { ...config, maxPods: Number(maxPodsText) };
+  }
   const dataDir = resolve(v['data-dir'] ?? env.DATA_DIR ?? '.syncscope');
   const noExamples = v['no-examples'] === true || ['1', 'true', 'yes'].includes(env.NO_EXAMPLES ?? '');
   const token = env.SYNCSCOPE_TOKEN || undefined;

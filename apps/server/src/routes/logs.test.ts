@@ -66,6 +66,29 @@ afterEach(async () => {
 });
 
 describe('GET /api/v1/namespaces/:ns/pods/:name/log', () => {
+  it('serves a pod named with up to 253 characters: its logs while the directory name fits, else a 404', async () => {
+    const fits = 'f'.repeat(121); // default_<121>_uid-<121>: 255 bytes, the longest directory name
+    addPod(fits, ['app'], [running(0)]);
+    writeLog(
+      'app',
+      0,
+      ['2026-01-01T12:00:00.000000001Z stdout F long'],
+      join(logs, `default_${fits}_uid-${fits}`),
+    );
+    const ok = await get('', fits);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toBe('long\n');
+    // past NAME_MAX no directory can exist (the kubelet never got the pod started); nothing is read
+    const long = 'l'.repeat(253);
+    addPod(long, ['app'], [running(0)]);
+    const res = await get('', long);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      kind: 'Status',
+      message: `log file for container "app" in pod "${long}" not found`,
+    });
+  });
+
   it('serves the only container by default, without the CRI prefix, joining partial lines', async () => {
     addPod('web', ['app'], [running(0)]);
     writeLog('app', 0, [

@@ -177,14 +177,14 @@ export function walk(
       const sub = `${path}.${k}`;
       if (t === 'stringMap') {
         if (typeof val !== 'string') walk(val, 'string', sub, errors, causes);
-        else out[k] = val;
+        else setOwn(out, k, val);
         continue;
       }
       const text = typeof val === 'number' ? String(val) : val;
       if (typeof text !== 'string' || parseQuantity(text) === undefined) {
         errors.push(QUANTITY_MSG);
         causes.push({ field: sub, reason: 'FieldValueInvalid', message: QUANTITY_MSG });
-      } else out[k] = text;
+      } else setOwn(out, k, text);
     }
     return out;
   }
@@ -204,9 +204,17 @@ export function walk(
       continue;
     }
     const w = walk(val, ft, sub, errors, causes);
-    if (w !== undefined) out[k] = w;
+    if (w !== undefined) setOwn(out, k, w);
   }
   return out;
+}
+
+/**
+ * out[k] = v as an own property, whatever k is: a plain assignment to `__proto__` would set the prototype
+ * (or do nothing, for a string), so such a key would vanish before validation could refuse it.
+ */
+function setOwn(out: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
 const INT32_MIN = -2147483648;

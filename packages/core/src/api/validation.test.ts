@@ -115,3 +115,77 @@ describe('validatePod', () => {
     expect(invalidMessage('web', [...errs, ...errs])).toMatch(/is invalid: \[spec.*, spec.*\]$/);
   });
 });
+
+describe('labels and annotations (ValidateLabels, ValidateAnnotations)', () => {
+  const NAME_MSG =
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+  const withMeta = (meta: Record<string, unknown>) => {
+    const raw = base() as unknown as RawPod;
+    Object.assign(raw.metadata, meta);
+    return raw;
+  };
+
+  it('keeps a __proto__ key from JSON so that it is refused, not dropped', () => {
+    const raw = JSON.parse(
+      '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","labels":{"__proto__":"x"},"annotations":{"__proto__":"y"}},"spec":{"containers":[{"name":"app","image":"busybox"}]}}',
+    );
+    const d = decodePod(raw);
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    expect(Object.keys(d.pod.metadata.labels ?? {})).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(d.pod.metadata.labels)).toBe(Object.prototype);
+    expect(validatePod(d.pod, 'default').map((e) => [e.field, e.reason, e.message])).toEqual([
+      ['metadata.labels', 'FieldValueInvalid', `Invalid value: "__proto__": ${NAME_MSG}`],
+      ['metadata.annotations', 'FieldValueInvalid', `Invalid value: "__proto__": ${NAME_MSG}`],
+    ]);
+  });
+
+  it('words every key error as IsQualifiedName does', () => {
+    const long = 'a'.repeat(64);
+    expect(errorsOf(withMeta({ labels: { 'a/b/c': '', '/x': '', 'example.com/': '', [long]: '' } }))).toEqual(
+      [
+        "metadata.labels: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+        'metadata.labels: Invalid value: "/x": prefix part must be non-empty',
+        'metadata.labels: Invalid value: "example.com/": name part must be non-empty',
+        `metadata.labels: Invalid value: "example.com/": ${NAME_MSG}`,
+        `metadata.labels: Invalid value: "${long}": name part must be no more than 63 characters`,
+      ],
+    );
+    const prefix = `${'a'.repeat(252)}.B`; // 254 characters, and an upper-case letter
+    const errs = errorsOf(withMeta({ labels: { [`${prefix}/x`]: 'ok' } }));
+    expect(errs).toEqual([
+      `metadata.labels: Invalid value: "${prefix}/x": prefix part must be no more than 253 characters`,
+      expect.stringMatching(
+        /^metadata\.labels: Invalid value: ".*": prefix part a lowercase RFC 1123 subdomain must/,
+      ),
+    ]);
+  });
+
+  it('counts label values in bytes and checks them against the label-value form', () => {
+    const v = 'é'.repeat(32); // 32 characters, 64 bytes
+    expect(errorsOf(withMeta({ labels: { a: v } }))).toEqual([
+      `metadata.labels: Invalid value: "${v}": must be no more than 63 characters`,
+      expect.stringMatching(/^metadata\.labels: Invalid value: ".*": a valid label must be an empty string/),
+    ]);
+    expect(errorsOf(withMeta({ labels: { 'example.com/App_1': 'v1.2-x_y', empty: '' } }))).toEqual([]);
+  });
+
+  it('lowercases annotation keys before checking them, and bounds their total size in bytes', () => {
+    expect(errorsOf(withMeta({ annotations: { 'Example.COM/Note': 'anything at all: {}' } }))).toEqual([]);
+    expect(errorsOf(withMeta({ labels: { 'Example.COM/Note': 'x' } }))[0]).toMatch(
+      /^metadata\.labels: Invalid value: "Example\.COM\/Note": prefix part a lowercase RFC 1123 subdomain/,
+    );
+    const under = { a: 'x'.repeat(256 * 1024 - 1) };
+    expect(errorsOf(withMeta({ annotations: under }))).toEqual([]);
+    const over = { a: 'é'.repeat(128 * 1024) }; // 1 + 256 KiB bytes, half as many characters
+    expect(errorsOf(withMeta({ annotations: over }))).toEqual([
+      'metadata.annotations: Too long: must have at most 262144 bytes',
+    ]);
+  });
+
+  it('validates spec.nodeSelector as labels', () => {
+    const raw = base() as unknown as RawPod;
+    raw.spec.nodeSelector = { 'kubernetes.io/os': 'linux', 'bad key': 'x' };
+    expect(errorsOf(raw)).toEqual([`spec.nodeSelector: Invalid value: "bad key": ${NAME_MSG}`]);
+  });
+});

@@ -114,20 +114,76 @@ function checkNonNegative(field: string, v: number | undefined, out: FieldError[
   if (v !== undefined && v < 0) out.push(invalid(field, v, 'must be greater than or equal to 0'));
 }
 
-/** A label or annotation key: an optional DNS-1123 subdomain prefix and a `/`, then a name part. */
-function checkQualifiedName(field: string, key: string, out: FieldError[]): void {
-  const slash = key.lastIndexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined) {
-    if (prefix === '') out.push(invalid(field, key, 'prefix part must be non-empty'));
-    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))
-      out.push(invalid(field, key, `prefix part ${SUBDOMAIN_MSG}`));
+/** Length in bytes, as Go's len() counts a string (UTF-8). */
+function byteLength(s: string): number {
+  return new TextEncoder().encode(s).length;
+}
+
+const QUALIFIED_NAME_FORM = `a qualified name ${QUALIFIED_NAME_MSG.replace(/^name part /, '')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`;
+
+/**
+ * IsQualifiedName (apimachinery util/validation): an optional DNS-1123 subdomain prefix and a `/`, then a
+ * name part of at most 63 characters. Returns the apiserver's messages, every one that applies, in its order.
+ */
+export function qualifiedNameErrors(key: string): string[] {
+  const parts = key.split('/');
+  if (parts.length > 2) return [QUALIFIED_NAME_FORM];
+  const errs: string[] = [];
+  const name = parts.length === 2 ? (parts[1] as string) : key;
+  if (parts.length === 2) {
+    const prefix = parts[0] as string;
+    if (prefix === '') errs.push('prefix part must be non-empty');
+    else {
+      if (byteLength(prefix) > 253) errs.push('prefix part must be no more than 253 characters');
+      if (!DNS1123_SUBDOMAIN.test(prefix)) errs.push(`prefix part ${SUBDOMAIN_MSG}`);
+    }
   }
-  if (name === '') out.push(invalid(field, key, 'name part must be non-empty'));
-  else {
-    if (name.length > 63) out.push(invalid(field, key, 'name part must be no more than 63 characters'));
-    if (!QUALIFIED_NAME.test(name)) out.push(invalid(field, key, QUALIFIED_NAME_MSG));
+  if (name === '') errs.push('name part must be non-empty');
+  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
+  if (!QUALIFIED_NAME.test(name)) errs.push(QUALIFIED_NAME_MSG);
+  return errs;
+}
+
+function checkQualifiedName(field: string, key: string, out: FieldError[]): void {
+  for (const msg of qualifiedNameErrors(key)) out.push(invalid(field, key, msg));
+}
+
+/** ValidateLabels (apimachinery meta/v1/validation): each key a qualified name, each value a label value. */
+export function checkLabels(
+  labels: Record<string, string> | undefined,
+  field: string,
+  out: FieldError[],
+): void {
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    checkQualifiedName(field, k, out);
+    if (byteLength(v) > 63) out.push(invalid(field, v, 'must be no more than 63 characters'));
+    if (!LABEL_VALUE.test(v)) out.push(invalid(field, v, LABEL_VALUE_MSG));
+  }
+}
+
+/** TotalAnnotationSizeLimitB: keys and values together, in bytes. */
+export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * ValidateAnnotations (apimachinery api/validation): each key a qualified name once lowercased (case does
+ * not matter in annotation keys), and keys plus values at most 256 KiB.
+ */
+export function checkAnnotations(
+  annotations: Record<string, string> | undefined,
+  field: string,
+  out: FieldError[],
+): void {
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations ?? {})) {
+    for (const msg of qualifiedNameErrors(k.toLowerCase())) out.push(invalid(field, k, msg));
+    size += byteLength(k) + byteLength(v);
+  }
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
+    out.push({
+      field,
+      reason: 'FieldValueTooLong',
+      message: `Too long: must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT_BYTES} bytes`,
+    });
   }
 }
 
@@ -147,23 +203,8 @@ function checkMetadata(meta: Pod['metadata'], namespace: string, out: FieldError
       ),
     );
   } else checkLabel('metadata.namespace', namespace, out);
-  for (const [k, v] of Object.entries(meta.labels ?? {})) {
-    checkQualifiedName('metadata.labels', k, out);
-    if (v.length > 63) out.push(invalid('metadata.labels', v, 'must be no more than 63 characters'));
-    if (!LABEL_VALUE.test(v)) out.push(invalid('metadata.labels', v, LABEL_VALUE_MSG));
-  }
-  let size = 0;
-  for (const [k, v] of Object.entries(meta.annotations ?? {})) {
-    checkQualifiedName('metadata.annotations', k, out);
-    size += k.length + v.length;
-  }
-  if (size > 256 * 1024) {
-    out.push({
-      field: 'metadata.annotations',
-      reason: 'FieldValueTooLong',
-      message: 'Too long: must have at most 262144 bytes',
-    });
-  }
+  checkLabels(meta.labels, 'metadata.labels', out);
+  checkAnnotations(meta.annotations, 'metadata.annotations', out);
 }
 
 /**
@@ -214,6 +255,7 @@ export function validatePod(pod: Pod, namespace: string): FieldError[] {
   if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy)) {
     out.push(notSupported('spec.dnsPolicy', spec.dnsPolicy, DNS_POLICIES));
   }
+  checkLabels((spec as { nodeSelector?: Record<string, string> }).nodeSelector, 'spec.nodeSelector', out);
   return out;
 }
 

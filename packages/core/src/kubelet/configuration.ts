@@ -40,6 +40,8 @@ export interface KubeletConfiguration {
   runtimeRequestTimeoutMs: number;
   statusSyncPeriodMs: number;
   podLogsDirectory: string;
+  /** maxPods (--max-pods): the node's allocatable pods; admission rejects a pod past it (OutOfpods). */
+  maxPods: number;
   maxReasonCacheEntries: number;
   /** Label that marks sandboxes and containers this engine created. */
   ownershipLabel: string;
@@ -78,6 +80,7 @@ export const defaultKubeletConfiguration: KubeletConfiguration = {
   runtimeRequestTimeoutMs: 120_000,
   statusSyncPeriodMs: 10_000,
   podLogsDirectory: '/var/log/pods',
+  maxPods: 110,
   maxReasonCacheEntries: 1000,
   ownershipLabel: OWNERSHIP_LABEL,
   nodeName: 'syncscope-node',

@@ -6,8 +6,12 @@ import type { PodUpdate } from './config/config.ts';
 import type { NodeInfo } from './configuration.ts';
 import type { RuntimePod } from './container/runtime.ts';
 import { KubeletComponents } from './kubelet-components.ts';
-import { handlePodCleanups } from './kubelet-pods.ts';
+import { filterOutInactivePods, handlePodCleanups } from './kubelet-pods.ts';
+import { getPodQOS } from './kuberuntime/kuberuntime-sandbox.ts';
+import type { PodAdmitHandler, PodAdmitResult } from './lifecycle/interfaces.ts';
+import { PredicateAdmitHandler } from './lifecycle/predicate.ts';
 import { ContainerDied, isSyncPodWorthy, type PodLifecycleEvent } from './pleg/pleg.ts';
+import { isTerminalPhase } from './pod-ref.ts';
 import type { ProbeUpdate } from './prober/results-manager.ts';
 import { type Channel, selectReady } from './util/channel.ts';
 
@@ -32,6 +36,8 @@ export class KubeletLoop extends KubeletComponents {
   private versionInfo: VersionResponse | undefined;
   private lastIteration: number | null = null;
   private lastRuntimeReady: string | undefined;
+  /** the kubelet's admitHandlers; each added pod must pass every one (canAdmitPod) */
+  private readonly admitHandlers: PodAdmitHandler[] = [new PredicateAdmitHandler(this.config.maxPods)];
 
   // ---- lifecycle -------------------------------------------------------------------------------------
 
@@ -233,14 +239,57 @@ export class KubeletLoop extends KubeletComponents {
     }
   }
 
-  /** HandlePodAdditions: oldest first; every pod is admitted (no admission handlers here). */
+  /**
+   * HandlePodAdditions: oldest first, each pod into the pod manager, then admission: a pod not already
+   * terminating or terminal must pass every admit handler against the pods still active on the node (the
+   * others in the pod manager, minus those known terminated and those terminal and not terminating, which
+   * is how rejected pods stop counting). A rejected pod stays in the pod manager (and the API) as Failed
+   * and never reaches a pod worker; the others go to theirs as SyncPodCreate.
+   *
+   * At boot the stored pods arrive oldest first, so when they are more than the node holds, the oldest are
+   * admitted and the newest rejected, as after a kubelet restart.
+   */
   handlePodAdditions(pods: Pod[]): void {
     const start = this.clock.now();
     const sorted = [...pods].sort((a, b) => creation(a) - creation(b));
     for (const pod of sorted) {
       this.podManager.addPod(pod);
+      const uid = pod.metadata.uid as string;
+      if (!this.podWorkers.isPodTerminationRequested(uid) && !isTerminalPhase(pod.status?.phase)) {
+        const r = this.canAdmitPod(pod);
+        if (!r.admit) {
+          this.rejectPod(pod, r.reason, r.message);
+          continue;
+        }
+      }
       this.podWorkers.updatePod({ updateType: 'SyncPodCreate', pod, startTime: start });
     }
+  }
+
+  /** canAdmitPod: the first refusal of the admit handlers, or admit. */
+  private canAdmitPod(pod: Pod): PodAdmitResult {
+    const uid = pod.metadata.uid;
+    const others = filterOutInactivePods(
+      this.podManager.getPods(),
+      this.podWorkers,
+      this.statusManager,
+    ).filter((p) => p.metadata.uid !== uid);
+    for (const h of this.admitHandlers) {
+      const r = h.admit({ pod, otherPods: others });
+      if (!r.admit) return r;
+    }
+    return { admit: true };
+  }
+
+  /** rejectPod: a Warning Event with the handler's reason and message, and the pod Failed for good. */
+  private rejectPod(pod: Pod, reason: string, message: string): void {
+    this.recorder.event(pod, 'Warning', reason, message);
+    this.statusManager.setPodStatus(pod, {
+      phase: 'Failed',
+      reason,
+      message: `Pod was rejected: ${message}`,
+      qosClass: getPodQOS(pod),
+    });
   }
 
   handlePodUpdates(pods: Pod[]): void {

@@ -259,6 +259,30 @@ describe('KubeGenericRuntimeManager.syncPod', () => {
     ]);
   });
 
+  it('a pod whose log directory name passes NAME_MAX fails before RunPodSandbox, as the kubelet does', async () => {
+    const uid = '0f0e0d0c-0b0a-4909-8807-060504030201';
+    const long = mkPod();
+    long.metadata = { name: 'n'.repeat(253), namespace: 'default', uid };
+    const r = await sync(long);
+    const dir = `/var/log/pods/default_${'n'.repeat(253)}_${uid}`;
+    expect(r.actions.at(-1)).toEqual({
+      action: 'CreatePodSandbox',
+      target: `${'n'.repeat(253)}_default(${uid})`,
+      error: 'CreatePodSandboxError',
+      message: `Failed to create log directory for pod "${'n'.repeat(253)}_default(${uid})": mkdir ${dir}: file name too long`,
+    });
+    expect(mutating()).not.toContain('RunPodSandbox');
+    expect(reasons(uid)).toEqual([
+      `FailedCreatePodSandBox: Failed to create pod sandbox: mkdir ${dir}: file name too long`,
+    ]);
+
+    // 255 bytes is still a name: `default_` + 210 + `_` + a 36-character UID
+    const fits = mkPod();
+    fits.metadata = { name: 'f'.repeat(210), namespace: 'default', uid };
+    expect((await sync(fits)).actions.every((a) => a.error === undefined)).toBe(true);
+    expect(mutating()).toContain('RunPodSandbox');
+  });
+
   it('a dead sandbox is replaced: SandboxChanged, kill, new attempt', async () => {
     const pod = mkPod();
     await sync(pod);

@@ -11,9 +11,29 @@ import { parseQuantity } from './quantity.ts';
 import type { RuntimeContext } from './runtime-context.ts';
 import { formatPod } from './util.ts';
 
-/** BuildPodLogsDirectory: `<podLogsDirectory>/<ns>_<name>_<uid>`. */
+/**
+ * BuildPodLogsDirectory: `<podLogsDirectory>/<ns>_<name>_<uid>`. Nothing is shortened: a long pod name
+ * gives a directory name longer than a file system allows (see checkPodLogsDirectoryName).
+ */
 export function buildPodLogsDirectory(root: string, pod: Pod): string {
   return `${root.replace(/\/+$/, '')}/${podNamespace(pod)}_${pod.metadata.name}_${pod.metadata.uid ?? ''}`;
+}
+
+/** NAME_MAX: the longest name of one directory entry, in bytes, on Linux file systems (ext4, xfs, tmpfs). */
+export const NAME_MAX = 255;
+
+/**
+ * The part of the kubelet's MkdirAll(LogDirectory) that fails for a valid pod: a pod name of up to 253
+ * characters with its namespace and UID makes a name past NAME_MAX, so mkdir fails with ENAMETOOLONG and Go
+ * reports `mkdir <dir>: file name too long`. The kubelet then never calls RunPodSandbox, records
+ * FailedCreatePodSandBox and tries again at the next sync; the pod stays Pending (ContainerCreating) until
+ * it is deleted (kubernetes/kubernetes#91410, #104288). The engine checks the name only and leaves making
+ * the directory to the side that writes the logs (the simulated node makes it with a container's log file).
+ */
+export function checkPodLogsDirectoryName(dir: string): Error | undefined {
+  const name = dir.slice(dir.lastIndexOf('/') + 1);
+  if (new TextEncoder().encode(name).length <= NAME_MAX) return undefined;
+  return new Error(`mkdir ${dir}: file name too long`);
 }
 
 /** GeneratePodHostNameAndDomain: spec.hostname, else the pod name cut to 63 characters. */
@@ -103,6 +123,13 @@ export async function createPodSandbox(
   attempt: number,
 ): Promise<{ id: string } | { message: string; err: unknown }> {
   const config = generatePodSandboxConfig(ctx, pod, attempt);
+  const dirErr = checkPodLogsDirectoryName(config.log_directory);
+  if (dirErr) {
+    return {
+      message: `Failed to create log directory for pod "${formatPod(pod)}": ${dirErr.message}`,
+      err: dirErr,
+    };
+  }
   try {
     const id = await ctx.call('RunPodSandbox', { ...ctx.podRef(pod), attempt }, () =>
       ctx.cri.runPodSandbox(config),

@@ -1,0 +1,175 @@
+/**
+ * --max-pods on the real server process (tsx apps/server/src/main.ts), through HTTP only: past capacity a
+ * new pod is created in the API but rejected by the node (Failed, OutOfpods, the kubelet's message, a
+ * Warning Event); it counts against nothing and can be deleted. After a restart with a smaller capacity
+ * the stored pods are admitted oldest first and the rest rejected, as after a kubelet restart.
+ *
+ * The server is another process, so waiting is polling its API with a deadline.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Event, Pod } from '@syncscope/core/api';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DEADLINE_MS = 30_000;
+const POLL_MS = 100;
+
+interface Server {
+  proc: ChildProcess;
+  base: string;
+  exited: Promise<number | null>;
+}
+
+const servers: Server[] = [];
+let dataDir = '';
+
+afterAll(async () => {
+  for (const s of servers) {
+    if (s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill('SIGKILL');
+    await s.exited;
+  }
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Starts the server; resolves with its URL from the "listening on" line, or rejects with its stderr. */
+function startServer(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--no-examples', ...args],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error', ...env } },
+  );
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  let err = '';
+  proc.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), DEADLINE_MS);
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m?.[1]) return;
+      clearTimeout(timer);
+      const s = { proc, base: m[1], exited };
+      servers.push(s);
+      resolve(s);
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited ${code}: ${err}`));
+    });
+  });
+}
+
+async function poll<T>(what: string, get: () => Promise<T | undefined>): Promise<T> {
+  const until = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const v = await get().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+const manifest = (name: string) =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: {
+      terminationGracePeriodSeconds: 1,
+      containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'sleep 3600'] }],
+    },
+  });
+
+async function create(s: Server, name: string): Promise<Pod> {
+  const res = await fetch(`${s.base}/api/v1/namespaces/default/pods`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: manifest(name),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Pod;
+}
+
+async function getPod(s: Server, name: string): Promise<Pod | undefined> {
+  const res = await fetch(`${s.base}/api/v1/namespaces/default/pods/${name}`);
+  return res.status === 200 ? ((await res.json()) as Pod) : undefined;
+}
+
+const inPhase = (s: Server, name: string, phase: string) =>
+  poll(`${name} ${phase}`, async () => {
+    const p = await getPod(s, name);
+    return p?.status?.phase === phase ? p : undefined;
+  });
+
+const gone = (s: Server, name: string) =>
+  poll(`${name} gone`, async () => ((await getPod(s, name)) === undefined ? true : undefined));
+
+const rejected = (used: number, capacity: number) =>
+  `Node didn't have enough resource: pods, requested: 1, used: ${used}, capacity: ${capacity}`;
+
+describe('--max-pods', () => {
+  it('rejects a pod past capacity as the kubelet does, and admits the oldest stored pods after a restart', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'syncscope-max-pods-'));
+    const a = await startServer(['--data-dir', dataDir, '--max-pods', '2']);
+    for (const n of ['p1', 'p2', 'p3']) await create(a, n);
+    await inPhase(a, 'p1', 'Running');
+    await inPhase(a, 'p2', 'Running');
+    const p3 = await inPhase(a, 'p3', 'Failed');
+    expect(p3.status).toMatchObject({ reason: 'OutOfpods', message: `Pod was rejected: ${rejected(2, 2)}` });
+    const events = (await (await fetch(`${a.base}/api/v1/events`)).json()) as { items: Event[] };
+    expect(
+      events.items
+        .filter((e) => e.involvedObject.name === 'p3')
+        .map((e) => [e.type, e.reason, e.message, e.source?.component]),
+    ).toEqual([['Warning', 'OutOfpods', rejected(2, 2), 'kubelet']]);
+    const node = (await (await fetch(`${a.base}/api/v1/node`)).json()) as {
+      configuration: { maxPods: number };
+    };
+    expect(node.configuration.maxPods).toBe(2);
+
+    // the same store, a node that holds one pod (set from the environment this time)
+    a.proc.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    const b = await startServer(['--data-dir', dataDir], { MAX_PODS: '1' });
+    await inPhase(b, 'p1', 'Running');
+    for (const n of ['p2', 'p3']) {
+      const p = await inPhase(b, n, 'Failed');
+      expect(p.status).toMatchObject({ reason: 'OutOfpods', message: `Pod was rejected: ${rejected(1, 1)}` });
+    }
+
+    // a rejected pod can be deleted; deleting the running one makes room for a new pod
+    expect((await fetch(`${b.base}/api/v1/namespaces/default/pods/p3`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+    await gone(b, 'p3');
+    expect((await fetch(`${b.base}/api/v1/namespaces/default/pods/p1`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+    await gone(b, 'p1');
+    await create(b, 'p4');
+    await inPhase(b, 'p4', 'Running');
+    expect((await getPod(b, 'p2'))?.status?.phase).toBe('Failed'); // rejected once, never re-admitted
+  });
+
+  it('refuses a --max-pods that is not a whole number', async () => {
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--max-pods', '1.5'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let err = '';
+    proc.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toContain('--max-pods must be a whole number >= 0, got 1.5');
+  });
+});
