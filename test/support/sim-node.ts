@@ -1,0 +1,123 @@
+/**
+ * The server as a user runs it (`node --import tsx apps/server/src/main.ts`), in a child process, and the
+ * simulated node process it leaves in its data directory, seen from outside: its control socket
+ * (`<dataDir>/sim-control.sock`, GET /info, POST /stop), its CRI socket and its pid.
+ *
+ * Waiting on another process is polling with a deadline (`until`); nothing here sleeps for a fixed time.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const WAIT_MS = 30_000;
+
+export interface ServerProcess {
+  proc: ChildProcess;
+  base: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+/** Starts the server on dataDir (port 0, no examples); resolves with its URL once it prints it. */
+export async function startServerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--data-dir', dataDir, '--no-examples'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error', ...env } },
+  );
+  let err = '';
+  proc.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), WAIT_MS);
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Syncscope listening on (http:\/\/[^ ]+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void exited.then(() => reject(new Error(`server exited: ${err}`)));
+  });
+  return { proc, base, exited, stderr: () => err };
+}
+
+export interface NodeInfo {
+  pid: number;
+  dataDir: string;
+  endpoint: string;
+  heartbeats: number;
+  idleStopMs: number;
+  clock: { speed: number };
+}
+
+function control(dataDir: string, method: string, path: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { socketPath: join(dataDir, 'sim-control.sock'), method, path, agent: false, timeout: 5_000 },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || 'null') }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The node serving dataDir, or undefined when none answers. */
+export async function nodeInfo(dataDir: string): Promise<NodeInfo | undefined> {
+  const res = await control(dataDir, 'GET', '/info').catch(() => undefined);
+  return res?.status === 200 ? (res.body as NodeInfo) : undefined;
+}
+
+/** Stops the node serving dataDir, if one does (a test's cleanup after killing its server). */
+export async function stopNode(dataDir: string): Promise<void> {
+  await control(dataDir, 'POST', '/stop').catch(() => undefined);
+}
+
+/** Whether pid runs (a zombie counts as gone: it has exited, its parent has not reaped it yet). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Polls check every 50 ms until it yields a value other than undefined/false; fails after timeoutMs. */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = WAIT_MS,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await Promise.resolve(check()).catch(() => undefined);
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
