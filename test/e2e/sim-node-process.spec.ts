@@ -5,12 +5,13 @@
  *    server on the data directory adopts them — the running pod keeps its container, the crash-looping pod's
  *    restart count goes on from where it was, the clock keeps its speed — and fault injection through the
  *    HTTP API reaches the adopted node; SIGTERM of that server stops the node and removes its sockets;
- *  - a node whose server is gone and never comes back stops by itself after its idle wait.
+ *  - a node whose server is gone and never comes back stops by itself after its idle wait; a control socket
+ *    file nobody answers on is cleared by the next server, which spawns a node of its own.
  *
  * Real processes throughout: the server as `node --import tsx apps/server/src/main.ts`, the node it spawns.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RemoteRuntime } from '@syncscope/core';
@@ -168,5 +169,13 @@ describe('the simulated node process', () => {
     expect(existsSync(join(dataDir, 'sim.sock'))).toBe(false);
     expect(existsSync(join(dataDir, 'sim-control.sock'))).toBe(false);
     expect(await readFile(join(dataDir, 'sim-node.log'), 'utf8')).toContain('no request from a server');
+
+    // a control socket file nobody answers on (a node that died with the machine) is cleared, a node spawned
+    await writeFile(join(dataDir, 'sim-control.sock'), '');
+    const two = await server(dataDir);
+    const fresh = await nodeInfo(dataDir);
+    expect(fresh?.pid).toBeDefined();
+    expect(fresh?.pid).not.toBe(node.pid);
+    expect(await (await fetch(`${two.base}/api/v1/sim`)).json()).toEqual({ simulated: true, speed: 1 });
   });
 });
