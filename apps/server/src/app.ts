@@ -43,7 +43,7 @@ import {
 import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
 import { KubeletMetrics } from './metrics.ts';
 import type { SimControl } from './sim-control.ts';
-import { linkSimNode, type SimNodeLink } from './sim-node/link.ts';
+import { linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
 import type { PodStore } from './store/pod-store.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -141,24 +141,10 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const netProber = sim ? new SimNetProber(sim.runtime.net) : node?.client.prober;
   // the speed is ours to change only on the clock this server made
   const ownClock = opts.clock === undefined && clock instanceof RealClock ? clock : undefined;
+  const record: SimControl['record'] = (ev) => trace.record(ev);
   const simControl: SimControl | undefined = sim
-    ? { runtime: sim.runtime, clock: ownClock, record: (ev) => trace.record(ev) }
-    : node && {
-        runtime: {
-          faults: node.client.faults,
-          listPodSandbox: (f) => cri.listPodSandbox(f),
-          listContainers: (f) => cri.listContainers(f),
-        },
-        clock: ownClock && {
-          get speed() {
-            return ownClock.speed;
-          },
-          // the node first, then ours to the very state it took
-          setSpeed: async (speed: number) =>
-            ownClock.setState(await (node as SimNodeLink).client.setSpeed(speed)),
-        },
-        record: (ev) => trace.record(ev),
-      };
+    ? { runtime: sim.runtime, clock: ownClock, record }
+    : node && simNodeControl(node, cri, ownClock, record);
   const engine = new Kubelet({
     cri,
     clock,

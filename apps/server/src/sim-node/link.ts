@@ -18,6 +18,9 @@ import { realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { RealClock } from '@syncscope/core/clock';
+import type { RuntimeService } from '@syncscope/core/cri';
+import type { SimControl } from '../sim-control.ts';
 import { SimNodeClient } from './client.ts';
 import { CONTROL_SOCKET, IDLE_STOP_ENV, NODE_LOG, type NodeInfo, SIM_SOCKET } from './protocol.ts';
 
@@ -95,6 +98,33 @@ export async function linkSimNode(opts: LinkOptions): Promise<SimNodeLink> {
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * The simulated node's controls for the routes (routes/sim.ts) when the node is a process: faults over its
+ * control socket, the lookups they need over CRI, and the speed set on the node first, then on `clock` to the
+ * very state the node took (absent when the server does not own its clock).
+ */
+export function simNodeControl(
+  link: SimNodeLink,
+  cri: Pick<RuntimeService, 'listPodSandbox' | 'listContainers'>,
+  clock: RealClock | undefined,
+  record: SimControl['record'],
+): SimControl {
+  return {
+    runtime: {
+      faults: link.client.faults,
+      listPodSandbox: (f) => cri.listPodSandbox(f),
+      listContainers: (f) => cri.listContainers(f),
+    },
+    clock: clock && {
+      get speed() {
+        return clock.speed;
+      },
+      setSpeed: async (speed: number) => clock.setState(await link.client.setSpeed(speed)),
+    },
+    record,
   };
 }
 
