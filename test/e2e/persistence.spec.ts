@@ -6,8 +6,8 @@
  *    container, restart count unchanged), and the trace from before is still served, the restart marked by
  *    a second `server.start`;
  *  - the real command (`node --import tsx apps/server/src/main.ts`) killed with SIGKILL and started again:
- *    the pods come back from the store (the simulated node died with the process, so they start afresh),
- *    the journal keeps the history and seq continues after it;
+ *    the pods come back from the store and their containers are adopted from the simulated node's process,
+ *    which outlived the server; the journal keeps the history and seq continues after it;
  *  - SIGTERM: the process exits within 2 s and the journal holds every event up to the last one served.
  *
  * Waiting is driven by the trace (in process: the recorder's listeners; child process: its WebSocket).
@@ -247,6 +247,10 @@ describe('the server process', () => {
     const one = await startServer(dataDir, cleanups);
     const uid = await applyHealthy(one.base);
     await waitOnStream(one.base, 'healthy Running', () => podRunning(one.base));
+    const containerID = async (base: string) =>
+      (await getJSON<Pod>(`${base}/api/v1/namespaces/default/pods/healthy`)).status?.containerStatuses?.[0]
+        ?.containerID;
+    const idBefore = await containerID(one.base);
     const synced = (ev: TraceEvent) => ev.type === 'sync.result' && ev.podUID === uid;
     await waitOnDisk(join(dataDir, 'trace'), 'a sync of the pod', synced);
     one.proc.kill('SIGKILL');
@@ -257,8 +261,9 @@ describe('the server process', () => {
     const two = await startServer(dataDir, cleanups);
     const pods = await getJSON<{ items: Pod[] }>(`${two.base}/api/v1/pods`);
     expect(pods.items.map((p) => `${p.metadata.name}/${p.metadata.uid}`)).toEqual([`healthy/${uid}`]);
-    // the node died with the process: the pod starts again on the new one
+    // the simulated node outlived the server: its container is adopted, not started again
     await waitOnStream(two.base, 'healthy Running again', () => podRunning(two.base));
+    expect(await containerID(two.base)).toBe(idBefore);
 
     const page = await getJSON<{ items: TraceEvent[]; oldest: number }>(
       `${two.base}/api/v1/trace?limit=100000`,

@@ -3,13 +3,15 @@
  * --data-dir <dir> --no-examples`, one process (so `kill -9` of its pid kills the server itself, not a
  * wrapper). spawnServer returns at once (a server that must refuse to start is spawned this way);
  * startServer also waits for its "Syncscope listening on http://..." line. Every child is pushed onto the
- * caller's cleanups, which kill it (SIGKILL) if it still runs; so is every tempDir, which removes it.
+ * caller's cleanups, which kill it (SIGKILL) if it still runs; so is every tempDir, which stops the
+ * simulated node left in it and removes it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopNode } from './sim-node.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START_MS = 30_000;
@@ -27,11 +29,15 @@ export interface ListeningServer extends ServerProcess {
   base: string;
 }
 
-export function spawnServer(dataDir: string, cleanups: (() => Promise<void>)[]): ServerProcess {
+export function spawnServer(
+  dataDir: string,
+  cleanups: (() => Promise<void>)[],
+  env: Record<string, string> = {},
+): ServerProcess {
   const proc = spawn(
     process.execPath,
     ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--data-dir', dataDir, '--no-examples'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error', ...env } },
   );
   let err = '';
   proc.stderr?.on('data', (d: Buffer) => {
@@ -67,8 +73,9 @@ export function spawnServer(dataDir: string, cleanups: (() => Promise<void>)[]):
 export async function startServer(
   dataDir: string,
   cleanups: (() => Promise<void>)[],
+  env: Record<string, string> = {},
 ): Promise<ListeningServer> {
-  const child = spawnServer(dataDir, cleanups);
+  const child = spawnServer(dataDir, cleanups, env);
   return { ...child, base: await child.listening };
 }
 
@@ -79,10 +86,16 @@ export async function killHard(child: ServerProcess): Promise<void> {
   if (signal !== 'SIGKILL') throw new Error(`server exited by itself (${signal}): ${child.stderr()}`);
 }
 
-/** A fresh directory under the system's temp dir, removed by the cleanups. */
+/**
+ * A fresh directory under the system's temp dir, removed by the cleanups, which first stop the simulated
+ * node process serving it, if any (a server killed with -9 leaves its node running).
+ */
 export async function tempDir(prefix: string, cleanups: (() => Promise<void>)[]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  cleanups.push(async () => {
+    await stopNode(dir);
+    await rm(dir, { recursive: true, force: true });
+  });
   return dir;
 }
 

@@ -2,29 +2,32 @@
  * buildApp: the whole server apart from listen. It starts, in order:
  *
  *   the data dir lock (<dataDir>/lock: a second server on the directory fails here with DataDirInUseError,
- *   before anything else is touched) → clock (RealClock unless given) → trace journal (<dataDir>/trace) and a TraceRecorder continuing it →
- *   simulated node (only without runtimeEndpoint: a CRI gRPC server on <dataDir>/sim.sock, unless a running
- *   one is handed in as `sim`) → RemoteRuntime (real gRPC, to the simulator as to containerd) → Kubelet →
+ *   before anything else is touched) → clock (RealClock unless given) → trace journal (<dataDir>/trace) and a
+ *   TraceRecorder continuing it →
+ *   simulated node (only without runtimeEndpoint: the node process serving the data directory, adopted if
+ *   one runs, else spawned — sim-node/link.ts — with CRI on <dataDir>/sim.sock; the clock takes the node's
+ *   time and speed; or an in-process node handed in as `sim`) → RemoteRuntime (real gRPC, to the
+ *   simulator as to containerd) → Kubelet →
  *   `server.start` trace event → the stored pods (<dataDir>/store/pods) added back → the startup examples
  *   (when asked, on the data directory's first boot only; stored before the engine gets them, as a POST)
  *   → the engine's loop → the HTTP app. The routes see the engine through durableEngine (lifecycle.ts):
  *   a create or delete is on disk before it is acknowledged.
  *
  * close() stops them in reverse within SHUTDOWN_TIMEOUT_MS: HTTP (and every WebSocket), the engine (its
- * containers keep running), the gRPC channel, the simulator we started, then the journal is flushed and
- * the lock released.
- * main.ts calls listen; tests call app.listen({port: 0}) or app.inject().
+ * containers keep running), the gRPC channel, the node process (its containers end; a `sim` handed in is
+ * left running), then the journal is flushed and the lock released. main.ts calls listen; tests call
+ * app.listen({port: 0}) or app.inject().
  *
- * A restart on the same data directory brings back every pod and the trace history; on a real runtime
- * the containers outlive the server and are adopted. The simulated node lives in the server's process, so
- * after a process restart its containers are gone and the pods start again; to see adoption on the
- * simulator, keep its node alive across buildApp/close in one process (the `sim` option).
+ * A restart on the same data directory brings back every pod and the trace history. The containers outlive
+ * a server that dies without close() — on a real runtime, and on the simulated node, whose process keeps
+ * running (it stops by itself after SIM_NODE_IDLE_MS without a server) — and the next start adopts them,
+ * restart counts included, as a kubelet does after its own restart.
  */
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kubelet, RemoteRuntime, SimNetProber, type SimNode, startSimNode } from '@syncscope/core';
+import { Kubelet, RemoteRuntime, SimNetProber, type SimNode } from '@syncscope/core';
 import { type Clock, RealClock } from '@syncscope/core/clock';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
@@ -45,6 +48,8 @@ import {
 } from './lifecycle.ts';
 import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
 import { KubeletMetrics } from './metrics.ts';
+import type { SimControl } from './sim-control.ts';
+import { linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
 import { DataDirLock } from './store/lock.ts';
 import type { PodStore } from './store/pod-store.ts';
 
@@ -73,9 +78,12 @@ export interface AppOptions {
   /** When set, every route but /healthz and the web app's files needs it (access.ts). */
   token?: string;
   logger?: FastifyServerOptions['logger'];
-  /** A simulated node already running (its clock should be `clock`): used instead of starting one, left
-   *  running by close(). Ignored with runtimeEndpoint. */
+  /** A simulated node already running in this process (its clock should be `clock`): used instead of the
+   *  node process, left running by close(). Ignored with runtimeEndpoint. */
   sim?: SimNode;
+  /** How long a node process this server spawns waits without a heartbeat before it stops by itself
+   *  (default: SIM_NODE_IDLE_MS from the environment, else 10 min). */
+  simIdleStopMs?: number;
   /** Size at which the trace journal starts a new segment (default 8 MiB). */
   journalSegmentBytes?: number;
   /** Total size of the trace journal on disk; oldest segments are deleted past it (default 256 MiB). */
@@ -129,25 +137,34 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
   const store = openPodStore(opts.dataDir, warn);
 
   const simulated = opts.runtimeEndpoint === undefined;
-  let sim: SimNode | undefined;
-  let ownSim = false;
+  const sim = simulated ? opts.sim : undefined;
+  let node: SimNodeLink | undefined;
   let endpoint = opts.runtimeEndpoint ?? '';
   const config: Partial<KubeletConfiguration> = { ...opts.config };
   if (simulated) {
-    if (opts.sim) sim = opts.sim;
+    if (sim) endpoint = sim.endpoint;
     else {
-      const socketPath = join(opts.dataDir, 'sim.sock');
-      await rm(socketPath, { force: true });
-      sim = await startSimNode({ socketPath, clock });
-      ownSim = true;
+      if (!(clock instanceof RealClock))
+        throw new Error(
+          'the simulated node process runs on real time: pass a RealClock, or an in-process `sim`',
+        );
+      node = await linkSimNode({ dataDir: opts.dataDir, idleStopMs: opts.simIdleStopMs, warn });
+      // one time for both processes: an adopted node may run sped up, and ahead of the wall clock
+      clock.setState(node.info.clock);
+      endpoint = node.info.endpoint;
     }
-    endpoint = sim.endpoint;
     config.podLogsDirectory ??= join(opts.dataDir, 'pods');
   }
 
   const cri = new RemoteRuntime(endpoint);
   // A simulated pod IP exists only inside the simulator: HTTP/TCP probes go through it.
-  const netProber = sim ? new SimNetProber(sim.runtime.net) : undefined;
+  const netProber = sim ? new SimNetProber(sim.runtime.net) : node?.client.prober;
+  // the speed is ours to change only on the clock this server made
+  const ownClock = opts.clock === undefined && clock instanceof RealClock ? clock : undefined;
+  const record: SimControl['record'] = (ev) => trace.record(ev);
+  const simControl: SimControl | undefined = sim
+    ? { runtime: sim.runtime, clock: ownClock, record }
+    : node && simNodeControl(node, cri, ownClock, record);
   const engine = new Kubelet({
     cri,
     clock,
@@ -188,12 +205,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     logger: opts.logger,
     podLogsDirectory: config.podLogsDirectory,
     metrics,
-    sim: sim && {
-      runtime: sim.runtime,
-      // the speed is ours to change only on the clock this server made
-      clock: opts.clock === undefined && clock instanceof RealClock ? clock : undefined,
-      record: (ev) => trace.record(ev),
-    },
+    sim: simControl,
   });
 
   // Examples are a first-run courtesy: on a restart the stored pods are what the user left.
@@ -228,7 +240,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
       await within(app.close(), step);
       await within(engine.stop(), step);
       cri.close();
-      if (ownSim) await within(sim?.close() ?? Promise.resolve(), step);
+      await node?.close(step);
       persistence.stop();
       await within(history.journal.close(), step);
       lock.release();

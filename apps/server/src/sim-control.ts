@@ -18,25 +18,30 @@ import type { TracePayload } from '@syncscope/core/trace';
 import type { Engine } from './engine.ts';
 import { badRequest, notFound, StatusError, status } from './status.ts';
 
-/** What the routes use of SimRuntime.faults (structurally the Faults class). Each returns a description. */
+/**
+ * What the routes use of SimRuntime.faults (structurally the Faults class). Each returns a description, or
+ * throws (rejects) with the reason the fault cannot apply. In process the answer is at once; a node in its
+ * own process answers over its control socket (sim-node/client.ts).
+ */
+type Answer = string | Promise<string>;
 export interface SimFaults {
-  exitContainer(id: string, code: number): string;
-  unknownContainer(id: string): string;
-  killSandbox(id: string): string;
-  outage(ms: number): string;
-  failNext(method: string, n: number, code?: number): string;
-  imageMissing(name: string): string;
-  restoreImage(name: string): string;
-  slowPull(name: string, ms: number): string;
-  latency(ms: number): string;
-  clear(): string;
+  exitContainer(id: string, code: number): Answer;
+  unknownContainer(id: string): Answer;
+  killSandbox(id: string): Answer;
+  outage(ms: number): Answer;
+  failNext(method: string, n: number, code?: number): Answer;
+  imageMissing(name: string): Answer;
+  restoreImage(name: string): Answer;
+  slowPull(name: string, ms: number): Answer;
+  latency(ms: number): Answer;
+  clear(): Answer;
 }
 
 /** Handed to createHttpApp by buildApp when the node is our simulator; absent for a real runtime. */
 export interface SimControl {
   runtime: { faults: SimFaults } & Pick<RuntimeService, 'listPodSandbox' | 'listContainers'>;
-  /** Present only when the server owns a RealClock: PUT /api/v1/sim/speed sets it. */
-  clock?: { readonly speed: number; setSpeed(speed: number): void };
+  /** Present only when the server owns a RealClock: PUT /api/v1/sim/speed sets it (and the node's, first). */
+  clock?: { readonly speed: number; setSpeed(speed: number): void | Promise<void> };
   /** Records the `sim.fault` trace event of an applied fault. */
   record(ev: Extract<TracePayload, { type: 'sim.fault' }>): void;
 }
@@ -146,9 +151,9 @@ function refused(e: unknown, field?: string): never {
   throw field ? badField(field, message) : new StatusError(status(409, 'Conflict', message));
 }
 
-function attempt(fn: () => string, field?: string): string {
+async function attempt(fn: () => Answer, field?: string): Promise<string> {
   try {
-    return fn();
+    return await fn();
   } catch (e) {
     refused(e, field);
   }
@@ -174,50 +179,50 @@ export async function applyFault(sim: SimControl, engine: Engine, body: unknown)
     case 'containerExit': {
       const code = num(b, 'exitCode', 0, 255, true);
       const id = await containerID(sim, engine, b, ['CONTAINER_RUNNING', 'CONTAINER_UNKNOWN']);
-      detail = attempt(() => f.exitContainer(id, code));
+      detail = await attempt(() => f.exitContainer(id, code));
       break;
     }
     case 'containerUnknown': {
       const id = await containerID(sim, engine, b, ['CONTAINER_RUNNING']);
-      detail = attempt(() => f.unknownContainer(id));
+      detail = await attempt(() => f.unknownContainer(id));
       break;
     }
     case 'sandboxDie': {
       const id = await sandboxID(sim, engine, b);
-      detail = attempt(() => f.killSandbox(id));
+      detail = await attempt(() => f.killSandbox(id));
       break;
     }
     case 'outage':
-      detail = f.outage(num(b, 'seconds', 0.001, 3600) * 1000);
+      detail = await f.outage(num(b, 'seconds', 0.001, 3600) * 1000);
       break;
     case 'failNext': {
       const method = str(b, 'method');
       const n = num(b, 'count', 0, 1000, true);
       const code = grpcCode(b);
-      detail = attempt(() => f.failNext(method, n, code), 'method');
+      detail = await attempt(() => f.failNext(method, n, code), 'method');
       break;
     }
     case 'imageMissing': {
       const image = str(b, 'image');
-      detail = attempt(() => f.imageMissing(image), 'image');
+      detail = await attempt(() => f.imageMissing(image), 'image');
       break;
     }
     case 'imageRestore': {
       const image = str(b, 'image');
-      detail = attempt(() => f.restoreImage(image), 'image');
+      detail = await attempt(() => f.restoreImage(image), 'image');
       break;
     }
     case 'slowPull': {
       const image = str(b, 'image');
       const ms = num(b, 'seconds', 0, 3600) * 1000;
-      detail = attempt(() => f.slowPull(image, ms), 'image');
+      detail = await attempt(() => f.slowPull(image, ms), 'image');
       break;
     }
     case 'latency':
-      detail = f.latency(num(b, 'ms', 0, 60_000, true));
+      detail = await f.latency(num(b, 'ms', 0, 60_000, true));
       break;
     case 'clear':
-      detail = f.clear();
+      detail = await f.clear();
       break;
   }
   sim.record({ type: 'sim.fault', fault: kind, detail });

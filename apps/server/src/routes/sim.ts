@@ -82,7 +82,12 @@ async function simRoutes(app: FastifyInstance, opts: SimRoutesOptions): Promise<
         ]),
       );
     }
-    sim.clock.setSpeed(speed);
+    try {
+      await sim.clock.setSpeed(speed);
+    } catch (e) {
+      if (e instanceof CriError) return criFailure(reply, e);
+      throw e;
+    }
     return { speed: sim.clock.speed };
   });
 }

@@ -31,6 +31,22 @@ describe('RealClock', () => {
     expect(clock.now() - t0).toBeGreaterThanOrEqual(10_000);
   });
 
+  it('takes the state of another clock: both read the same now() and run at the same speed', () => {
+    vi.useFakeTimers();
+    const node = new RealClock();
+    vi.advanceTimersByTime(5_000);
+    node.setSpeed(10);
+    vi.advanceTimersByTime(1_000); // node: 10 s of virtual time in 1 s of wall time
+    const server = new RealClock();
+    expect(node.now() - server.now()).toBe(9_000);
+    server.setState(node.state);
+    expect(server.now()).toBe(node.now());
+    expect(server.speed).toBe(10);
+    vi.advanceTimersByTime(2_000);
+    expect(server.now()).toBe(node.now());
+    expect(() => server.setState({ ...node.state, speed: 0 })).toThrow(/bad clock state/);
+  });
+
   it('ticks every period until stopped', () => {
     vi.useFakeTimers();
     const clock = new RealClock();

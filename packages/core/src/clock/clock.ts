@@ -53,6 +53,16 @@ export function sleepOn(clock: Pick<Clock, 'setTimer'>, ms: number, signal?: Abo
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /**
+ * Where a RealClock stands: now() = baseVirtual + (Date.now() - baseWall) × speed. Two processes on one
+ * machine that hold the same state read the same now() (the server and its simulated node do).
+ */
+export interface RealClockState {
+  baseWall: number;
+  baseVirtual: number;
+  speed: number;
+}
+
+/**
  * The real clock, optionally running `speed` times faster than wall time (the simulated node's speed
  * setting). now() is continuous across speed changes.
  */
@@ -63,6 +73,19 @@ export class RealClock implements Clock {
 
   get speed(): number {
     return this.speedFactor;
+  }
+
+  get state(): RealClockState {
+    return { baseWall: this.baseWall, baseVirtual: this.baseVirtual, speed: this.speedFactor };
+  }
+
+  /** Takes another clock's state (timers already armed keep the wall delay they were armed with). */
+  setState(s: RealClockState): void {
+    if (!(s.speed > 0) || !Number.isFinite(s.baseWall) || !Number.isFinite(s.baseVirtual))
+      throw new Error(`bad clock state ${JSON.stringify(s)}`);
+    this.baseWall = s.baseWall;
+    this.baseVirtual = s.baseVirtual;
+    this.speedFactor = s.speed;
   }
 
   setSpeed(speed: number): void {

@@ -1,0 +1,160 @@
+/**
+ * The simulated node is a process of its own, as containerd is beside a kubelet:
+ *
+ *  - the server killed with -9: the node and its containers keep running (seen over its CRI socket); the next
+ *    server on the data directory adopts them — the running pod keeps its container, the crash-looping pod's
+ *    restart count goes on from where it was, the clock keeps its speed — and fault injection through the
+ *    HTTP API reaches the adopted node; SIGTERM of that server stops the node and removes its sockets;
+ *  - a node whose server is gone and never comes back stops by itself after its idle wait; a control socket
+ *    file nobody answers on is cleared by the next server, which spawns a node of its own.
+ *
+ * Real processes throughout: the server as `node --import tsx apps/server/src/main.ts`, the node it spawns.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RemoteRuntime } from '@syncscope/core';
+import type { Pod } from '@syncscope/core/api/v1';
+import { afterEach, describe, expect, it } from 'vitest';
+import { example } from '../support/harness.ts';
+import { tempDir as freshDir, type ListeningServer, startServer } from '../support/server-process.ts';
+import { alive, nodeInfo, until } from '../support/sim-node.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const tempDir = () => freshDir('syncscope-simproc-', cleanups);
+const server = (dataDir: string, env?: Record<string, string>): Promise<ListeningServer> =>
+  startServer(dataDir, cleanups, env);
+
+async function send(base: string, method: string, path: string, body: unknown): Promise<Response> {
+  const isText = typeof body === 'string';
+  return fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': isText ? 'application/yaml' : 'application/json' },
+    body: isText ? body : JSON.stringify(body),
+  });
+}
+
+const getPod = async (base: string, name: string): Promise<Pod | undefined> => {
+  const res = await fetch(`${base}/api/v1/namespaces/default/pods/${name}`);
+  return res.status === 200 ? ((await res.json()) as Pod) : undefined;
+};
+
+const runningApp = (p: Pod | undefined) => {
+  const c = p?.status?.containerStatuses?.[0];
+  return c?.state.running !== undefined && c.containerID ? c : undefined;
+};
+
+describe('the simulated node process', () => {
+  it('outlives a server killed with -9, and the next server adopts its containers', async () => {
+    const dataDir = await tempDir();
+    const one = await server(dataDir);
+    // ten times faster, so the crash loop's back-off (10 s, 20 s) passes in seconds
+    expect((await send(one.base, 'PUT', '/api/v1/sim/speed', { speed: 10 })).status).toBe(200);
+    expect(
+      (await send(one.base, 'POST', '/api/v1/namespaces/default/pods', await example('healthy.yaml'))).status,
+    ).toBe(201);
+    expect(
+      (await send(one.base, 'POST', '/api/v1/namespaces/default/pods', await example('crashloop.yaml')))
+        .status,
+    ).toBe(201);
+
+    const healthy = await until('healthy Running', async () => runningApp(await getPod(one.base, 'healthy')));
+    const crashCount = await until('crashloop restarted twice', async () => {
+      const n = (await getPod(one.base, 'crashloop'))?.status?.containerStatuses?.[0]?.restartCount ?? 0;
+      return n >= 2 ? n : undefined;
+    });
+    const node = await nodeInfo(dataDir);
+    expect(node, 'a node process serves the data dir').toBeDefined();
+    const nodePid = node?.pid as number;
+    expect(nodePid).not.toBe(one.proc.pid);
+
+    one.proc.kill('SIGKILL');
+    expect((await one.exited).signal).toBe('SIGKILL');
+
+    // the node and its containers run on without a server
+    expect(alive(nodePid)).toBe(true);
+    const cri = new RemoteRuntime(`unix://${join(dataDir, 'sim.sock')}`);
+    cleanups.push(async () => cri.close());
+    const healthyID = (healthy.containerID as string).replace(/^[a-z-]+:\/\//, '');
+    const [ctr] = await cri.listContainers({ id: healthyID });
+    expect(ctr?.state).toBe('CONTAINER_RUNNING');
+
+    const two = await server(dataDir);
+    expect((await nodeInfo(dataDir))?.pid).toBe(nodePid);
+    // one clock for node and server: the new server runs at the node's speed
+    expect(await (await fetch(`${two.base}/api/v1/sim`)).json()).toEqual({ simulated: true, speed: 10 });
+    // adopted, not restarted: the same container, no restart
+    const adopted = await until('healthy Running after the restart', async () =>
+      runningApp(await getPod(two.base, 'healthy')),
+    );
+    expect(adopted.containerID).toBe(healthy.containerID);
+    expect(adopted.restartCount).toBe(0);
+    // the crash loop's restart count goes on from the runtime's annotation
+    const again = await until('crashloop status from the runtime', async () => {
+      const c = (await getPod(two.base, 'crashloop'))?.status?.containerStatuses?.[0];
+      return c?.containerID ? c : undefined;
+    });
+    expect(again.restartCount).toBeGreaterThanOrEqual(crashCount);
+
+    // a fault through the HTTP API reaches the adopted node
+    const fault = await send(two.base, 'POST', '/api/v1/sim/faults', {
+      kind: 'containerExit',
+      namespace: 'default',
+      pod: 'healthy',
+      container: 'app',
+      exitCode: 3,
+    });
+    expect(fault.status, await fault.clone().text()).toBe(200);
+    const restarted = await until('healthy restarted after the injected exit', async () => {
+      const c = runningApp(await getPod(two.base, 'healthy'));
+      return c && c.restartCount === 1 ? c : undefined;
+    });
+    expect(restarted.containerID).not.toBe(healthy.containerID);
+    expect(restarted.lastState?.terminated?.exitCode).toBe(3);
+
+    // a clean stop of the server stops the node: its process ends, its sockets are gone
+    two.proc.kill('SIGTERM');
+    expect((await two.exited).code, two.stderr()).toBe(0);
+    await until('the node process gone', () => !alive(nodePid), 5_000);
+    expect(existsSync(join(dataDir, 'sim.sock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'sim-control.sock'))).toBe(false);
+    expect(await readFile(join(dataDir, 'sim-node.log'), 'utf8')).toContain('stopping: asked by the server');
+  });
+
+  it('stops by itself when no server has spoken to it for its idle wait', async () => {
+    const dataDir = await tempDir();
+    const idleMs = 1_500;
+    const one = await server(dataDir, { SIM_NODE_IDLE_MS: String(idleMs) });
+    expect(
+      (await send(one.base, 'POST', '/api/v1/namespaces/default/pods', await example('healthy.yaml'))).status,
+    ).toBe(201);
+    await until('healthy Running', async () => runningApp(await getPod(one.base, 'healthy')));
+    // heartbeats every idleMs/4 keep it alive well past one idle wait while the server lives
+    const node = await until('heartbeats spanning more than the idle wait', async () => {
+      const i = await nodeInfo(dataDir);
+      return i && i.heartbeats >= 6 ? i : undefined;
+    });
+    expect(node.idleStopMs).toBe(idleMs);
+
+    one.proc.kill('SIGKILL');
+    await one.exited;
+    const t0 = Date.now();
+    await until('the node stopped by itself', () => !alive(node.pid), 20_000);
+    expect(Date.now() - t0).toBeGreaterThan(idleMs / 2);
+    expect(existsSync(join(dataDir, 'sim.sock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'sim-control.sock'))).toBe(false);
+    expect(await readFile(join(dataDir, 'sim-node.log'), 'utf8')).toContain('no request from a server');
+
+    // a control socket file nobody answers on (a node that died with the machine) is cleared, a node spawned
+    await writeFile(join(dataDir, 'sim-control.sock'), '');
+    const two = await server(dataDir);
+    const fresh = await nodeInfo(dataDir);
+    expect(fresh?.pid).toBeDefined();
+    expect(fresh?.pid).not.toBe(node.pid);
+    expect(await (await fetch(`${two.base}/api/v1/sim`)).json()).toEqual({ simulated: true, speed: 1 });
+  });
+});
