@@ -83,16 +83,18 @@ export interface OpenTraceOptions extends Omit<TraceJournalOptions, 'dir'> {
 }
 
 /**
- * Opens the journal in dir and a recorder continuing it: seq goes on from the last event on disk, the
- * ring starts with the newest events, and every event recorded from now on is appended to the journal.
+ * Opens the journal in dir and a recorder continuing it: seq goes on above both the last event on disk
+ * and the seqs an earlier run reserved (after a crash: a gap, never a reused seq), the ring starts with the newest events, and every event recorded from now on is appended to the journal.
  * Throws only if the directory cannot be created or read.
  */
 export function openTrace(opts: OpenTraceOptions): { trace: JournaledTrace; firstBoot: boolean } {
   const { clock, capacity, ...journalOpts } = opts;
   const journal = new TraceJournal(journalOpts);
-  const { lastSeq, events } = journal.open();
-  const recorder = new TraceRecorder(clock, capacity, lastSeq + 1);
+  const { events } = journal.open();
+  const recorder = new TraceRecorder(clock, capacity, journal.resumeAfter + 1);
   recorder.preload(journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS)));
+  // every seq is reserved on disk before it is served, so a crash can leave a gap but never reissue one
+  recorder.reserveSeqs((next) => journal.reserveSeqs(next));
   recorder.subscribe((ev) => journal.append(ev));
   return { trace: new JournaledTrace(recorder, journal), firstBoot: events === 0 };
 }

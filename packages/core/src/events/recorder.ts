@@ -4,6 +4,13 @@ import type { TraceEvent, TracePayload } from './trace.ts';
 export type TraceListener = (ev: TraceEvent) => void;
 
 /**
+ * Reserves seqs durably before they are handed out: given the next seq to issue, returns the highest seq
+ * that may be issued (>= next). Called synchronously inside record(), so it blocks the caller for as long as
+ * it takes (the server writes one small file with fsync).
+ */
+export type SeqReserver = (next: number) => number;
+
+/**
  * TraceRecorder: the engine's journal in memory. Every component records through one instance; `record`
  * stamps seq (strictly increasing) and time (the engine clock), keeps the newest `capacity` events in a
  * ring, and calls listeners synchronously (the server's WebSocket fan-out and the on-disk journal).
@@ -14,6 +21,10 @@ export class TraceRecorder {
   private head = 0;
   private nextSeq: number;
   private listeners = new Set<TraceListener>();
+  private reserver: SeqReserver | undefined;
+  /** Highest seq that may be issued, and the seq from which more is asked for (half the last grant). */
+  private reservedUpTo = Number.POSITIVE_INFINITY;
+  private renewAt = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly clock: PassiveClock,
@@ -24,6 +35,7 @@ export class TraceRecorder {
   }
 
   record(payload: TracePayload): TraceEvent {
+    if (this.nextSeq >= this.renewAt) this.reserve();
     const ev = { ...payload, seq: this.nextSeq++, time: this.clock.now() } as TraceEvent;
     if (this.ring.length < this.capacity) this.ring.push(ev);
     else {
@@ -53,6 +65,29 @@ export class TraceRecorder {
     this.head = 0;
     const last = merged[merged.length - 1];
     if (last && last.seq >= this.nextSeq) this.nextSeq = last.seq + 1;
+  }
+
+  /**
+   * From now on every seq is reserved before it is issued: `reserver` is asked at once for the seqs from
+   * `next` on, then again whenever half of what it last granted is used. A reserver that grants less than
+   * `next` is an error (thrown here or from record).
+   */
+  reserveSeqs(reserver: SeqReserver): void {
+    this.reserver = reserver;
+    this.reserve();
+  }
+
+  private reserve(): void {
+    const next = this.nextSeq;
+    const upTo = (this.reserver as SeqReserver)(next);
+    if (!(upTo >= next)) throw new Error(`trace: seq ${next} asked for, only ${upTo} reserved`);
+    this.reservedUpTo = upTo;
+    this.renewAt = next + Math.ceil((upTo - next + 1) / 2);
+  }
+
+  /** Highest seq that may be issued without asking the reserver again (Infinity without one). */
+  get reserved(): number {
+    return this.reservedUpTo;
   }
 
   /** The seq the next event will get. */
