@@ -31,6 +31,7 @@ import { createHttpApp } from './http.ts';
 import {
   handleShutdownSignals,
   openPodStore,
+  POD_STORE_DIR,
   persistPods,
   restorePods,
   SHUTDOWN_TIMEOUT_MS,
@@ -103,6 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     capacity: opts.traceCapacity,
     segmentBytes: opts.journalSegmentBytes,
     maxBytes: opts.journalMaxBytes,
+    podStoreDir: join(opts.dataDir, POD_STORE_DIR),
     warn,
   });
   const trace = history.recorder;
@@ -137,7 +139,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     simulated,
     ...(netProber ? { netProber } : {}),
   });
-  const metrics = new KubeletMetrics(trace, engine);
+  const metrics = new KubeletMetrics(trace, engine, history.journal);
   trace.record({
     type: 'server.start',
     version: SERVER_VERSION,

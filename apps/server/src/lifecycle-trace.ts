@@ -16,6 +16,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from './context.ts';
 import type { TraceHistorySource } from './routes/trace.ts';
 import { TraceJournal, type TraceJournalOptions } from './store/journal.ts';
+import { checkPodStore } from './store/journal-pods.ts';
 
 /** Events preloaded into the ring at boot (at most the ring's capacity): enough for the UI's first view. */
 export const PRELOAD_EVENTS = 50_000;
@@ -80,19 +81,25 @@ export interface OpenTraceOptions extends Omit<TraceJournalOptions, 'dir'> {
   dir: string;
   clock: PassiveClock;
   capacity?: number;
+  /** The pod store beside the journal: reported when it is missing or empty while the journal had pods. */
+  podStoreDir?: string;
 }
 
 /**
  * Opens the journal in dir and a recorder continuing it: seq goes on above both the last event on disk
  * and the seqs an earlier run reserved (after a crash: a gap, never a reused seq), the ring starts with the newest events, and every event recorded from now on is appended to the journal.
- * Throws only if the directory cannot be created or read.
+ * With podStoreDir, warns when that store is missing or empty while the journal's last run had pods
+ * (journal-pods.ts). Throws only if the directory cannot be created or read.
  */
 export function openTrace(opts: OpenTraceOptions): { trace: JournaledTrace; firstBoot: boolean } {
-  const { clock, capacity, ...journalOpts } = opts;
+  const { clock, capacity, podStoreDir, ...journalOpts } = opts;
   const journal = new TraceJournal(journalOpts);
   const { events } = journal.open();
   const recorder = new TraceRecorder(clock, capacity, journal.resumeAfter + 1);
-  recorder.preload(journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS)));
+  const tail = journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS));
+  if (podStoreDir !== undefined)
+    checkPodStore(podStoreDir, journal.dir, tail, opts.warn ?? ((msg) => console.warn(msg)));
+  recorder.preload(tail);
   // every seq is reserved on disk before it is served, so a crash can leave a gap but never reissue one
   recorder.reserveSeqs((next) => journal.reserveSeqs(next));
   recorder.subscribe((ev) => journal.append(ev));

@@ -13,6 +13,7 @@ import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncsco
 import { parse as parseYaml } from 'yaml';
 import { buildApp, handleShutdownSignals } from './app.ts';
 import { isLoopbackAddress } from './context.ts';
+import { checkDataDir } from './data-dir.ts';
 import { tuneHeap } from './heap.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 
@@ -102,6 +103,13 @@ async function main(): Promise<void> {
         'Set SYNCSCOPE_TOKEN to a secret (clients then send "Authorization: Bearer <token>" to change state),\n' +
         'or keep the default --host 127.0.0.1.',
     );
+  }
+
+  // before anything starts: a data dir we cannot write would otherwise fail somewhere deep inside
+  const unwritable = checkDataDir(dataDir);
+  if (unwritable) {
+    process.stderr.write(`syncscope: ${unwritable}\n`);
+    process.exit(1);
   }
 
   let ctd: PrivateContainerd | undefined;
