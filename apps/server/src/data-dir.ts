@@ -17,7 +17,8 @@ export function checkDataDir(dir: string): string | undefined {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return `data dir ${dir} cannot be created: ${reason(err)}`;
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+      return `data dir ${dir} cannot be created: ${reason(err)}`;
   }
   try {
     if (!statSync(dir).isDirectory()) return `data dir ${dir} is not a directory`;

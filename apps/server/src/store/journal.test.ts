@@ -1,5 +1,7 @@
 import {
   appendFileSync,
+  existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -240,5 +242,81 @@ describe('TraceJournal', () => {
       '3 server.start',
     ]);
     expect(two.trace.next).toBe(4);
+  });
+
+  describe('damage found at open', () => {
+    const damaged = () => (existsSync(join(dir, 'damaged')) ? readdirSync(join(dir, 'damaged')).sort() : []);
+    async function threeSegments(): Promise<string[]> {
+      const j = make({ segmentBytes: 1000 });
+      j.open();
+      for (let s = 1; s <= 30; s++) j.append(ev(s));
+      await j.close();
+      const files = segmentFiles();
+      expect(files.length).toBeGreaterThanOrEqual(3);
+      return files;
+    }
+
+    it('moves a segment that cannot be read into damaged/, names it, and serves the rest', async () => {
+      const files = await threeSegments();
+      // a directory named like a segment, between the first and the second (EISDIR when read)
+      const second = parseSegmentName(files[1] as string) as number;
+      const bogus = join(dir, `trace-${String(second - 1).padStart(16, '0')}.ndjson`);
+      mkdirSync(bogus);
+      writeFileSync(join(bogus, 'inside'), 'kept');
+
+      const again = make({ segmentBytes: 1000 });
+      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(seqs(again.read(0))).toEqual(range(1, 30));
+      expect(existsSync(bogus)).toBe(false);
+      const [moved] = damaged();
+      expect(moved).toMatch(/^trace-\d{16}\.ndjson\.\d{4}-\d\d-\d\dT/);
+      expect(readFileSync(join(dir, 'damaged', moved as string, 'inside'), 'utf8')).toBe('kept');
+      expect(warnings).toEqual([expect.stringContaining(`${bogus} cannot be read (EISDIR`)]);
+      expect(warnings[0]).toContain(join(dir, 'damaged', moved as string));
+    });
+
+    it('counts bad records between good ones with file and byte offset, and keeps serving around them', async () => {
+      const files = await threeSegments();
+      const older = join(dir, files[0] as string);
+      const newest = join(dir, files.at(-1) as string);
+      const insertGarbage = (path: string, afterLines: number, garbage: string[]) => {
+        const lines = readFileSync(path, 'utf8').split('\n');
+        const offset = Buffer.byteLength(lines.slice(0, afterLines).join('\n')) + 1;
+        lines.splice(afterLines, 0, ...garbage);
+        writeFileSync(path, lines.join('\n'));
+        return offset;
+      };
+      const at = insertGarbage(older, 2, ['{"seq":garbage}', '\0\0\0\0']);
+      const atNewest = insertGarbage(newest, 1, ['not json at all']);
+
+      const again = make({ segmentBytes: 1000 });
+      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(again.badRecords).toBe(3);
+      expect(warnings).toHaveLength(2);
+      expect(warnings).toContain(`trace journal: ${older}: 2 bad records skipped, at byte ${at}, ${at + 16}`);
+      expect(warnings).toContain(`trace journal: ${newest}: 1 bad record skipped, at byte ${atNewest}`);
+      expect(seqs(again.read(0))).toEqual(range(1, 30));
+      expect(seqs(again.tail(100))).toEqual(range(1, 30));
+      expect(damaged()).toEqual([]);
+    });
+
+    it('copies a damaged tail into damaged/ before cutting it', async () => {
+      const files = await threeSegments();
+      const newest = join(dir, files.at(-1) as string);
+      const good = readFileSync(newest);
+      const tail = '{"seq":31,"time":1031,"ty\0\0\0\nXXXX';
+      appendFileSync(newest, tail);
+
+      const again = make({ segmentBytes: 1000 });
+      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(readFileSync(newest)).toEqual(good);
+      const [copy] = damaged();
+      expect(copy).toMatch(new RegExp(`^${files.at(-1)}\\..*\\.tail$`));
+      expect(readFileSync(join(dir, 'damaged', copy as string), 'utf8')).toBe(tail);
+      expect(warnings).toEqual([
+        `trace journal: ${newest}: cut ${Buffer.byteLength(tail)} bytes after the last whole event at byte ` +
+          `${good.length}; a copy is in ${join(dir, 'damaged', copy as string)}`,
+      ]);
+    });
   });
 });
