@@ -222,6 +222,7 @@ export class TraceJournal {
       this.state = 'closed';
       await this.chain;
       await this.closeSegment(true);
+      await this.seqs.settle();
       this.seqs.release(this.last);
     }
   }
