@@ -5,8 +5,8 @@ export type TraceListener = (ev: TraceEvent) => void;
 
 /**
  * Reserves seqs durably before they are handed out: given the next seq to issue, returns the highest seq
- * that may be issued (>= next). Called synchronously inside record(), so it blocks the caller for as long as
- * it takes (the server writes one small file with fsync).
+ * that may be issued (>= next). Called synchronously inside record(), so the caller waits for it: it should
+ * answer from memory and renew ahead in the background, and block only when nothing is left. Must not throw.
  */
 export type SeqReserver = (next: number) => number;
 
@@ -22,8 +22,7 @@ export class TraceRecorder {
   private nextSeq: number;
   private listeners = new Set<TraceListener>();
   private reserver: SeqReserver | undefined;
-  /** Highest seq that may be issued, and the seq from which more is asked for (half the last grant). */
-  private reservedUpTo = Number.POSITIVE_INFINITY;
+  /** The seq from which the reserver is asked again (half of its last grant used). */
   private renewAt = Number.POSITIVE_INFINITY;
 
   constructor(
@@ -81,13 +80,7 @@ export class TraceRecorder {
     const next = this.nextSeq;
     const upTo = (this.reserver as SeqReserver)(next);
     if (!(upTo >= next)) throw new Error(`trace: seq ${next} asked for, only ${upTo} reserved`);
-    this.reservedUpTo = upTo;
     this.renewAt = next + Math.ceil((upTo - next + 1) / 2);
-  }
-
-  /** Highest seq that may be issued without asking the reserver again (Infinity without one). */
-  get reserved(): number {
-    return this.reservedUpTo;
   }
 
   /** The seq the next event will get. */
