@@ -50,6 +50,10 @@ describe('JournaledTrace', () => {
     expect(seqs(trace.since(5, undefined, 3))).toEqual([6, 7, 8]);
     expect(seqs(trace.since(38, undefined, 5))).toEqual([39, 40, 41, 42, 43]);
     expect(seqs(trace.since(0, (e) => e.seq % 10 === 0))).toEqual([10, 20, 30, 40, 50]);
+    expect(seqs(await trace.sinceAsync(0))).toEqual(range(1, 50));
+    expect(seqs(await trace.sinceAsync(38, undefined, 5))).toEqual([39, 40, 41, 42, 43]);
+    expect(seqs(await trace.sinceAsync(0, (e) => e.seq % 10 === 0))).toEqual([10, 20, 30, 40, 50]);
+    expect(seqs(await trace.sinceAsync(45))).toEqual(range(46, 50));
     const all: number[] = [];
     for await (const ev of trace.history(20)) all.push(ev.seq);
     expect(all).toEqual(range(21, 50));

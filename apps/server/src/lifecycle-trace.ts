@@ -7,8 +7,9 @@
  * caller, so a restart shows in the history as one event between the old run and the new one.
  *
  * JournaledTrace is what the routes read (it is a TraceSource): since() answers from the ring when it
- * covers `since`, else from the journal up to where the ring begins, then the ring. Reads from the journal
- * are synchronous file reads (a segment at a time), so they happen only for history the ring lacks.
+ * covers `since`, else from the journal up to where the ring begins, then the ring. since() reads the journal
+ * with blocking file reads (a segment at a time, only for history the ring lacks); request handlers use
+ * sinceAsync, which does not block the loop.
  */
 import type { PassiveClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
@@ -52,6 +53,19 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
     const older = this.journal.read(since, limit, filter, before);
     if (older.length >= limit || this.recorder.size === 0) return older;
     return older.concat(this.recorder.since(Math.max(since, ringOldest - 1), filter, limit - older.length));
+  }
+
+  /**
+   * since() without blocking the event loop: history older than the ring is read from the journal through
+   * the thread pool (GET /api/v1/trace). Whatever the ring lost while that read ran comes from since().
+   */
+  async sinceAsync(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): Promise<TraceEvent[]> {
+    const ringOldest = this.recorder.oldest;
+    if (this.recorder.size > 0 && since + 1 >= ringOldest) return this.recorder.since(since, filter, limit);
+    const before = this.recorder.size > 0 ? ringOldest : Number.POSITIVE_INFINITY;
+    const older = await this.journal.readAsync(since, limit, filter, before);
+    if (older.length >= limit || before === Number.POSITIVE_INFINITY) return older;
+    return older.concat(this.since(Math.max(since, before - 1), filter, limit - older.length));
   }
 
   /**

@@ -244,6 +244,29 @@ describe('TraceJournal', () => {
     expect(two.trace.next).toBe(4);
   });
 
+  it('answers read() without blocking, picking up batches written while it reads', async () => {
+    const j = make({ segmentBytes: 2000 });
+    j.open();
+    for (let s = 1; s <= 200; s++) j.append(ev(s));
+    await j.flush();
+    for (let s = 201; s <= 210; s++) j.append(ev(s)); // queued
+    expect(seqs(await j.readAsync(0))).toEqual(range(1, 210));
+    expect(seqs(await j.readAsync(33, 4))).toEqual([34, 35, 36, 37]);
+    expect(seqs(await j.readAsync(0, 5, (e) => e.seq % 50 === 0))).toEqual([50, 100, 150, 200]);
+    expect(seqs(await j.readAsync(190, 100, undefined, 195))).toEqual([191, 192, 193, 194]);
+
+    // writes land while the read awaits the disk: nothing is skipped, nothing doubled
+    const reading = j.readAsync(0);
+    for (let s = 211; s <= 400; s++) {
+      j.append(ev(s));
+      if (s % 20 === 0) void j.flush();
+    }
+    const got = seqs(await reading);
+    expect(got.length).toBeGreaterThanOrEqual(210);
+    expect(got).toEqual(range(1, got.length));
+    expect(seqs(await j.readAsync(0))).toEqual(range(1, 400));
+  });
+
   describe('damage found at open', () => {
     const damaged = () => (existsSync(join(dir, 'damaged')) ? readdirSync(join(dir, 'damaged')).sort() : []);
     async function threeSegments(): Promise<string[]> {

@@ -229,6 +229,7 @@ export class TraceJournal {
 
   /**
    * Events with seq > since (and < before, when given), oldest first, optionally filtered; at most `limit`.
+   * Reads segments with blocking file reads: for boot and tests; request handlers use readAsync.
    */
   read(
     since = 0,
@@ -236,33 +237,40 @@ export class TraceJournal {
     filter?: TraceFilter,
     before = Number.POSITIVE_INFINITY,
   ): TraceEvent[] {
-    const out: TraceEvent[] = [];
-    if (limit <= 0 || before <= since + 1) return out;
-    let seen = since;
-    const take = (ev: TraceEvent): boolean => {
-      if (ev.seq >= before) return false;
-      seen = ev.seq;
-      if (!filter || filter(ev)) out.push(ev);
-      return out.length < limit;
-    };
+    const c = new Collector(since, limit, filter, before);
+    if (c.full) return c.out;
     for (const seg of this.segments.slice(this.segmentIndexFor(since))) {
-      const text = readText(seg.path);
-      if (text === undefined) continue;
-      let more = true;
-      forEachLine(text, (line) => {
-        const seq = lineSeq(line);
-        if (seq !== undefined && seq <= seen) return true;
-        const ev = decodeLine(line);
-        if (!ev || ev.seq <= seen) return true;
-        more = take(ev);
-        return more;
-      });
-      if (!more) return out;
+      if (!c.addText(readText(seg.path))) return c.out;
     }
-    for (const q of [...this.writing, ...this.queue]) {
-      if (q.ev.seq > seen && !take(q.ev)) break;
+    return c.addQueued([...this.writing, ...this.queue]);
+  }
+
+  /**
+   * What read() answers, without blocking the event loop: segments are read through the thread pool. Batches
+   * written while it reads are picked up: the disk is read again from where it got to until no write
+   * completed during a pass, and only then is the in-memory queue taken (synchronously, so nothing leaves
+   * it unseen).
+   */
+  async readAsync(
+    since = 0,
+    limit = Number.POSITIVE_INFINITY,
+    filter?: TraceFilter,
+    before = Number.POSITIVE_INFINITY,
+  ): Promise<TraceEvent[]> {
+    const c = new Collector(since, limit, filter, before);
+    if (c.full) return c.out;
+    for (;;) {
+      const flushedBefore = this.flushed;
+      let seg = this.segments[this.segmentIndexFor(c.seen)];
+      while (seg) {
+        const text = await readFile(seg.path, 'utf8').catch(() => undefined);
+        if (!c.addText(text)) return c.out;
+        const first = seg.firstSeq;
+        seg = this.segments.find((s) => s.firstSeq > first);
+      }
+      if (this.flushed === flushedBefore) break;
     }
-    return out;
+    return c.addQueued([...this.writing, ...this.queue]);
   }
 
   /** The newest n events, oldest first (to preload a TraceRecorder at boot). */
@@ -393,6 +401,51 @@ export class TraceJournal {
       rmSync(old.path, { force: true });
       total -= old.bytes;
     }
+  }
+}
+
+/** Gathers read()'s answer from segment texts, then the queue: each event once, in seq order. */
+class Collector {
+  readonly out: TraceEvent[] = [];
+  seen: number;
+  full: boolean;
+
+  constructor(
+    since: number,
+    private readonly limit: number,
+    private readonly filter: TraceFilter | undefined,
+    private readonly before: number,
+  ) {
+    this.seen = since;
+    this.full = limit <= 0 || before <= since + 1;
+  }
+
+  /** Takes the events of one segment above what was seen; false once the answer is complete. */
+  addText(text: string | undefined): boolean {
+    if (text === undefined || this.full) return !this.full;
+    forEachLine(text, (line) => {
+      const seq = lineSeq(line);
+      if (seq !== undefined && seq <= this.seen) return true;
+      const ev = decodeLine(line);
+      if (!ev || ev.seq <= this.seen) return true;
+      return this.take(ev);
+    });
+    return !this.full;
+  }
+
+  addQueued(queued: readonly Queued[]): TraceEvent[] {
+    for (const q of queued) if (q.ev.seq > this.seen && !this.take(q.ev)) break;
+    return this.out;
+  }
+
+  private take(ev: TraceEvent): boolean {
+    if (ev.seq >= this.before) this.full = true;
+    else {
+      this.seen = ev.seq;
+      if (!this.filter || this.filter(ev)) this.out.push(ev);
+      if (this.out.length >= this.limit) this.full = true;
+    }
+    return !this.full;
   }
 }
 
