@@ -9,7 +9,8 @@
  *   trace.reserveSeqs((next) => journal.reserveSeqs(next));   // seq-reservation.ts
  *   trace.subscribe((ev) => journal.append(ev));
  *   trace.record({ type: 'server.start', ... });
- * and journal.close() on shutdown. Reads (read, tail, events) may come from any request handler.
+ * and journal.close() on shutdown. Reads may come from any request handler: readAsync and events() read the
+ * disk through the thread pool; read() and tail() block (boot, tests).
  *
  * Timeline of one event:
  *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
