@@ -24,7 +24,6 @@
  * restart counts included, as a kubelet does after its own restart.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kubelet, RemoteRuntime, SimNetProber, type SimNode } from '@syncscope/core';
@@ -39,6 +38,7 @@ import {
   durableEngine,
   handleShutdownSignals,
   openPodStore,
+  POD_STORE_DIR,
   persistPods,
   restorePods,
   SHUTDOWN_TIMEOUT_MS,
@@ -131,6 +131,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     capacity: opts.traceCapacity,
     segmentBytes: opts.journalSegmentBytes,
     maxBytes: opts.journalMaxBytes,
+    podStoreDir: join(opts.dataDir, POD_STORE_DIR),
     warn,
   });
   const trace = history.recorder;
@@ -174,7 +175,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     simulated,
     ...(netProber ? { netProber } : {}),
   });
-  const metrics = new KubeletMetrics(trace, engine);
+  const metrics = new KubeletMetrics(trace, engine, history.journal);
   trace.record({
     type: 'server.start',
     version: SERVER_VERSION,

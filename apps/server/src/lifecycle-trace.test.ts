@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '@syncscope/core/clock';
@@ -17,9 +17,20 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function open(capacity: number) {
+let warnings: string[] = [];
+
+/** The highest seq reserved on disk (seq-reservation.ts keeps two files; a start takes the larger). */
+function reservedOnDisk(): number {
+  const read = (name: string) =>
+    existsSync(join(dir, name)) ? Number(readFileSync(join(dir, name), 'utf8')) : 0;
+  return Math.max(read('seq-reserved'), read('seq-reserved.now'));
+}
+
+function open(capacity: number, podStoreDir?: string) {
   const clock = new FakeClock();
-  const r = openTrace({ dir, clock, capacity, segmentBytes: 2048, warn: () => {} });
+  warnings = [];
+  const warn = (m: string) => warnings.push(m);
+  const r = openTrace({ dir, clock, capacity, segmentBytes: 2048, warn, podStoreDir });
   opened.push(r.trace);
   return { ...r, clock };
 }
@@ -39,6 +50,10 @@ describe('JournaledTrace', () => {
     expect(seqs(trace.since(5, undefined, 3))).toEqual([6, 7, 8]);
     expect(seqs(trace.since(38, undefined, 5))).toEqual([39, 40, 41, 42, 43]);
     expect(seqs(trace.since(0, (e) => e.seq % 10 === 0))).toEqual([10, 20, 30, 40, 50]);
+    expect(seqs(await trace.sinceAsync(0))).toEqual(range(1, 50));
+    expect(seqs(await trace.sinceAsync(38, undefined, 5))).toEqual([39, 40, 41, 42, 43]);
+    expect(seqs(await trace.sinceAsync(0, (e) => e.seq % 10 === 0))).toEqual([10, 20, 30, 40, 50]);
+    expect(seqs(await trace.sinceAsync(45))).toEqual(range(46, 50));
     const all: number[] = [];
     for await (const ev of trace.history(20)) all.push(ev.seq);
     expect(all).toEqual(range(21, 50));
@@ -63,5 +78,84 @@ describe('JournaledTrace', () => {
     });
     expect(ev.seq).toBe(26);
     expect(seqs(second.trace.since(0))).toEqual(range(1, 26));
+  });
+
+  it('never reissues a seq that was handed out before a crash, even one never written', async () => {
+    const first = open(10);
+    const served: number[] = [];
+    for (let i = 0; i < 7_000; i++)
+      served.push(first.trace.recorder.record({ type: 'loop.skipped', errors: [], backoffMs: i }).seq);
+    await first.trace.journal.flush();
+    // the newest events were served but are still queued when the process dies (no flush, no close)
+    for (let i = 0; i < 50; i++)
+      served.push(first.trace.recorder.record({ type: 'loop.skipped', errors: [], backoffMs: i }).seq);
+    expect(first.trace.journal.flushedSeq).toBe(7_000);
+    const reserved = reservedOnDisk();
+    expect(reserved).toBeGreaterThanOrEqual(7_050);
+    opened.length = 0; // "killed": its queue never reaches the file
+
+    const second = open(10);
+    const after = second.trace.recorder.record({
+      type: 'server.start',
+      version: 'x',
+      runtime: 'sim',
+      endpoint: '',
+    });
+    expect(after.seq).toBe(reserved + 1);
+    expect(after.seq).toBeGreaterThan(Math.max(...served));
+    // the journal keeps what was written, then the gap, then the new run
+    expect(second.trace.since(6_998).map((e) => e.seq)).toEqual([6_999, 7_000, reserved + 1]);
+    await first.trace.journal.close().catch(() => {});
+  });
+
+  it('never issues a seq beyond what is reserved on disk, and gives back the unused ones on a clean close', async () => {
+    const first = open(10);
+    expect(reservedOnDisk()).toBe(10_000);
+    // one synchronous burst: no background renewal can finish, so each block is reserved as it runs out
+    for (let i = 1; i <= 25_000; i++) {
+      const ev = first.trace.recorder.record({ type: 'loop.skipped', errors: [], backoffMs: i });
+      if (i % 10 === 0 || i % 10_000 < 3) expect(ev.seq).toBeLessThanOrEqual(reservedOnDisk());
+    }
+    expect(reservedOnDisk()).toBe(30_000);
+    await first.trace.journal.close();
+    opened.length = 0;
+    expect(reservedOnDisk()).toBe(25_000);
+    expect(open(10).trace.next).toBe(25_001);
+  });
+
+  it('reports a missing or empty pod store while the journal shows pods never removed', async () => {
+    const store = join(dir, 'store', 'pods');
+    const first = open(10, store);
+    const pod = (op: 'ADD' | 'REMOVE', name: string) =>
+      first.trace.recorder.record({
+        type: 'config.update',
+        op,
+        source: 'api',
+        podUID: `u-${name}`,
+        pod: `default/${name}`,
+      });
+    first.trace.recorder.record({ type: 'server.start', version: 'x', runtime: 'sim', endpoint: '' });
+    pod('ADD', 'a');
+    pod('ADD', 'b');
+    pod('REMOVE', 'a');
+    expect(warnings).toEqual([]); // a first start with nothing in the journal
+    await first.trace.journal.close();
+    opened.length = 0;
+
+    open(10, store);
+    expect(warnings).toEqual([
+      `pod store: ${store} is missing, but the trace journal ${dir} shows 1 pod never removed (default/b); ` +
+        'they are not restored',
+    ]);
+    await opened.splice(0)[0]?.journal.close();
+
+    mkdirSync(store, { recursive: true });
+    open(10, store);
+    expect(warnings).toEqual([expect.stringContaining(`pod store: ${store} holds no pods`)]);
+    await opened.splice(0)[0]?.journal.close();
+
+    writeFileSync(join(store, 'u-b.json'), '{}');
+    open(10, store);
+    expect(warnings).toEqual([]);
   });
 });

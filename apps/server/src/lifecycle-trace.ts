@@ -7,8 +7,9 @@
  * caller, so a restart shows in the history as one event between the old run and the new one.
  *
  * JournaledTrace is what the routes read (it is a TraceSource): since() answers from the ring when it
- * covers `since`, else from the journal up to where the ring begins, then the ring. Reads from the journal
- * are synchronous file reads (a segment at a time), so they happen only for history the ring lacks.
+ * covers `since`, else from the journal up to where the ring begins, then the ring. since() reads the journal
+ * with blocking file reads (a segment at a time, only for history the ring lacks); request handlers use
+ * sinceAsync, which does not block the loop.
  */
 import type { PassiveClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
@@ -16,6 +17,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from './context.ts';
 import type { TraceHistorySource } from './routes/trace.ts';
 import { TraceJournal, type TraceJournalOptions } from './store/journal.ts';
+import { checkPodStore } from './store/journal-pods.ts';
 
 /** Events preloaded into the ring at boot (at most the ring's capacity): enough for the UI's first view. */
 export const PRELOAD_EVENTS = 50_000;
@@ -54,6 +56,19 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
   }
 
   /**
+   * since() without blocking the event loop: history older than the ring is read from the journal through
+   * the thread pool (GET /api/v1/trace). Whatever the ring lost while that read ran comes from since().
+   */
+  async sinceAsync(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): Promise<TraceEvent[]> {
+    const ringOldest = this.recorder.oldest;
+    if (this.recorder.size > 0 && since + 1 >= ringOldest) return this.recorder.since(since, filter, limit);
+    const before = this.recorder.size > 0 ? ringOldest : Number.POSITIVE_INFINITY;
+    const older = await this.journal.readAsync(since, limit, filter, before);
+    if (older.length >= limit || before === Number.POSITIVE_INFINITY) return older;
+    return older.concat(this.since(Math.max(since, before - 1), filter, limit - older.length));
+  }
+
+  /**
    * Every event with seq > since, oldest first, streamed: the journal (one segment in memory at a time) up
    * to where the ring begins, then the ring a page at a time. Runs until the newest event; the caller stops.
    */
@@ -80,19 +95,27 @@ export interface OpenTraceOptions extends Omit<TraceJournalOptions, 'dir'> {
   dir: string;
   clock: PassiveClock;
   capacity?: number;
+  /** The pod store beside the journal: reported when it is missing or empty while the journal had pods. */
+  podStoreDir?: string;
 }
 
 /**
- * Opens the journal in dir and a recorder continuing it: seq goes on from the last event on disk, the
- * ring starts with the newest events, and every event recorded from now on is appended to the journal.
- * Throws only if the directory cannot be created or read.
+ * Opens the journal in dir and a recorder continuing it: seq goes on above both the last event on disk
+ * and the seqs an earlier run reserved (after a crash: a gap, never a reused seq), the ring starts with the newest events, and every event recorded from now on is appended to the journal.
+ * With podStoreDir, warns when that store is missing or empty while the journal's last run had pods
+ * (journal-pods.ts). Throws only if the directory cannot be created or read.
  */
 export function openTrace(opts: OpenTraceOptions): { trace: JournaledTrace; firstBoot: boolean } {
-  const { clock, capacity, ...journalOpts } = opts;
+  const { clock, capacity, podStoreDir, ...journalOpts } = opts;
   const journal = new TraceJournal(journalOpts);
-  const { lastSeq, events } = journal.open();
-  const recorder = new TraceRecorder(clock, capacity, lastSeq + 1);
-  recorder.preload(journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS)));
+  const { events } = journal.open();
+  const recorder = new TraceRecorder(clock, capacity, journal.resumeAfter + 1);
+  const tail = journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS));
+  if (podStoreDir !== undefined)
+    checkPodStore(podStoreDir, journal.dir, tail, opts.warn ?? ((msg) => console.warn(msg)));
+  recorder.preload(tail);
+  // every seq is reserved on disk before it is served, so a crash can leave a gap but never reissue one
+  recorder.reserveSeqs((next) => journal.reserveSeqs(next));
   recorder.subscribe((ev) => journal.append(ev));
   return { trace: new JournaledTrace(recorder, journal), firstBoot: events === 0 };
 }

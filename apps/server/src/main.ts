@@ -14,6 +14,7 @@ import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncsco
 import { parse as parseYaml } from 'yaml';
 import { MIN_TOKEN_LENGTH } from './access.ts';
 import { buildApp, handleShutdownSignals } from './app.ts';
+import { checkDataDir } from './data-dir.ts';
 import { tuneHeap } from './heap.ts';
 import { isLoopbackAddress } from './hosts.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
@@ -132,6 +133,13 @@ async function main(): Promise<void> {
         '"Authorization: Bearer <token>"; the dashboard asks for it),\n' +
         'or keep the default --host 127.0.0.1.',
     );
+  }
+
+  // before anything starts: a data dir we cannot write would otherwise fail somewhere deep inside
+  const unwritable = checkDataDir(dataDir);
+  if (unwritable) {
+    process.stderr.write(`syncscope: ${unwritable}\n`);
+    process.exit(1);
   }
 
   let ctd: PrivateContainerd | undefined;

@@ -82,6 +82,7 @@ export class KubeletMetrics {
   constructor(
     trace: Pick<TraceSource, 'subscribe'>,
     private readonly engine: Pick<Engine, 'getPods' | 'getPodByUID'>,
+    journal?: { readonly badRecords: number },
   ) {
     const registers = [this.registry];
     const counter = (name: string, help: string, labelNames: string[] = []) =>
@@ -146,6 +147,18 @@ export class KubeletMetrics {
       ),
     };
     this.registerGauges();
+    if (journal) {
+      // read at scrape time: the journal counts bad records when it opens
+      new Counter({
+        name: 'syncscope_journal_bad_records_total',
+        help: 'Bad records found in the trace journal (kept on disk, skipped by readers).',
+        registers,
+        collect() {
+          this.reset();
+          this.inc(journal.badRecords);
+        },
+      });
+    }
     this.unsubscribe = trace.subscribe((ev) => this.observe(ev));
   }
 

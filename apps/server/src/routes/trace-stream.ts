@@ -1,6 +1,7 @@
 /**
  * WebSocket /api/v1/trace/stream?since=<seq>: the trace live. Messages (JSON text frames):
- *   {kind: 'events', events: TraceEvent[]}   seq strictly increasing across messages, no gaps
+ *   {kind: 'events', events: TraceEvent[]}   seq strictly increasing across messages, no gaps within a
+ *                                            run (after a crash the next run starts above a reserved block)
  *   {kind: 'resync', reason}                 the client fell behind; the server closes the socket next.
  *                                            Reload state over REST and reconnect with a fresh ?since=.
  *

@@ -12,6 +12,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
+import type { TraceSource } from '../context.ts';
 import { intParam, sendStatus } from '../status.ts';
 
 export const DEFAULT_TRACE_LIMIT = 10_000;
@@ -29,6 +30,19 @@ export interface TraceHistorySource {
 function historyOf(trace: object): TraceHistorySource | undefined {
   const h = trace as Partial<TraceHistorySource>;
   return typeof h.history === 'function' ? (trace as TraceHistorySource) : undefined;
+}
+
+/** since(), awaited when the source can read without blocking the loop (the journal: sinceAsync). */
+function readSince(
+  trace: Pick<TraceSource, 'since'>,
+  since: number,
+  filter: ((ev: TraceEvent) => boolean) | undefined,
+  limit: number,
+): Promise<TraceEvent[]> | TraceEvent[] {
+  const t = trace as { sinceAsync?: (...args: Parameters<TraceSource['since']>) => Promise<TraceEvent[]> };
+  return typeof t.sinceAsync === 'function'
+    ? t.sinceAsync(since, filter, limit)
+    : trace.since(since, filter, limit);
 }
 
 /**
@@ -53,9 +67,10 @@ async function traceRoutes(app: FastifyInstance): Promise<void> {
       if (isStatus(limit)) return sendStatus(reply, limit);
       const max = Math.min(limit ?? DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT);
       const newest = trace.next - 1;
-      const items = trace.since(since ?? 0, byPod(req.query.podUID), max);
+      const items = await readSince(trace, since ?? 0, byPod(req.query.podUID), max);
       const last = items[items.length - 1];
-      const next = items.length === max && last ? last.seq : Math.max(newest, since ?? 0);
+      // (events recorded while the journal was read may be in items, past `newest`)
+      const next = items.length === max && last ? last.seq : Math.max(newest, since ?? 0, last?.seq ?? 0);
       return { items, next, oldest: trace.oldest, newest };
     },
   );

@@ -1,5 +1,7 @@
 import {
   appendFileSync,
+  existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -240,5 +242,104 @@ describe('TraceJournal', () => {
       '3 server.start',
     ]);
     expect(two.trace.next).toBe(4);
+  });
+
+  it('answers read() without blocking, picking up batches written while it reads', async () => {
+    const j = make({ segmentBytes: 2000 });
+    j.open();
+    for (let s = 1; s <= 200; s++) j.append(ev(s));
+    await j.flush();
+    for (let s = 201; s <= 210; s++) j.append(ev(s)); // queued
+    expect(seqs(await j.readAsync(0))).toEqual(range(1, 210));
+    expect(seqs(await j.readAsync(33, 4))).toEqual([34, 35, 36, 37]);
+    expect(seqs(await j.readAsync(0, 5, (e) => e.seq % 50 === 0))).toEqual([50, 100, 150, 200]);
+    expect(seqs(await j.readAsync(190, 100, undefined, 195))).toEqual([191, 192, 193, 194]);
+
+    // writes land while the read awaits the disk: nothing is skipped, nothing doubled
+    const reading = j.readAsync(0);
+    for (let s = 211; s <= 400; s++) {
+      j.append(ev(s));
+      if (s % 20 === 0) void j.flush();
+    }
+    const got = seqs(await reading);
+    expect(got.length).toBeGreaterThanOrEqual(210);
+    expect(got).toEqual(range(1, got.length));
+    expect(seqs(await j.readAsync(0))).toEqual(range(1, 400));
+  });
+
+  describe('damage found at open', () => {
+    const damaged = () => (existsSync(join(dir, 'damaged')) ? readdirSync(join(dir, 'damaged')).sort() : []);
+    async function threeSegments(): Promise<string[]> {
+      const j = make({ segmentBytes: 1000 });
+      j.open();
+      for (let s = 1; s <= 30; s++) j.append(ev(s));
+      await j.close();
+      const files = segmentFiles();
+      expect(files.length).toBeGreaterThanOrEqual(3);
+      return files;
+    }
+
+    it('moves a segment that cannot be read into damaged/, names it, and serves the rest', async () => {
+      const files = await threeSegments();
+      // a directory named like a segment, between the first and the second (EISDIR when read)
+      const second = parseSegmentName(files[1] as string) as number;
+      const bogus = join(dir, `trace-${String(second - 1).padStart(16, '0')}.ndjson`);
+      mkdirSync(bogus);
+      writeFileSync(join(bogus, 'inside'), 'kept');
+
+      const again = make({ segmentBytes: 1000 });
+      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(seqs(again.read(0))).toEqual(range(1, 30));
+      expect(existsSync(bogus)).toBe(false);
+      const [moved] = damaged();
+      expect(moved).toMatch(/^trace-\d{16}\.ndjson\.\d{4}-\d\d-\d\dT/);
+      expect(readFileSync(join(dir, 'damaged', moved as string, 'inside'), 'utf8')).toBe('kept');
+      expect(warnings).toEqual([expect.stringContaining(`${bogus} cannot be read (EISDIR`)]);
+      expect(warnings[0]).toContain(join(dir, 'damaged', moved as string));
+    });
+
+    it('counts bad records between good ones with file and byte offset, and keeps serving around them', async () => {
+      const files = await threeSegments();
+      const older = join(dir, files[0] as string);
+      const newest = join(dir, files.at(-1) as string);
+      const insertGarbage = (path: string, afterLines: number, garbage: string[]) => {
+        const lines = readFileSync(path, 'utf8').split('\n');
+        const offset = Buffer.byteLength(lines.slice(0, afterLines).join('\n')) + 1;
+        lines.splice(afterLines, 0, ...garbage);
+        writeFileSync(path, lines.join('\n'));
+        return offset;
+      };
+      const at = insertGarbage(older, 2, ['{"seq":garbage}', '\0\0\0\0']);
+      const atNewest = insertGarbage(newest, 1, ['not json at all']);
+
+      const again = make({ segmentBytes: 1000 });
+      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(again.badRecords).toBe(3);
+      expect(warnings).toHaveLength(2);
+      expect(warnings).toContain(`trace journal: ${older}: 2 bad records skipped, at byte ${at}, ${at + 16}`);
+      expect(warnings).toContain(`trace journal: ${newest}: 1 bad record skipped, at byte ${atNewest}`);
+      expect(seqs(again.read(0))).toEqual(range(1, 30));
+      expect(seqs(again.tail(100))).toEqual(range(1, 30));
+      expect(damaged()).toEqual([]);
+    });
+
+    it('copies a damaged tail into damaged/ before cutting it', async () => {
+      const files = await threeSegments();
+      const newest = join(dir, files.at(-1) as string);
+      const good = readFileSync(newest);
+      const tail = '{"seq":31,"time":1031,"ty\0\0\0\nXXXX';
+      appendFileSync(newest, tail);
+
+      const again = make({ segmentBytes: 1000 });
+      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(readFileSync(newest)).toEqual(good);
+      const [copy] = damaged();
+      expect(copy).toMatch(new RegExp(`^${files.at(-1)}\\..*\\.tail$`));
+      expect(readFileSync(join(dir, 'damaged', copy as string), 'utf8')).toBe(tail);
+      expect(warnings).toEqual([
+        `trace journal: ${newest}: cut ${Buffer.byteLength(tail)} bytes after the last whole event at byte ` +
+          `${good.length}; a copy is in ${join(dir, 'damaged', copy as string)}`,
+      ]);
+    });
   });
 });

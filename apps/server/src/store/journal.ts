@@ -2,13 +2,15 @@
  * TraceJournal: the trace on disk, so history outlives the process (a restart, or `kill -9`) and can be
  * replayed or exported after it has left the in-memory ring. Format: see segment.ts.
  *
- * Who calls it: the server, once at boot —
- *   const { lastSeq } = journal.open();
- *   const trace = new TraceRecorder(clock, capacity, lastSeq + 1);
+ * Who calls it: the server, once at boot (lifecycle-trace.ts openTrace) —
+ *   journal.open();
+ *   const trace = new TraceRecorder(clock, capacity, journal.resumeAfter + 1);
  *   trace.preload(journal.tail(n));
+ *   trace.reserveSeqs((next) => journal.reserveSeqs(next));   // seq-reservation.ts
  *   trace.subscribe((ev) => journal.append(ev));
  *   trace.record({ type: 'server.start', ... });
- * and journal.close() on shutdown. Reads (read, tail, events) may come from any request handler.
+ * and journal.close() on shutdown. Reads may come from any request handler: readAsync and events() read the
+ * disk through the thread pool; read() and tail() block (boot, tests).
  *
  * Timeline of one event:
  *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
@@ -18,35 +20,18 @@
  *   retention    past maxBytes in total, whole segments are deleted, oldest first (never the current one)
  * Reads see every appended event, written or still queued: disk first, then the queue.
  *
+ * Damage found at open is set aside in `damaged/` and reported, never fatal (see open()).
+ *
  * One process owns a directory at a time (no lock file; the server's data dir is its own).
  */
-import {
-  close,
-  fsync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  write,
-} from 'node:fs';
+import { close, fsync, openSync, readFileSync, rmSync, statSync, write } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { fsyncDirSync } from './atomic-file.ts';
-import {
-  countLines,
-  decodeLine,
-  encodeEvent,
-  forEachLine,
-  lineSeq,
-  parseSegmentName,
-  type Segment,
-  scanSegment,
-  segmentName,
-} from './segment.ts';
+import { recoverSegments } from './recovery.ts';
+import { decodeLine, encodeEvent, forEachLine, lineSeq, type Segment, segmentName } from './segment.ts';
+import { SeqReservation } from './seq-reservation.ts';
 
 export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
@@ -101,6 +86,9 @@ export class TraceJournal {
   private flushed = 0;
   private state: 'new' | 'open' | 'closed' = 'new';
   private warnedDrop = false;
+  private bad = 0;
+  private readonly seqs: SeqReservation;
+  private reservedAtOpen = 0;
 
   constructor(opts: TraceJournalOptions) {
     this.dir = opts.dir;
@@ -109,51 +97,46 @@ export class TraceJournal {
     this.flushIntervalMs = opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.fsyncWrites = opts.fsync ?? false;
     this.warn = opts.warn ?? ((msg) => console.warn(msg));
+    this.seqs = new SeqReservation(this.dir, this.warn);
   }
 
   /**
-   * Scans the segments already in dir. A torn or invalid tail of the newest segment (a crash mid-write) is
-   * truncated away; a segment left empty by that is deleted. Returns the last seq on disk (0 if none) and
+   * Scans the segments already in dir (recovery.ts: damage is set aside in `damaged/` and reported, never
+   * fatal) and reads the seq reservation (seq-reservation.ts). Returns the last seq on disk (0 if none) and
    * the number of events kept.
    */
   open(): { lastSeq: number; events: number } {
     if (this.state !== 'new') throw new Error('trace journal: open() called twice');
-    mkdirSync(this.dir, { recursive: true });
-    this.segments = readdirSync(this.dir)
-      .map((name) => ({ name, firstSeq: parseSegmentName(name) }))
-      .filter((s): s is { name: string; firstSeq: number } => s.firstSeq !== undefined)
-      .sort((a, b) => a.firstSeq - b.firstSeq)
-      .map(({ name, firstSeq }) => ({ firstSeq, path: join(this.dir, name), bytes: 0, events: 0 }));
-
-    while (this.segments.length > 0) {
-      const seg = this.segments[this.segments.length - 1] as Segment;
-      const buf = readFileSync(seg.path);
-      const scan = scanSegment(buf, seg.firstSeq);
-      if (scan.validBytes < buf.length) {
-        this.warn(
-          `trace journal: ${seg.path}: dropping ${buf.length - scan.validBytes} bytes after the last whole event`,
-        );
-        truncateSync(seg.path, scan.validBytes);
-      }
-      if (scan.events === 0) {
-        rmSync(seg.path, { force: true });
-        this.segments.pop();
-        continue;
-      }
-      seg.bytes = scan.validBytes;
-      seg.events = scan.events;
-      this.last = scan.lastSeq;
-      this.flushed = scan.lastSeq;
-      break;
-    }
-    for (const seg of this.segments.slice(0, -1)) {
-      const buf = readFileSync(seg.path);
-      seg.bytes = buf.length;
-      seg.events = countLines(buf);
-    }
+    const found = recoverSegments(this.dir, this.warn);
+    this.segments = found.segments;
+    this.last = found.lastSeq;
+    this.flushed = found.lastSeq;
+    this.bad = found.badRecords;
+    this.reservedAtOpen = this.seqs.open(this.last);
     this.state = 'open';
     this.enforceLimit();
     return { lastSeq: this.last, events: this.eventCount };
+  }
+
+  /**
+   * The seq a new run continues after: the higher of the last seq on disk and what an earlier run reserved
+   * (so a seq it served but did not write is never issued again). Valid after open().
+   */
+  get resumeAfter(): number {
+    return Math.max(this.last, this.reservedAtOpen);
+  }
+
+  /** Bad lines found between good ones at open (kept on disk, skipped by readers). */
+  get badRecords(): number {
+    return this.bad;
+  }
+
+  /**
+   * The recorder's reserver (TraceRecorder.reserveSeqs): durably reserves seqs from next on and returns the
+   * highest. Synchronous: one small file written with fsync.
+   */
+  reserveSeqs(next: number): number {
+    return this.seqs.extend(next);
   }
 
   /** Highest seq appended (written or queued); 0 if none. */
@@ -225,7 +208,10 @@ export class TraceJournal {
     return done;
   }
 
-  /** Flushes, fsyncs and closes the current segment. Later appends are ignored. */
+  /**
+   * Flushes, fsyncs and closes the current segment, then gives back the seqs reserved but not issued (the
+   * next run continues at lastSeq + 1, no gap). Later appends are ignored.
+   */
   async close(): Promise<void> {
     if (this.state !== 'open') {
       this.state = 'closed';
@@ -237,11 +223,14 @@ export class TraceJournal {
       this.state = 'closed';
       await this.chain;
       await this.closeSegment(true);
+      await this.seqs.settle();
+      this.seqs.release(this.last);
     }
   }
 
   /**
    * Events with seq > since (and < before, when given), oldest first, optionally filtered; at most `limit`.
+   * Reads segments with blocking file reads: for boot and tests; request handlers use readAsync.
    */
   read(
     since = 0,
@@ -249,33 +238,40 @@ export class TraceJournal {
     filter?: TraceFilter,
     before = Number.POSITIVE_INFINITY,
   ): TraceEvent[] {
-    const out: TraceEvent[] = [];
-    if (limit <= 0 || before <= since + 1) return out;
-    let seen = since;
-    const take = (ev: TraceEvent): boolean => {
-      if (ev.seq >= before) return false;
-      seen = ev.seq;
-      if (!filter || filter(ev)) out.push(ev);
-      return out.length < limit;
-    };
+    const c = new Collector(since, limit, filter, before);
+    if (c.full) return c.out;
     for (const seg of this.segments.slice(this.segmentIndexFor(since))) {
-      const text = readText(seg.path);
-      if (text === undefined) continue;
-      let more = true;
-      forEachLine(text, (line) => {
-        const seq = lineSeq(line);
-        if (seq !== undefined && seq <= seen) return true;
-        const ev = decodeLine(line);
-        if (!ev || ev.seq <= seen) return true;
-        more = take(ev);
-        return more;
-      });
-      if (!more) return out;
+      if (!c.addText(readText(seg.path))) return c.out;
     }
-    for (const q of [...this.writing, ...this.queue]) {
-      if (q.ev.seq > seen && !take(q.ev)) break;
+    return c.addQueued([...this.writing, ...this.queue]);
+  }
+
+  /**
+   * What read() answers, without blocking the event loop: segments are read through the thread pool. Batches
+   * written while it reads are picked up: the disk is read again from where it got to until no write
+   * completed during a pass, and only then is the in-memory queue taken (synchronously, so nothing leaves
+   * it unseen).
+   */
+  async readAsync(
+    since = 0,
+    limit = Number.POSITIVE_INFINITY,
+    filter?: TraceFilter,
+    before = Number.POSITIVE_INFINITY,
+  ): Promise<TraceEvent[]> {
+    const c = new Collector(since, limit, filter, before);
+    if (c.full) return c.out;
+    for (;;) {
+      const flushedBefore = this.flushed;
+      let seg = this.segments[this.segmentIndexFor(c.seen)];
+      while (seg) {
+        const text = await readFile(seg.path, 'utf8').catch(() => undefined);
+        if (!c.addText(text)) return c.out;
+        const first = seg.firstSeq;
+        seg = this.segments.find((s) => s.firstSeq > first);
+      }
+      if (this.flushed === flushedBefore) break;
     }
-    return out;
+    return c.addQueued([...this.writing, ...this.queue]);
   }
 
   /** The newest n events, oldest first (to preload a TraceRecorder at boot). */
@@ -406,6 +402,51 @@ export class TraceJournal {
       rmSync(old.path, { force: true });
       total -= old.bytes;
     }
+  }
+}
+
+/** Gathers read()'s answer from segment texts, then the queue: each event once, in seq order. */
+class Collector {
+  readonly out: TraceEvent[] = [];
+  seen: number;
+  full: boolean;
+
+  constructor(
+    since: number,
+    private readonly limit: number,
+    private readonly filter: TraceFilter | undefined,
+    private readonly before: number,
+  ) {
+    this.seen = since;
+    this.full = limit <= 0 || before <= since + 1;
+  }
+
+  /** Takes the events of one segment above what was seen; false once the answer is complete. */
+  addText(text: string | undefined): boolean {
+    if (text === undefined || this.full) return !this.full;
+    forEachLine(text, (line) => {
+      const seq = lineSeq(line);
+      if (seq !== undefined && seq <= this.seen) return true;
+      const ev = decodeLine(line);
+      if (!ev || ev.seq <= this.seen) return true;
+      return this.take(ev);
+    });
+    return !this.full;
+  }
+
+  addQueued(queued: readonly Queued[]): TraceEvent[] {
+    for (const q of queued) if (q.ev.seq > this.seen && !this.take(q.ev)) break;
+    return this.out;
+  }
+
+  private take(ev: TraceEvent): boolean {
+    if (ev.seq >= this.before) this.full = true;
+    else {
+      this.seen = ev.seq;
+      if (!this.filter || this.filter(ev)) this.out.push(ev);
+      if (this.out.length >= this.limit) this.full = true;
+    }
+    return !this.full;
   }
 }
 

@@ -75,31 +75,55 @@ export interface ScanResult {
   validBytes: number;
   events: number;
   lastSeq: number;
+  /** Bad lines between good ones (kept in the file, skipped by readers). */
+  bad: number;
+  /** Byte offsets of the first few of them (at most REPORTED_BAD_OFFSETS). */
+  badOffsets: number[];
 }
 
+export const REPORTED_BAD_OFFSETS = 5;
+
 /**
- * Scans a segment after a crash. A good line is a JSON object with an integer seq above the good line
- * before it (and >= the segment's first seq), a time and a type; the type need not be one this version
- * knows, so a journal written by a newer server is not cut short. Everything after the last good line (a
- * torn write, zeros a lost page left behind) is what the caller truncates; a bad line between good ones
- * is kept and skipped by readers.
+ * How a line is judged: `full` parses it (a JSON object with an integer seq, a time and a type); `frame`
+ * only looks at its bytes (starts with `{"seq":<digits>` and ends with `}`), some ten times faster, for
+ * the older segments read at every start.
  */
-export function scanSegment(buf: Buffer, firstSeq: number): ScanResult {
+export type ScanDepth = 'full' | 'frame';
+
+/**
+ * Scans a segment after a crash. A good line passes the check of `depth` and has a seq above the good line
+ * before it (and >= the segment's first seq); its type need not be one this version knows, so a journal
+ * written by a newer server is not cut short. Everything after the last good line (a torn write, zeros a
+ * lost page left behind) is what the caller cuts; a bad line between good ones is kept, counted and skipped
+ * by readers.
+ */
+export function scanSegment(buf: Buffer, firstSeq: number, depth: ScanDepth = 'full'): ScanResult {
   let off = 0;
   let validBytes = 0;
   let events = 0;
   let lastSeq = firstSeq - 1;
+  let badSinceGood: number[] = [];
+  let bad = 0;
+  const badOffsets: number[] = [];
   for (;;) {
     const nl = buf.indexOf(0x0a, off);
     if (nl < 0) break;
-    const seq = envelopeSeq(buf.toString('utf8', off, nl));
+    const seq = depth === 'full' ? envelopeSeq(buf.toString('utf8', off, nl)) : frameSeq(buf, off, nl);
+    const at = off;
     off = nl + 1;
-    if (seq === undefined || seq <= lastSeq) continue;
+    if (seq === undefined || seq <= lastSeq) {
+      if (nl > at) badSinceGood.push(at);
+      continue;
+    }
+    // the bad lines seen since the previous good one lie between good ones: count them
+    bad += badSinceGood.length;
+    for (const b of badSinceGood) if (badOffsets.length < REPORTED_BAD_OFFSETS) badOffsets.push(b);
+    badSinceGood = [];
     lastSeq = seq;
     events++;
     validBytes = off;
   }
-  return { validBytes, events, lastSeq };
+  return { validBytes, events, lastSeq, bad, badOffsets };
 }
 
 function envelopeSeq(line: string): number | undefined {
@@ -113,6 +137,21 @@ function envelopeSeq(line: string): number | undefined {
   const o = v as Record<string, unknown>;
   const ok = Number.isSafeInteger(o.seq) && typeof o.time === 'number' && typeof o.type === 'string';
   return ok ? (o.seq as number) : undefined;
+}
+
+const SEQ_PREFIX_BYTES = Buffer.from(SEQ_PREFIX);
+
+/** The seq of the line buf[start, end) judged by its frame only (see ScanDepth). */
+function frameSeq(buf: Buffer, start: number, end: number): number | undefined {
+  const p = SEQ_PREFIX_BYTES.length;
+  if (end - start <= p + 1 || buf[end - 1] !== 0x7d) return undefined;
+  if (buf.compare(SEQ_PREFIX_BYTES, 0, p, start, start + p) !== 0) return undefined;
+  let i = start + p;
+  let seq = 0;
+  while (i < end && (buf[i] as number) >= 48 && (buf[i] as number) <= 57)
+    seq = seq * 10 + (buf[i++] as number) - 48;
+  if (i === start + p || (buf[i] !== 0x2c && buf[i] !== 0x7d)) return undefined;
+  return Number.isSafeInteger(seq) ? seq : undefined;
 }
 
 export function countLines(buf: Buffer): number {

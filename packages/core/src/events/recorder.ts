@@ -4,6 +4,13 @@ import type { TraceEvent, TracePayload } from './trace.ts';
 export type TraceListener = (ev: TraceEvent) => void;
 
 /**
+ * Reserves seqs durably before they are handed out: given the next seq to issue, returns the highest seq
+ * that may be issued (>= next). Called synchronously inside record(), so the caller waits for it: it should
+ * answer from memory and renew ahead in the background, and block only when nothing is left. Must not throw.
+ */
+export type SeqReserver = (next: number) => number;
+
+/**
  * TraceRecorder: the engine's journal in memory. Every component records through one instance; `record`
  * stamps seq (strictly increasing) and time (the engine clock), keeps the newest `capacity` events in a
  * ring, and calls listeners synchronously (the server's WebSocket fan-out and the on-disk journal).
@@ -15,6 +22,9 @@ export class TraceRecorder {
   private head = 0;
   private nextSeq: number;
   private listeners = new Set<TraceListener>();
+  private reserver: SeqReserver | undefined;
+  /** The seq from which the reserver is asked again (half of its last grant used). */
+  private renewAt = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly clock: PassiveClock,
@@ -25,6 +35,7 @@ export class TraceRecorder {
   }
 
   record(payload: TracePayload): TraceEvent {
+    if (this.nextSeq >= this.renewAt) this.reserve();
     const ev = { ...payload, seq: this.nextSeq++, time: this.clock.now() } as TraceEvent;
     if (this.ring.length < this.capacity) this.ring.push(ev);
     else {
@@ -55,6 +66,23 @@ export class TraceRecorder {
     this.head = 0;
     const last = merged[merged.length - 1];
     if (last && last.seq >= this.nextSeq) this.nextSeq = last.seq + 1;
+  }
+
+  /**
+   * From now on every seq is reserved before it is issued: `reserver` is asked at once for the seqs from
+   * `next` on, then again whenever half of what it last granted is used. A reserver that grants less than
+   * `next` is an error (thrown here or from record).
+   */
+  reserveSeqs(reserver: SeqReserver): void {
+    this.reserver = reserver;
+    this.reserve();
+  }
+
+  private reserve(): void {
+    const next = this.nextSeq;
+    const upTo = (this.reserver as SeqReserver)(next);
+    if (!(upTo >= next)) throw new Error(`trace: seq ${next} asked for, only ${upTo} reserved`);
+    this.renewAt = next + Math.ceil((upTo - next + 1) / 2);
   }
 
   /** The seq the next event will get. */
