@@ -5,7 +5,14 @@ import { Kubelet, SimRuntime, TraceRecorder } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
 import { FakeClock } from '@syncscope/core/clock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { durableEngine, persistPods, storeFailureStatus, storeHealth } from './lifecycle.ts';
+import {
+  durableEngine,
+  handleShutdownSignals,
+  persistPods,
+  SIGNAL_REPEAT_MS,
+  storeFailureStatus,
+  storeHealth,
+} from './lifecycle.ts';
 import { StatusError } from './status.ts';
 import { PodStore, PodStoreError } from './store/pod-store.ts';
 
@@ -159,5 +166,38 @@ describe('the durable write path', () => {
     expect(store.failure).toBeUndefined();
     mendStore();
     expect(readFileSync(join(dir, 'uid-1.json'), 'utf8')).toBe(before);
+  });
+});
+
+describe('shutdown signals', () => {
+  it('takes one Ctrl-C that arrives twice as one request, and a later second signal as "exit now"', async () => {
+    let t = 1_000;
+    const exits: number[] = [];
+    let finish: () => void = () => {};
+    const closing = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const remove = handleShutdownSignals({
+      close: () => closing,
+      log: () => {},
+      exit: (code) => exits.push(code),
+      now: () => t,
+      timeoutMs: 60_000,
+    });
+    try {
+      process.emit('SIGINT', 'SIGINT');
+      t += SIGNAL_REPEAT_MS - 1; // the same Ctrl-C relayed by a wrapper
+      process.emit('SIGINT', 'SIGINT');
+      expect(exits).toEqual([]);
+      t += 2; // a second Ctrl-C: the user insists
+      process.emit('SIGINT', 'SIGINT');
+      expect(exits).toEqual([1]);
+      finish();
+      await closing;
+      await Promise.resolve();
+      expect(exits).toEqual([1, 0]);
+    } finally {
+      remove();
+    }
   });
 });

@@ -166,24 +166,35 @@ export interface ShutdownOptions {
   timeoutMs?: number;
   log?: (line: string) => void;
   exit?: (code: number) => void;
+  /** Wall time in ms (default Date.now), to tell a repeated signal from a second request. */
+  now?: () => number;
 }
 
 /**
+ * One Ctrl-C can arrive twice: from the terminal to the whole process group and again relayed by a wrapper
+ * (`tsx`, `pnpm start`). The same signal again within this long is taken as the same request.
+ */
+export const SIGNAL_REPEAT_MS = 500;
+
+/**
  * SIGTERM / SIGINT → close() → exit 0 (1 if close failed). Exits 1 after timeoutMs if close hangs, and at
- * once on a second signal. Returns a function that removes the handlers.
+ * once on a second signal (not the same one repeated within SIGNAL_REPEAT_MS). Returns a function that
+ * removes the handlers.
  */
 export function handleShutdownSignals(opts: ShutdownOptions): () => void {
   const log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
   const exit = opts.exit ?? ((code) => process.exit(code));
   const timeoutMs = opts.timeoutMs ?? SHUTDOWN_TIMEOUT_MS;
-  let stopping = false;
+  const now = opts.now ?? Date.now;
+  let stopping: { signal: NodeJS.Signals; at: number } | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping?.signal === signal && now() - stopping.at < SIGNAL_REPEAT_MS) return;
     if (stopping) {
       log(`syncscope: ${signal} again, exiting now`);
       exit(1);
       return;
     }
-    stopping = true;
+    stopping = { signal, at: now() };
     log(`syncscope: ${signal}, shutting down`);
     const force = setTimeout(() => {
       log(`syncscope: shutdown took longer than ${timeoutMs} ms, exiting`);
