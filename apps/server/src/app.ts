@@ -27,7 +27,7 @@ import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
-import { createHttpApp } from './http.ts';
+import { createHttpApp, type HttpOptions } from './http.ts';
 import {
   handleShutdownSignals,
   openPodStore,
@@ -73,6 +73,8 @@ export interface AppOptions {
   journalMaxBytes?: number;
   /** Where persistence warnings go (default console.warn). */
   warn?: (msg: string) => void;
+  /** Caps on trace streams (total, per address) and connections; see SECURITY.md. */
+  limits?: HttpOptions['limits'];
 }
 
 export interface BuiltApp {
@@ -164,6 +166,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     logger: opts.logger,
     podLogsDirectory: config.podLogsDirectory,
     metrics,
+    limits: opts.limits,
     sim: sim && {
       runtime: sim.runtime,
       // the speed is ours to change only on the clock this server made

@@ -7,6 +7,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import context, { BODY_LIMIT_BYTES, type ContextOptions, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
 import type { Example } from './examples.ts';
+import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';
@@ -14,7 +15,7 @@ import nodeRoutes from './routes/node.ts';
 import podsRoutes from './routes/pods.ts';
 import simRoutes from './routes/sim.ts';
 import traceRoutes from './routes/trace.ts';
-import traceStream from './routes/trace-stream.ts';
+import traceStream, { type TraceStreamOptions } from './routes/trace-stream.ts';
 import web from './routes/web.ts';
 import type { SimControl } from './sim-control.ts';
 import { methodNotAllowed, sendStatus } from './status.ts';
@@ -40,10 +41,17 @@ export interface HttpOptions extends ContextOptions {
   sim?: SimControl;
   /** Made by buildApp before the engine starts so no event is missed; otherwise made here. */
   metrics?: KubeletMetrics;
+  /** Caps on trace streams and on connections; defaults in routes/trace-stream.ts and limits.ts. */
+  limits?: TraceStreamOptions & ConnectionLimits;
 }
 
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: BODY_LIMIT_BYTES });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    ...httpServerOptions(),
+  });
+  limitConnections(app.server, opts.limits);
   // Every path a route serves, with its methods: any other method on it is a 405, not a 404.
   const served = new Map<string, Set<string>>();
   app.addHook('onRoute', (r) => {
@@ -66,7 +74,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(simRoutes, { sim: opts.sim });
   await app.register(metricsRoutes, { metrics: opts.metrics });
   await app.register(traceRoutes);
-  await app.register(traceStream);
+  await app.register(traceStream, opts.limits ?? {});
   await app.register(nodeRoutes, { examples: opts.examples });
   await app.register(web, { webRoot: opts.webRoot });
   for (const [url, methods] of [...served]) {
