@@ -15,9 +15,8 @@
  *
  * Resync: when the trace has dropped events the client has not been sent, when bufferedAmount passes
  * HIGH_WATER_BYTES, or when it is more than MAX_LAG_EVENTS behind and, parked, has seen no write complete for
- * STALL_MS. A
- * resynced client is closed, and terminated if it does not finish the close handshake within TERMINATE_MS;
- * its cursor, timers and subscription go with it.
+ * STALL_MS. A resynced client is closed, and terminated if it does not finish the close handshake within
+ * TERMINATE_MS; its cursor, timers and subscription go with it.
  *
  * Caps: at most `maxStreams` streams at once, `maxStreamsPerAddress` from one client address. Past either
  * the WebSocket is accepted and closed at once with 1013 (Try Again Later), the reason naming the cap.
