@@ -66,7 +66,14 @@ function until(what: string, pred: () => boolean, timeoutMs = 30_000): Promise<v
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'syncscope-ws-'));
-  built = await buildApp({ dataDir, examples: false, logger: false, traceCapacity: CAPACITY });
+  // every client comes from 127.0.0.1: the per-address stream cap is raised to let them all in
+  built = await buildApp({
+    dataDir,
+    examples: false,
+    logger: false,
+    traceCapacity: CAPACITY,
+    limits: { maxStreamsPerAddress: CLIENTS },
+  });
   // count the stream's live subscriptions: each client holds one until the server lets it go
   const subscribe = built.trace.subscribe.bind(built.trace);
   built.trace.subscribe = (listener) => {

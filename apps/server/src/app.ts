@@ -33,7 +33,7 @@ import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
-import { createHttpApp } from './http.ts';
+import { createHttpApp, type HttpOptions } from './http.ts';
 import {
   durableEngine,
   handleShutdownSignals,
@@ -90,6 +90,8 @@ export interface AppOptions {
   journalMaxBytes?: number;
   /** Where persistence warnings go (default console.warn). */
   warn?: (msg: string) => void;
+  /** Caps on trace streams (total, per address) and connections; see SECURITY.md. */
+  limits?: HttpOptions['limits'];
 }
 
 export interface BuiltApp {
@@ -206,6 +208,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     logger: opts.logger,
     podLogsDirectory: config.podLogsDirectory,
     metrics,
+    limits: opts.limits,
     sim: simControl,
   });
 

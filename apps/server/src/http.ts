@@ -15,6 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { type Access, WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
 import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './context.ts';
 import type { Example } from './examples.ts';
+import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';
@@ -22,7 +23,7 @@ import nodeRoutes from './routes/node.ts';
 import podsRoutes from './routes/pods.ts';
 import simRoutes from './routes/sim.ts';
 import traceRoutes from './routes/trace.ts';
-import traceStream from './routes/trace-stream.ts';
+import traceStream, { type TraceStreamOptions } from './routes/trace-stream.ts';
 import web from './routes/web.ts';
 import type { SimControl } from './sim-control.ts';
 import { methodNotAllowed, rawStatusResponse, sendStatus, status } from './status.ts';
@@ -50,6 +51,8 @@ export interface HttpOptions extends ContextOptions {
   metrics?: KubeletMetrics;
   /** What /healthz says instead of `ok` (e.g. the pod store refusing writes); undefined when healthy. */
   health?: () => string | undefined;
+  /** Caps on trace streams and on connections; defaults in routes/trace-stream.ts and limits.ts. */
+  limits?: TraceStreamOptions & ConnectionLimits;
 }
 
 /**
@@ -96,7 +99,9 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
     routerOptions: { maxParamLength: 1024 },
     frameworkErrors: (err, req, reply) => sendStatus(reply, errorStatus(err, req)),
     clientErrorHandler: clientError,
+    ...httpServerOptions(),
   });
+  limitConnections(app.server, opts.limits);
   // Every path a route serves, with its methods and access: any other method on it is a 405, not a 404.
   const served = new Map<string, { methods: Set<string>; routes: { config?: { access?: Access } }[] }>();
   app.addHook('onRoute', (r) => {
@@ -136,7 +141,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(simRoutes, { sim: opts.sim });
   await app.register(metricsRoutes, { metrics: opts.metrics });
   await app.register(traceRoutes);
-  await app.register(traceStream);
+  await app.register(traceStream, opts.limits ?? {});
   await app.register(nodeRoutes, { examples: opts.examples, health: opts.health });
   await app.register(web, { webRoot: opts.webRoot });
   for (const [url, { methods, routes }] of [...served]) {

@@ -82,6 +82,35 @@ describe('WebSocket /api/v1/trace/stream', () => {
     expect(c.messages[0]).toMatchObject({ kind: 'resync' });
   });
 
+  it('closes a stream over the per-address cap with 1013 naming it', async () => {
+    await restartWith({ maxStreams: 10, maxStreamsPerAddress: 2 });
+    await connect('/api/v1/trace/stream');
+    await connect('/api/v1/trace/stream');
+    const third = (await connect('/api/v1/trace/stream')).ws;
+    expect(await closeOf(third)).toEqual({
+      code: 1013,
+      reason: 'too many trace streams from one address (cap per address: 2)',
+    });
+  });
+
+  it('closes a stream over the total cap with 1013 naming it', async () => {
+    await restartWith({ maxStreams: 2, maxStreamsPerAddress: 10 });
+    await connect('/api/v1/trace/stream');
+    await connect('/api/v1/trace/stream');
+    const third = (await connect('/api/v1/trace/stream')).ws;
+    expect(await closeOf(third)).toEqual({ code: 1013, reason: 'too many trace streams (cap in total: 2)' });
+  });
+
+  it('sends a backlog larger than the socket water mark whole, in order, in pages', async () => {
+    // 900 events of ~1.5 KiB: several times SEND_WATER_BYTES, so the client is parked and woken on drain
+    for (let i = 0; i < 900; i++) trace.record({ type: 'sim.fault', fault: 'f', detail: 'x'.repeat(1500) });
+    const { ws, c } = await connect('/api/v1/trace/stream?since=0');
+    await c.until(() => c.seqs().length >= 900);
+    expect(c.seqs()).toEqual(Array.from({ length: 900 }, (_, i) => i + 1));
+    expect(c.messages.every((m) => m.kind === 'events' && m.events.length <= 500)).toBe(true);
+    ws.terminate();
+  });
+
   it('refuses a bad ?since= and a foreign Origin before upgrading', async () => {
     const bad = await app.inject({ url: '/api/v1/trace/stream?since=abc', headers: wsHeaders() });
     expect(bad.statusCode).toBe(400);
@@ -94,6 +123,20 @@ describe('WebSocket /api/v1/trace/stream', () => {
     expect(foreign.json().reason).toBe('Forbidden');
   });
 });
+
+async function restartWith(limits: { maxStreams: number; maxStreamsPerAddress: number }) {
+  await app.close();
+  const clock = new FakeClock();
+  trace = new TraceRecorder(clock, 1000);
+  app = await createHttpApp({ engine: new FakeEngine(clock), trace, clock, limits });
+  await app.ready();
+}
+
+function closeOf(ws: WebSocket): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+}
 
 /** Opens the stream with the collector attached before the first message can arrive. */
 async function connect(path: string) {

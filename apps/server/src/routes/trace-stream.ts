@@ -5,15 +5,22 @@
  *   {kind: 'resync', reason}                 the client fell behind; the server closes the socket next.
  *                                            Reload state over REST and reconnect with a fresh ?since=.
  *
- * First the backlog with seq > since (all the ring holds when since is 0), then live events, batched: a
+ * First the backlog with seq > since (all the trace holds when since is 0), then live events, batched: a
  * batch leaves after FLUSH_MS or as soon as BATCH_EVENTS are waiting.
  *
- * Memory: a client holds no queue of its own. It keeps a cursor (the last seq sent) and reads forward from
- * the TraceRecorder's ring, which is bounded already; per tick it writes only while the socket's
- * bufferedAmount is under SEND_WATER_BYTES. It is told to resync when the ring has dropped events it has
- * not been sent, when bufferedAmount passes HIGH_WATER_BYTES, or when it is more than MAX_LAG_EVENTS behind
- * and its socket has not drained for STALL_MS. A resynced client is closed, and terminated if it does not
- * finish the close handshake within TERMINATE_MS; its cursor, timer and subscription go with it.
+ * Pacing: a client holds no queue of its own. It keeps a cursor (the last seq sent) and reads forward from
+ * the trace a page (BATCH_EVENTS) at a time, only while its socket's bufferedAmount is under
+ * SEND_WATER_BYTES; above it the client is parked until a write completes with the buffer back under the
+ * mark. Who writes when is decided by the server's one StreamPump (stream-pump.ts): a bounded amount of
+ * work per event-loop turn across all clients, so a crowd of new clients cannot starve other requests.
+ *
+ * Resync: when the trace has dropped events the client has not been sent, when bufferedAmount passes
+ * HIGH_WATER_BYTES, or when it is more than MAX_LAG_EVENTS behind and, parked, has seen no write complete for
+ * STALL_MS. A resynced client is closed, and terminated if it does not finish the close handshake within
+ * TERMINATE_MS; its cursor, timers and subscription go with it.
+ *
+ * Caps: at most `maxStreams` streams at once, `maxStreamsPerAddress` from one client address. Past either
+ * the WebSocket is accepted and closed at once with 1013 (Try Again Later), the reason naming the cap.
  *
  * Access: the Origin must be the page this server served (no Origin: a non-browser client); with a token,
  * the access hook wants it (header, or the bearer subprotocol) before the upgrade.
@@ -25,30 +32,47 @@ import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import { READ_ROUTE } from '../access.ts';
 import { originAllowed, type TraceSource } from '../context.ts';
+import { addressKey } from '../limits.ts';
 import { badRequest, intParam, sendStatus, status } from '../status.ts';
+import { BATCH_EVENTS, type Pumped, StreamPump } from './stream-pump.ts';
 
+export { BATCH_EVENTS };
 export const FLUSH_MS = 50;
-export const BATCH_EVENTS = 500;
-export const SEND_WATER_BYTES = 1024 * 1024;
+export const SEND_WATER_BYTES = 256 * 1024;
 export const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 export const MAX_LAG_EVENTS = 10_000;
-export const STALL_MS = 5_000;
+export const STALL_MS = 15_000;
 const CLOSE_RESYNC = 4000;
+/** RFC 6455 "Try Again Later". */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const TERMINATE_MS = 5_000;
+export const MAX_STREAMS = 256;
+export const MAX_STREAMS_PER_ADDRESS = 32;
 
 export type StreamMessage = { kind: 'events'; events: TraceEvent[] } | { kind: 'resync'; reason: string };
 
-/** One subscriber: a cursor into the ring and a flush timer. */
-class StreamClient {
+export interface TraceStreamOptions {
+  /** Streams open at once (default MAX_STREAMS). */
+  maxStreams?: number;
+  /** Streams open at once from one client address (default MAX_STREAMS_PER_ADDRESS). */
+  maxStreamsPerAddress?: number;
+}
+
+/** One subscriber: a cursor into the trace, driven by the pump. */
+class StreamClient implements Pumped {
   private timer: NodeJS.Timeout | undefined;
+  private stallTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
-  private stalledSince: number | undefined;
-  private lastBuffered = 0;
+  /** Waiting for the socket to drain below SEND_WATER_BYTES. */
+  private parked = false;
+  /** When the socket last completed a write (or the client was parked, if later). */
+  private progressAt = 0;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly trace: TraceSource,
+    private readonly pump: StreamPump,
     private cursor: number,
   ) {}
 
@@ -59,52 +83,77 @@ class StreamClient {
       this.resync(`events ${this.cursor + 1}..${this.trace.oldest - 1} are no longer held`);
       return;
     }
-    this.unsubscribe = this.trace.subscribe((ev) => {
-      if (ev.seq - this.cursor >= BATCH_EVENTS) this.schedule(0);
-      else this.schedule(FLUSH_MS);
-    });
-    this.flush();
+    this.unsubscribe = this.trace.subscribe((ev) => this.onEvent(ev));
+    this.wake();
   }
 
-  private schedule(ms: number): void {
+  private onEvent(ev: TraceEvent): void {
     if (this.closed) return;
-    if (this.timer && ms > 0) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), ms);
-  }
-
-  private flush(): void {
-    this.timer = undefined;
-    if (this.closed) return;
-    if (this.cursor > 0 && this.trace.oldest > this.cursor + 1) {
-      this.resync(`fell behind: events after seq ${this.cursor} were dropped before they could be sent`);
+    if (this.parked) {
+      // a parked client is not pumped: whether it lost events is found out here
+      if (this.dropped()) this.resync(this.droppedReason());
       return;
     }
-    while (this.socket.bufferedAmount < SEND_WATER_BYTES) {
-      const batch = this.trace.since(this.cursor, undefined, BATCH_EVENTS);
-      const last = batch[batch.length - 1];
-      if (!last) break;
-      this.send({ kind: 'events', events: batch });
-      this.cursor = last.seq;
+    if (ev.seq - this.cursor >= BATCH_EVENTS) this.wake();
+    else this.timer ??= setTimeout(() => this.wake(), FLUSH_MS);
+  }
+
+  private wake(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.closed && !this.parked) this.pump.wake(this);
+  }
+
+  pumpOnce(): boolean {
+    if (this.closed || this.parked) return false;
+    if (this.dropped()) {
+      this.resync(this.droppedReason());
+      return false;
     }
+    const page = this.pump.page(this.cursor);
+    if (!page) return false;
+    this.socket.send(page.data, { binary: false }, () => this.written());
+    this.cursor = page.last;
     const buffered = this.socket.bufferedAmount;
     if (buffered > HIGH_WATER_BYTES) {
       this.resync(`fell behind: ${buffered} bytes unsent`);
-      return;
+      return false;
     }
-    const lag = this.trace.next - 1 - this.cursor;
-    if (lag > 0 && buffered >= this.lastBuffered && buffered > 0) {
-      if (this.stalledSince === undefined) this.stalledSince = Date.now();
-      const stalledSince = this.stalledSince;
-      if (lag > MAX_LAG_EVENTS && Date.now() - stalledSince >= STALL_MS) {
-        this.resync(`fell behind: ${lag} events unsent`);
-        return;
-      }
-    } else {
-      this.stalledSince = undefined;
+    if (buffered >= SEND_WATER_BYTES) {
+      this.park();
+      return false;
     }
-    this.lastBuffered = buffered;
-    if (lag > 0) this.schedule(FLUSH_MS);
+    return this.trace.next - 1 > this.cursor;
+  }
+
+  private dropped(): boolean {
+    return this.cursor > 0 && this.trace.oldest > this.cursor + 1;
+  }
+
+  private droppedReason(): string {
+    return `fell behind: events after seq ${this.cursor} were dropped before they could be sent`;
+  }
+
+  private park(): void {
+    this.parked = true;
+    this.progressAt = Date.now();
+    const check = () => {
+      if (!this.parked || this.closed) return;
+      const idle = Date.now() - this.progressAt;
+      const lag = this.trace.next - 1 - this.cursor;
+      if (idle >= STALL_MS && lag > MAX_LAG_EVENTS) this.resync(`fell behind: ${lag} events unsent`);
+      else this.stallTimer = setTimeout(check, Math.max(STALL_MS - idle, 100));
+    };
+    this.stallTimer = setTimeout(check, STALL_MS);
+  }
+
+  /** A write completed: a parked client whose buffer is back under the mark goes on. */
+  private written(): void {
+    this.progressAt = Date.now();
+    if (!this.parked || this.closed || this.socket.bufferedAmount >= SEND_WATER_BYTES) return;
+    this.parked = false;
+    clearTimeout(this.stallTimer);
+    this.wake();
   }
 
   private send(msg: StreamMessage): void {
@@ -123,14 +172,53 @@ class StreamClient {
   private stop(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.stallTimer);
+    this.pump.remove(this);
     this.unsubscribe?.();
+  }
+}
+
+/** Counts open streams, in total and per client address. */
+class StreamCaps {
+  private total = 0;
+  private readonly byAddress = new Map<string, number>();
+
+  constructor(
+    private readonly max: number,
+    private readonly maxPerAddress: number,
+  ) {}
+
+  /** Takes a place for a stream from `address`; the close reason if a cap is reached. */
+  take(address: string): { release: () => void } | { refused: string } {
+    const n = this.byAddress.get(address) ?? 0;
+    if (n >= this.maxPerAddress)
+      return { refused: `too many trace streams from one address (cap per address: ${this.maxPerAddress})` };
+    if (this.total >= this.max) return { refused: `too many trace streams (cap in total: ${this.max})` };
+    this.total++;
+    this.byAddress.set(address, n + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.total--;
+        const left = (this.byAddress.get(address) ?? 1) - 1;
+        if (left > 0) this.byAddress.set(address, left);
+        else this.byAddress.delete(address);
+      },
+    };
   }
 }
 
 export { originAllowed };
 
-async function traceStream(app: FastifyInstance): Promise<void> {
+async function traceStream(app: FastifyInstance, opts: TraceStreamOptions): Promise<void> {
   const { trace } = app.syncscope;
+  const pump = new StreamPump(trace);
+  const caps = new StreamCaps(
+    opts.maxStreams ?? MAX_STREAMS,
+    opts.maxStreamsPerAddress ?? MAX_STREAMS_PER_ADDRESS,
+  );
   app.route<{ Querystring: { since?: string } }>({
     method: 'GET',
     url: '/api/v1/trace/stream',
@@ -152,8 +240,14 @@ async function traceStream(app: FastifyInstance): Promise<void> {
         badRequest('the trace stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket'),
       ),
     wsHandler: (socket, req) => {
+      const place = caps.take(addressKey(req.ip));
+      if ('refused' in place) {
+        socket.close(CLOSE_TRY_AGAIN_LATER, place.refused);
+        return;
+      }
+      socket.once('close', place.release);
       const since = intParam('since', req.query.since);
-      new StreamClient(socket, trace, typeof since === 'number' ? since : 0).start();
+      new StreamClient(socket, trace, pump, typeof since === 'number' ? since : 0).start();
     },
   });
 }
