@@ -1,0 +1,362 @@
+/**
+ * KubeletLogParser: kubelet log text in, trace events out, pushed: `feed(chunk)` as the text arrives (a Node
+ * stream, a File read in a Web Worker), `end()` when it is over. Browser-safe (no Node imports).
+ *
+ * Events leave through `onEvent` in time order (a ReorderBuffer window), numbered from seq 1, each with its
+ * `node`, `origin.line` and the kubelet's own time. Lines no family reads become `log.raw` events; lines of
+ * other programs and blank lines are only counted. `summary()` has the counts.
+ *
+ * Memory is bounded by one pending entry per node, the reorder window, the per-node register of pods and
+ * containers, and `maxLineChars` per line, except for newest-first input (`journalctl -r`): it is detected from
+ * the first lines and then every line is held until `end()` (at most `maxReversedChars`, else an error), because
+ * nothing can be emitted before the oldest line arrives. Readers that can seek read such input backwards instead
+ * (readLinesBackward) and call `feedLine` with the file's line numbers.
+ */
+import type { TraceEvent, TraceType } from '../events/trace.ts';
+import { classify, type Line, type Prefix } from './header.ts';
+import { LineSplitter } from './lines.ts';
+import { Nodes } from './nodes.ts';
+import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
+import { ReorderBuffer } from './reorder.ts';
+import { looksReversed } from './reverse.ts';
+import type { Ctx, Draft, Msg, NodeState } from './state.ts';
+import { LocalClock } from './time.ts';
+
+export interface ParserOptions {
+  onEvent(ev: TraceEvent): void;
+  /** called every `progressLines` lines with the lines read so far */
+  onProgress?(lines: number): void;
+  progressLines?: number;
+  /** year of headers without one (default: the current year) */
+  year?: number;
+  /** IANA zone of header times (default UTC) */
+  tz?: string;
+  /** newest-first input: detect it (default), or say so */
+  reversed?: 'auto' | boolean;
+  maxLineChars?: number;
+  maxReversedChars?: number;
+  reorderWindowMs?: number;
+}
+
+export interface ImportSummary {
+  lines: number;
+  /** lines (with their continuation lines) some family read */
+  understood: number;
+  /** lines of other programs */
+  other: number;
+  /** kubelet lines kept as log.raw */
+  raw: number;
+  blank: number;
+  /** lines over maxLineChars, skipped */
+  tooLong: number;
+  nodes: string[];
+  pods: number;
+  events: number;
+  firstTime?: number;
+  lastTime?: number;
+  reversed: boolean;
+  /** events whose stamp was older than one already emitted past the reorder window */
+  late: number;
+}
+
+interface Entry {
+  line: number;
+  lines: number;
+  time: number;
+  level: string;
+  source: string;
+  text: string;
+  json?: Record<string, unknown>;
+  node: NodeState;
+}
+
+const POD_REFS = new Set<TraceType>([
+  'config.update',
+  'pleg.event',
+  'worker.update',
+  'worker.state',
+  'sync.start',
+  'sync.result',
+  'backoff',
+  'probe.result',
+  'status.update',
+  'k8s.event',
+]);
+const RAW_POD =
+  /pod="([^"/\s]+\/[^"\s]+)"|podUID="?([0-9a-f-]{32,36})|"([^"_\s(]+)_([^"_\s(]+)\(([0-9a-f-]{32,36})\)"/;
+const DETECT_LINES = 400;
+const MAX_CONT_CHARS = 1 << 20;
+
+export class KubeletLogParser {
+  private readonly splitter: LineSplitter;
+  private readonly clock: LocalClock;
+  private readonly nodes = new Nodes();
+  private readonly reorder: ReorderBuffer;
+  private readonly pending = new Map<NodeState, Entry>();
+  private last: Entry | undefined;
+  private readonly counts = { understood: 0, other: 0, raw: 0, blank: 0, tooLong: 0, events: 0 };
+  private readonly pods = new Set<string>();
+  private first: number | undefined;
+  private lastTime: number | undefined;
+  private seq = 0;
+  private mode: 'detect' | 'forward' | 'reversed';
+  private held: { text: string; no: number }[] = [];
+  private heldChars = 0;
+  private carry: { text: string; line: number } | undefined;
+  private linesSeen = 0;
+
+  constructor(private readonly o: ParserOptions) {
+    this.splitter = new LineSplitter(
+      {
+        line: (t, n) => this.onLine(t, n),
+        long: (n) => {
+          this.counts.tooLong++;
+          this.tick(n);
+        },
+      },
+      o.maxLineChars,
+    );
+    this.clock = new LocalClock(o.year ?? new Date().getUTCFullYear(), o.tz);
+    this.reorder = new ReorderBuffer((ev) => this.out(ev), o.reorderWindowMs);
+    this.mode = o.reversed === true ? 'reversed' : o.reversed === false ? 'forward' : 'detect';
+  }
+
+  feed(chunk: string): void {
+    this.splitter.feed(chunk);
+  }
+
+  /** One line with its line number in the input as given (for readers that number lines themselves). */
+  feedLine(text: string, lineNo: number): void {
+    this.tick(lineNo);
+    this.processLine(text.endsWith('\r') ? text.slice(0, -1) : text, lineNo);
+  }
+
+  end(): ImportSummary {
+    this.splitter.end();
+    if (this.mode === 'detect') this.decide();
+    if (this.mode === 'reversed') {
+      const held = this.held;
+      this.held = [];
+      for (let i = held.length - 1; i >= 0; i--)
+        this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
+    }
+    if (this.carry) this.processLine(this.carry.text, this.carry.line, true);
+    for (const e of this.pending.values()) this.finish(e);
+    this.pending.clear();
+    this.reorder.flush();
+    return this.summary();
+  }
+
+  summary(): ImportSummary {
+    const s: ImportSummary = {
+      lines: Math.max(this.splitter.lines, this.linesSeen),
+      ...this.counts,
+      nodes: this.nodes.all
+        .filter((n) => n.touched.size > 0 || n.pods.size > 0 || this.nodeUsed.has(n))
+        .map((n) => n.name),
+      pods: this.pods.size,
+      reversed: this.mode === 'reversed',
+      late: this.reorder.late,
+    };
+    if (this.first !== undefined) s.firstTime = this.first;
+    if (this.lastTime !== undefined) s.lastTime = this.lastTime;
+    return s;
+  }
+
+  private readonly nodeUsed = new Set<NodeState>();
+
+  private tick(n: number): void {
+    if (n > this.linesSeen) this.linesSeen = n;
+    const every = this.o.progressLines ?? 65_536;
+    if (this.o.onProgress && n % every === 0) this.o.onProgress(n);
+  }
+
+  private onLine(text: string, no: number): void {
+    this.tick(no);
+    if (this.mode === 'forward') {
+      this.processLine(text, no);
+      return;
+    }
+    this.held.push({ text, no });
+    this.heldChars += text.length;
+    if (this.mode === 'detect' && this.held.length >= DETECT_LINES) this.decide();
+    if (this.mode === 'reversed' && this.heldChars > (this.o.maxReversedChars ?? 256 * 1024 * 1024))
+      throw new Error(
+        'newest-first (journalctl -r) input too large to hold: read it backwards (readLinesBackward)',
+      );
+  }
+
+  private decide(): void {
+    this.mode = looksReversed(this.held.map((h) => h.text)) ? 'reversed' : 'forward';
+    if (this.mode === 'forward') {
+      const held = this.held;
+      this.held = [];
+      this.heldChars = 0;
+      for (const h of held) this.processLine(h.text, h.no);
+    }
+  }
+
+  private processLine(raw: string, no: number, final = false): void {
+    let line: Line = classify(raw);
+    if (line.kind === 'docker') {
+      // docker json-file splits lines over 16 KiB into records without a trailing newline
+      const t = line.time;
+      const y = Number(t.slice(0, 4));
+      if (y > 1970) this.clock.setYear(y, Number(t.slice(5, 7)));
+      const text = (this.carry?.text ?? '') + line.log;
+      const first = this.carry?.line ?? no;
+      if (!text.endsWith('\n') && !final) {
+        this.carry = { text, line: first };
+        return;
+      }
+      this.carry = undefined;
+      line = classify(text.endsWith('\n') ? text.slice(0, -1) : text);
+      no = first;
+      if (line.kind === 'docker') line = { kind: 'other' };
+    }
+    switch (line.kind) {
+      case 'blank':
+        this.counts.blank++;
+        return;
+      case 'other':
+        this.counts.other++;
+        return;
+      case 'klog': {
+        if (line.prefix.year !== undefined)
+          this.clock.setYear(line.prefix.year, line.prefix.month ?? line.month);
+        const node = this.nodes.of(line.prefix, line.pid);
+        const time = this.clock.toEpoch(line.month, line.day, line.h, line.m, line.s, line.micros);
+        this.begin({
+          line: no,
+          lines: 1,
+          time,
+          level: line.level,
+          source: line.source,
+          text: line.text,
+          node,
+        });
+        return;
+      }
+      case 'json': {
+        const node = this.nodes.of(line.prefix, undefined);
+        const ts = Number(line.obj.ts);
+        const time = ts > 1e11 ? ts : ts * 1000;
+        const level = 'v' in line.obj ? 'I' : 'err' in line.obj ? 'E' : 'I';
+        const caller = typeof line.obj.caller === 'string' ? line.obj.caller.replace(/^.*\//, '') : '';
+        const e: Entry = {
+          line: no,
+          lines: 1,
+          time,
+          level,
+          source: caller,
+          text: String(line.obj.msg),
+          json: line.obj,
+          node,
+        };
+        this.begin(e);
+        return;
+      }
+      case 'cont':
+        this.continueEntry(line.prefix, line.text);
+    }
+  }
+
+  private begin(e: Entry): void {
+    const prev = this.pending.get(e.node);
+    if (prev) this.finish(prev);
+    this.pending.set(e.node, e);
+    this.last = e;
+    this.nodeUsed.add(e.node);
+  }
+
+  private continueEntry(prefix: Prefix, text: string): void {
+    const e =
+      prefix.host !== undefined || prefix.pid !== undefined
+        ? this.pending.get(this.nodes.of(prefix, undefined))
+        : this.last;
+    if (!e || e.json || !this.pending.has(e.node) || e.text.length + text.length > MAX_CONT_CHARS) {
+      if (prefix.host !== undefined) this.counts.raw++;
+      else this.counts.other++;
+      return;
+    }
+    e.text += `\n${text}`;
+    e.lines++;
+  }
+
+  private finish(e: Entry): void {
+    if (this.pending.get(e.node) === e) this.pending.delete(e.node);
+    const msg: Msg = { text: e.text, level: e.level, source: e.source };
+    const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
+    if (s) msg.s = s;
+    let emitted = false;
+    const ctx: Ctx = {
+      time: e.time,
+      line: e.line,
+      node: e.node,
+      emit: (d) => {
+        emitted = true;
+        this.emit(d, e);
+      },
+    };
+    if (recognise(msg, ctx)) {
+      this.counts.understood += e.lines;
+      if (!emitted) this.noteTime(e.time);
+      return;
+    }
+    this.counts.raw += e.lines;
+    const raw: Draft = {
+      type: 'log.raw',
+      text: e.json ? JSON.stringify(e.json) : e.text,
+      level: e.level,
+      source: e.source,
+    };
+    const r = RAW_POD.exec(e.text);
+    if (r) {
+      if (r[1]) raw.pod = r[1];
+      else if (r[2]) raw.podUID = r[2];
+      else if (r[5]) {
+        raw.pod = `${r[4]}/${r[3]}`;
+        raw.podUID = r[5];
+      }
+    }
+    this.emit(raw, e);
+  }
+
+  private noteTime(t: number): void {
+    if (this.first === undefined || t < this.first) this.first = t;
+    if (this.lastTime === undefined || t > this.lastTime) this.lastTime = t;
+  }
+
+  private emit(d: Draft, e: Entry): void {
+    const reg = e.node.pods;
+    if (d.podUID && !d.pod) {
+      const pod = reg.podOf(d.podUID);
+      if (pod) d.pod = pod;
+    } else if (d.pod && !d.podUID) {
+      const uid = reg.uidOf(d.pod);
+      if (uid) d.podUID = uid;
+    } else if (d.pod && d.podUID) reg.note(d.pod, d.podUID);
+    if (d.podUID) e.node.touched.add(d.podUID);
+    if (d.pod) e.node.touched.add(d.pod);
+    this.noteTime(e.time);
+    const ev = { ...d, seq: 0, time: e.time, node: e.node.name, origin: { line: e.line } } as TraceEvent;
+    this.reorder.push(ev);
+  }
+
+  /** Leaves the reorder window: the pod name/UID a later line gave is filled in, then the seq. */
+  private out(ev: TraceEvent): void {
+    const o = ev as TraceEvent & { pod?: string; podUID?: string };
+    if (o.pod === undefined && o.podUID === undefined && !POD_REFS.has(ev.type)) {
+      // not pod-scoped
+    } else {
+      const node = this.nodes.all.find((n) => n.name === ev.node);
+      if (node && o.pod && !o.podUID) o.podUID = node.pods.uidOf(o.pod) ?? `${ev.node}/${o.pod}`;
+      if (node && o.podUID && !o.pod) o.pod = node.pods.podOf(o.podUID) ?? '';
+      if (o.podUID) this.pods.add(`${ev.node}\u0000${o.podUID}`);
+    }
+    for (const k of Object.keys(o) as (keyof typeof o)[]) if (o[k] === undefined) delete o[k];
+    ev.seq = ++this.seq;
+    this.counts.events++;
+    this.o.onEvent(ev);
+  }
+}
