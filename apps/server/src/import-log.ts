@@ -169,6 +169,11 @@ function describe(s: ImportSummary): string {
   ].join('\n');
 }
 
+// a reader that stops early (`| head`) is not an error
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 const opts = options();
 const out = new Out();
 const parser = new KubeletLogParser({

@@ -68,6 +68,27 @@ interface Entry {
   text: string;
   json?: Record<string, unknown>;
   node: NodeState;
+  /** brackets left open by the text so far (computed when a header-less line follows) */
+  open?: number;
+}
+
+/** opening minus closing brackets, and 1 for a `key=<` multi-line value not yet closed by " >" */
+function openness(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 40 || c === 91) n++;
+    else if (c === 125 || c === 41 || c === 93) n--;
+  }
+  if (text.endsWith('=<') || text.includes('=<\n')) n++;
+  if (text === ' >' || text.endsWith('\n >')) n--;
+  return n;
+}
+
+function continues(e: Entry, text: string): boolean {
+  if (/^[\s>}\])]/.test(text)) return true;
+  e.open ??= openness(e.text);
+  return e.open > 0;
 }
 
 const POD_REFS = new Set<TraceType>([
@@ -257,7 +278,7 @@ export class KubeletLogParser {
         return;
       }
       case 'cont':
-        this.continueEntry(line.prefix, line.text);
+        this.continueEntry(line.prefix, line.text, no);
     }
   }
 
@@ -269,18 +290,26 @@ export class KubeletLogParser {
     this.nodeUsed.add(e.node);
   }
 
-  private continueEntry(prefix: Prefix, text: string): void {
-    const e =
-      prefix.host !== undefined || prefix.pid !== undefined
-        ? this.pending.get(this.nodes.of(prefix, undefined))
-        : this.last;
-    if (!e || e.json || !this.pending.has(e.node) || e.text.length + text.length > MAX_CONT_CHARS) {
-      if (prefix.host !== undefined) this.counts.raw++;
-      else this.counts.other++;
+  /**
+   * A line without a header: the next line of a multi-line message (an indented line, a closing bracket, or
+   * the entry before it left a bracket or a `key=<` value open), else a line of its own, kept raw at the time
+   * of the entry before it.
+   */
+  private continueEntry(prefix: Prefix, text: string, no: number): void {
+    const prefixed = prefix.host !== undefined || prefix.pid !== undefined;
+    const node = prefixed ? this.nodes.of(prefix, undefined) : this.last?.node;
+    const e = node ? this.pending.get(node) : undefined;
+    if (e && !e.json && e.text.length + text.length <= MAX_CONT_CHARS && continues(e, text)) {
+      e.text += `\n${text}`;
+      e.open = (e.open ?? openness(e.text)) + openness(text);
+      e.lines++;
       return;
     }
-    e.text += `\n${text}`;
-    e.lines++;
+    if (!node || this.last === undefined) {
+      this.counts.other++;
+      return;
+    }
+    this.begin({ line: no, lines: 1, time: this.last.time, level: '', source: '', text, node });
   }
 
   private finish(e: Entry): void {
@@ -304,14 +333,15 @@ export class KubeletLogParser {
       return;
     }
     this.counts.raw += e.lines;
-    const raw: Draft = {
-      type: 'log.raw',
-      text: e.json ? JSON.stringify(e.json) : e.text,
-      level: e.level,
-      source: e.source,
-    };
-    const r = RAW_POD.exec(e.text);
-    if (r) {
+    const raw: Draft = { type: 'log.raw', text: e.json ? JSON.stringify(e.json) : e.text };
+    if (e.level) raw.level = e.level;
+    if (e.source) raw.source = e.source;
+    const r = e.json ? null : RAW_POD.exec(e.text);
+    if (e.json) {
+      const ref = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
+      if (ref && typeof ref.name === 'string' && typeof ref.namespace === 'string') raw.pod = `${ref.namespace}/${ref.name}`;
+      if (typeof e.json.podUID === 'string') raw.podUID = e.json.podUID;
+    } else if (r) {
       if (r[1]) raw.pod = r[1];
       else if (r[2]) raw.podUID = r[2];
       else if (r[5]) {

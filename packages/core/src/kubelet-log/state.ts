@@ -88,7 +88,6 @@ export class NodeState {
         // it ran between two relists: the log shows it die but never start
         started.add(containerID);
         ctx.emit({ type: 'pleg.event', event: 'ContainerStarted', containerID, podUID, inferred: true });
-        this.plegSeen.set(`${podUID}/${containerID}/ContainerStarted`, ctx.time);
       }
       this.lastDied.set(podUID, exitCode === undefined ? { time: ctx.time } : { time: ctx.time, exitCode });
     }
