@@ -87,6 +87,15 @@ function isKubeletIdent(p: Prefix): boolean {
 
 export function classify(raw: string): Line {
   if (raw.trim() === '') return BLANK;
+  // a JSON record (docker json-file, klog JSON) may carry a klog header inside its text: look at it first
+  if (raw.charCodeAt(0) === 123) {
+    const obj = parseObject(raw);
+    if (obj) {
+      if (typeof obj.log === 'string' && typeof obj.time === 'string')
+        return { kind: 'docker', log: obj.log, time: obj.time };
+      if ('ts' in obj && typeof obj.msg === 'string') return { kind: 'json', prefix: NO_PREFIX, obj };
+    }
+  }
   let m: RegExpExecArray | null;
   // fast path: a bare klog line
   const c0 = raw.charCodeAt(0);

@@ -107,6 +107,7 @@ const RAW_POD =
   /pod="([^"/\s]+\/[^"\s]+)"|podUID="?([0-9a-f-]{32,36})|"([^"_\s(]+)_([^"_\s(]+)\(([0-9a-f-]{32,36})\)"/;
 const DETECT_LINES = 400;
 const MAX_CONT_CHARS = 1 << 20;
+const CRI_RECORD = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) /;
 
 export class KubeletLogParser {
   private readonly splitter: LineSplitter;
@@ -123,7 +124,7 @@ export class KubeletLogParser {
   private mode: 'detect' | 'forward' | 'reversed';
   private held: { text: string; no: number }[] = [];
   private heldChars = 0;
-  private carry: { text: string; line: number } | undefined;
+  private carry: { text: string; line: number; lines: number } | undefined;
   private linesSeen = 0;
 
   constructor(private readonly o: ParserOptions) {
@@ -161,7 +162,7 @@ export class KubeletLogParser {
       for (let i = held.length - 1; i >= 0; i--)
         this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
     }
-    if (this.carry) this.processLine(this.carry.text, this.carry.line, true);
+    if (this.carry) this.read(this.release('', this.carry.line));
     for (const e of this.pending.values()) this.finish(e);
     this.pending.clear();
     this.reorder.flush();
@@ -217,24 +218,56 @@ export class KubeletLogParser {
     }
   }
 
+  /**
+   * Records split by a container runtime (docker json-file at 16 KiB without a trailing newline, CRI logs
+   * flagged P) are joined before they are read; the entry counts all their lines.
+   */
   private processLine(raw: string, no: number, final = false): void {
+    const cri = CRI_RECORD.exec(raw);
+    if (cri) {
+      const y = Number(cri[1]);
+      if (y > 1970) this.clock.setYear(y, Number(cri[2]));
+      const body = raw.slice(cri[0].length);
+      if (cri[3] === 'P' && !final) this.hold(body, no);
+      else this.read(this.release(body, no));
+      return;
+    }
     let line: Line = classify(raw);
     if (line.kind === 'docker') {
-      // docker json-file splits lines over 16 KiB into records without a trailing newline
       const t = line.time;
       const y = Number(t.slice(0, 4));
       if (y > 1970) this.clock.setYear(y, Number(t.slice(5, 7)));
-      const text = (this.carry?.text ?? '') + line.log;
-      const first = this.carry?.line ?? no;
-      if (!text.endsWith('\n') && !final) {
-        this.carry = { text, line: first };
+      if (!line.log.endsWith('\n') && !final) {
+        this.hold(line.log, no);
         return;
       }
-      this.carry = undefined;
-      line = classify(text.endsWith('\n') ? text.slice(0, -1) : text);
-      no = first;
+      const joined = this.release(line.log.endsWith('\n') ? line.log.slice(0, -1) : line.log, no);
+      line = classify(joined.text);
       if (line.kind === 'docker') line = { kind: 'other' };
+      this.take(line, joined.line, joined.lines);
+      return;
     }
+    this.take(line, no, 1);
+  }
+
+  private hold(text: string, no: number): void {
+    if (this.carry) {
+      this.carry.text += text;
+      this.carry.lines++;
+    } else this.carry = { text, line: no, lines: 1 };
+  }
+
+  private release(text: string, no: number): { text: string; line: number; lines: number } {
+    const c = this.carry;
+    this.carry = undefined;
+    return c ? { text: c.text + text, line: c.line, lines: c.lines + 1 } : { text, line: no, lines: 1 };
+  }
+
+  private read(j: { text: string; line: number; lines: number }): void {
+    this.take(classify(j.text), j.line, j.lines);
+  }
+
+  private take(line: Line, no: number, span: number): void {
     switch (line.kind) {
       case 'blank':
         this.counts.blank++;
@@ -249,7 +282,7 @@ export class KubeletLogParser {
         const time = this.clock.toEpoch(line.month, line.day, line.h, line.m, line.s, line.micros);
         this.begin({
           line: no,
-          lines: 1,
+          lines: span,
           time,
           level: line.level,
           source: line.source,
@@ -266,7 +299,7 @@ export class KubeletLogParser {
         const caller = typeof line.obj.caller === 'string' ? line.obj.caller.replace(/^.*\//, '') : '';
         const e: Entry = {
           line: no,
-          lines: 1,
+          lines: span,
           time,
           level,
           source: caller,
@@ -339,7 +372,8 @@ export class KubeletLogParser {
     const r = e.json ? null : RAW_POD.exec(e.text);
     if (e.json) {
       const ref = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
-      if (ref && typeof ref.name === 'string' && typeof ref.namespace === 'string') raw.pod = `${ref.namespace}/${ref.name}`;
+      if (ref && typeof ref.name === 'string' && typeof ref.namespace === 'string')
+        raw.pod = `${ref.namespace}/${ref.name}`;
       if (typeof e.json.podUID === 'string') raw.podUID = e.json.podUID;
     } else if (r) {
       if (r[1]) raw.pod = r[1];

@@ -62,7 +62,13 @@ describe('01: v1.17 Windows klog file, glog messages, -v=4', () => {
 
   it('has the housekeeping cadence, the image pull events and the two 30 s kills', () => {
     expect(of(events, 'loop.iteration').filter((e) => e.source === 'housekeeping')).toHaveLength(48);
-    expect(of(events, 'k8s.event').map((e) => e.reason)).toEqual(['Pulling', 'Pulled', 'Created', 'Started', 'Killing']);
+    expect(of(events, 'k8s.event').map((e) => e.reason)).toEqual([
+      'Pulling',
+      'Pulled',
+      'Created',
+      'Started',
+      'Killing',
+    ]);
     const kills = of(events, 'runtime.call').filter((e) => e.method === 'StopContainer');
     expect(kills.map((k) => [k.origin?.line, k.gracePeriodS, k.podUID])).toEqual([
       [200, 30, uid],
@@ -125,7 +131,8 @@ describe('03: v1.31 OpenShift journald (kubelet.sh), structured messages, -v=2',
     const pleg = of(events, 'pleg.event');
     // 42 "SyncLoop (PLEG)" lines, 6 "container finished" after the REMOVEs with no loop line, 2 inferred starts
     expect(pleg).toHaveLength(50);
-    const died = (id: string) => pleg.find((e) => e.event === 'ContainerDied' && e.containerID.startsWith(id));
+    const died = (id: string) =>
+      pleg.find((e) => e.event === 'ContainerDied' && e.containerID.startsWith(id));
     expect(died('20e9752c')).toMatchObject({ exitCode: 143, origin: { line: 429 } });
     expect(died('360fc199')).toMatchObject({ exitCode: 1, origin: { line: 450 } });
     // an init container of coredns ran between two relists: it is only seen dying
@@ -148,7 +155,12 @@ describe('03: v1.31 OpenShift journald (kubelet.sh), structured messages, -v=2',
     const b = of(events, 'backoff');
     expect(b).toHaveLength(1);
     // the window counts from the container's finish (line 629, 05:00:14.349127)
-    expect(b[0]).toMatchObject({ kind: 'container', container: 'cluster-version-operator', delayS: 10, exitCode: 0 });
+    expect(b[0]).toMatchObject({
+      kind: 'container',
+      container: 'cluster-version-operator',
+      delayS: 10,
+      exitCode: 0,
+    });
     expect(b[0]?.until).toBe(Date.UTC(2025, 4, 12, 5, 0, 24) + 349.127);
   });
 
@@ -180,7 +192,10 @@ describe('07: Talos, klog JSON after a host prefix, -v=0', () => {
 
   it('reads the sync error and the Events the API server rejected', () => {
     expect(of(events, 'sync.result')).toEqual([
-      expect.objectContaining({ pod: 'media/volsync-src-plex-ksn6d', podUID: 'd3294284-fbae-4b80-97d6-2e0390050b78' }),
+      expect.objectContaining({
+        pod: 'media/volsync-src-plex-ksn6d',
+        podUID: 'd3294284-fbae-4b80-97d6-2e0390050b78',
+      }),
     ]);
     const ev = of(events, 'k8s.event');
     expect(ev.map((e) => `${e.pod} ${e.reason}`)).toEqual([
@@ -190,7 +205,10 @@ describe('07: Talos, klog JSON after a host prefix, -v=0', () => {
       'observability/loki-0 Created',
       'observability/loki-0 Started',
     ]);
-    expect(ev[0]).toMatchObject({ message: 'Created container postgres', fieldPath: 'spec.containers{postgres}' });
+    expect(ev[0]).toMatchObject({
+      message: 'Created container postgres',
+      fieldPath: 'spec.containers{postgres}',
+    });
   });
 });
 
@@ -211,7 +229,9 @@ describe('09: v1.15 AKS journald, glog messages', () => {
     const unwanted = of(events, 'log.raw').find((e) => e.origin?.line === 26);
     expect(unwanted?.text).toBe('Killing unwanted pod "prop-prometheus-operator-admission-patch-tbln5"');
     // the CNI plugin's own lines on the kubelet's stderr are kept, each on its own
-    expect(of(events, 'log.raw').find((e) => e.origin?.line === 23)?.text).toMatch(/\[cni-ipam\] Plugin azure-vnet-ipam/);
+    expect(of(events, 'log.raw').find((e) => e.origin?.line === 23)?.text).toMatch(
+      /\[cni-ipam\] Plugin azure-vnet-ipam/,
+    );
   });
 });
 
@@ -224,13 +244,19 @@ describe('10: v1.16–1.18 journald, glog messages, damaged lines', () => {
     expect(summary.lines).toBe(27);
     expect(summary.blank).toBe(2);
     expect(summary.nodes).toEqual(['prod-k8s-node']);
-    expect(events.find((e) => e.origin?.line === 13)).toMatchObject({ type: 'log.raw', level: 'W', source: 'kubelet_pods.go:832' });
+    expect(events.find((e) => e.origin?.line === 13)).toMatchObject({
+      type: 'log.raw',
+      level: 'W',
+      source: 'kubelet_pods.go:832',
+    });
     expect(new Date(summary.lastTime as number).toISOString()).toBe('2020-07-01T09:35:23.269Z');
   });
 
   it('has the sandbox failure as a CreatePodSandbox SyncResult, the retries and the late DELETE/REMOVE', () => {
     const err = of(events, 'sync.result')[0];
-    expect(err?.actions.map((a) => [a.action, a.error])).toEqual([['CreatePodSandbox', 'CreatePodSandboxError']]);
+    expect(err?.actions.map((a) => [a.action, a.error])).toEqual([
+      ['CreatePodSandbox', 'CreatePodSandboxError'],
+    ]);
     expect(err?.podUID).toBe(uid);
     expect(of(events, 'runtime.call').filter((e) => e.method === 'RunPodSandbox')).toHaveLength(6);
     expect(of(events, 'config.update').map((e) => e.op)).toEqual(['ADD', 'DELETE', 'DELETE', 'REMOVE']);

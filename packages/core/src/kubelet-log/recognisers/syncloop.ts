@@ -78,7 +78,7 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
       );
       return true;
     }
-    if (msg.startsWith('SyncLoop (PLEG)')) return true; // "pod does not exist, ignore irrelevant event"
+    if (msg === 'SyncLoop (PLEG): pod does not exist, ignore irrelevant event') return true;
     if (msg === 'SyncLoop (SYNC) pods') {
       const total = Number(s.kv.total ?? fromRefList(s.kv.pods).length);
       ctx.emit({
@@ -141,7 +141,7 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
     ctx.node.pleg(ctx, uid, plegData(r[4] as string), r[3] as PlegEventType);
     return true;
   }
-  if (t.startsWith('SyncLoop (PLEG)')) return true; // "ignore irrelevant event"
+  if (t.startsWith('SyncLoop (PLEG): ignore irrelevant event')) return true;
   r = OLD_SYNC.exec(t);
   if (r) {
     ctx.emit({ type: 'loop.iteration', source: 'sync', pods: Number(r[1]), durationMs: 0 });
