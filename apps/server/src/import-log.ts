@@ -24,6 +24,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 
 const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
 const BLOCK = 1 << 20;
+let readBackwards = false;
 const SNIFF_LINES = 400;
 
 function fail(msg: string, code = 2): never {
@@ -99,6 +100,7 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
     };
     const head = Buffer.from(await read(0, Math.min(size, BLOCK)));
     if (looksReversed(firstLines(head))) {
+      readBackwards = true;
       for await (const l of readLinesBackward(read, size, BLOCK)) {
         parser.feedLine(l.text, l.no);
         if (l.no % 4096 === 0) await out.flush();
@@ -165,7 +167,7 @@ function describe(s: ImportSummary): string {
   return [
     `${s.lines} lines read: ${s.understood} understood, ${s.other} skipped as other programs, ${s.raw} kept raw (log.raw), ${s.blank} blank${s.tooLong ? `, ${s.tooLong} too long (skipped)` : ''}`,
     `nodes: ${s.nodes.length ? s.nodes.join(', ') : 'none'}; pods: ${s.pods}; ${s.events} events`,
-    `time: ${iso(s.firstTime)} .. ${iso(s.lastTime)}${s.reversed ? ' (newest-first input, read backwards)' : ''}`,
+    `time: ${iso(s.firstTime)} .. ${iso(s.lastTime)}${s.reversed || readBackwards ? ' (newest-first input, read backwards)' : ''}`,
   ].join('\n');
 }
 
