@@ -81,8 +81,15 @@ function parsePrefix(p: string): Prefix | undefined {
   return undefined;
 }
 
+const identCache = new Map<string, boolean>();
 function isKubeletIdent(p: Prefix): boolean {
-  return p.ident === undefined || KUBELET_IDENT.test(p.ident);
+  if (p.ident === undefined) return true;
+  let yes = identCache.get(p.ident);
+  if (yes === undefined) {
+    yes = KUBELET_IDENT.test(p.ident);
+    if (identCache.size < 1000) identCache.set(p.ident, yes);
+  }
+  return yes;
 }
 
 export function classify(raw: string): Line {

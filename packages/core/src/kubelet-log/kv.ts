@@ -8,6 +8,12 @@
 
 /** Reads a Go/JSON double-quoted string starting at s[i] === '"'. Returns the value and the index after it. */
 export function readQuoted(s: string, i: number): { value: string; end: number } {
+  // most messages have no escapes: one slice
+  const close = s.indexOf('"', i + 1);
+  if (close > 0) {
+    const esc = s.indexOf('\\', i + 1);
+    if (esc < 0 || esc > close) return { value: s.slice(i + 1, close), end: close + 1 };
+  }
   let out = '';
   let j = i + 1;
   let chunkStart = j;

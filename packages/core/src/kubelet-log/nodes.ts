@@ -14,13 +14,33 @@ export class Nodes {
   private unknown: NodeState | undefined;
   readonly all: NodeState[] = [];
 
+  private readonly named = new Map<string, NodeState>();
+  private lastKey: string | undefined;
+  private lastPid: number | undefined;
+  private lastNode: NodeState | undefined;
+
   private make(name: string): NodeState {
     const n = new NodeState(name);
     this.all.push(n);
+    this.named.set(name, n);
     return n;
   }
 
+  byName(name: string): NodeState | undefined {
+    return this.named.get(name);
+  }
+
+  /** the node of a line; the last answer is remembered, lines come in runs from one kubelet */
   of(prefix: Prefix, pid: number | undefined): NodeState {
+    if (this.lastNode && prefix.host === this.lastKey && (prefix.pid ?? pid) === this.lastPid) return this.lastNode;
+    const n = this.find(prefix, pid);
+    this.lastKey = prefix.host;
+    this.lastPid = prefix.pid ?? pid;
+    this.lastNode = n;
+    return n;
+  }
+
+  private find(prefix: Prefix, pid: number | undefined): NodeState {
     const p = prefix.pid ?? pid;
     const host = prefix.host;
     if (host !== undefined) {

@@ -16,6 +16,7 @@ import type { TraceEvent, TraceType } from '../events/trace.ts';
 import { classify, type Line, type Prefix } from './header.ts';
 import { LineSplitter } from './lines.ts';
 import { Nodes } from './nodes.ts';
+import { fromFullName } from './pods.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { looksReversed } from './reverse.ts';
@@ -103,8 +104,7 @@ const POD_REFS = new Set<TraceType>([
   'status.update',
   'k8s.event',
 ]);
-const RAW_POD =
-  /pod="([^"/\s]+\/[^"\s]+)"|podUID="?([0-9a-f-]{32,36})|"([^"_\s(]+)_([^"_\s(]+)\(([0-9a-f-]{32,36})\)"/;
+const UID_AT = /^"?([0-9a-f-]{32,36})/;
 const DETECT_LINES = 400;
 const MAX_CONT_CHARS = 1 << 20;
 const CRI_RECORD = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) /;
@@ -345,45 +345,54 @@ export class KubeletLogParser {
     this.begin({ line: no, lines: 1, time: this.last.time, level: '', source: '', text, node });
   }
 
+  /** The entry being read, as the recognisers see it (one object, reused: no closure per entry). */
+  private readonly ctx: Ctx & { entry: Entry | undefined; emitted: boolean } = {
+    time: 0,
+    line: 0,
+    node: undefined as unknown as NodeState,
+    entry: undefined,
+    emitted: false,
+    emit: (d: Draft) => {
+      this.ctx.emitted = true;
+      this.emit(d, this.ctx.entry as Entry);
+    },
+  };
+
   private finish(e: Entry): void {
     if (this.pending.get(e.node) === e) this.pending.delete(e.node);
     const msg: Msg = { text: e.text, level: e.level, source: e.source };
     const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
     if (s) msg.s = s;
-    let emitted = false;
-    const ctx: Ctx = {
-      time: e.time,
-      line: e.line,
-      node: e.node,
-      emit: (d) => {
-        emitted = true;
-        this.emit(d, e);
-      },
-    };
+    const ctx = this.ctx;
+    ctx.time = e.time;
+    ctx.line = e.line;
+    ctx.node = e.node;
+    ctx.entry = e;
+    ctx.emitted = false;
     if (recognise(msg, ctx)) {
       this.counts.understood += e.lines;
-      if (!emitted) this.noteTime(e.time);
+      if (!ctx.emitted) this.noteTime(e.time);
       return;
     }
     this.counts.raw += e.lines;
-    const raw: Draft = { type: 'log.raw', text: e.json ? JSON.stringify(e.json) : e.text };
-    if (e.level) raw.level = e.level;
-    if (e.source) raw.source = e.source;
-    const r = e.json ? null : RAW_POD.exec(e.text);
+    this.noteTime(e.time);
+    const raw: { type: 'log.raw'; text: string; pod?: string; podUID?: string } & Record<string, unknown> = {
+      type: 'log.raw',
+      text: e.json ? JSON.stringify(e.json) : e.text,
+      level: e.level,
+      source: e.source,
+      seq: 0,
+      time: e.time,
+      node: e.node.name,
+      origin: { line: e.line },
+    };
     if (e.json) {
       const ref = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
       if (ref && typeof ref.name === 'string' && typeof ref.namespace === 'string')
         raw.pod = `${ref.namespace}/${ref.name}`;
       if (typeof e.json.podUID === 'string') raw.podUID = e.json.podUID;
-    } else if (r) {
-      if (r[1]) raw.pod = r[1];
-      else if (r[2]) raw.podUID = r[2];
-      else if (r[5]) {
-        raw.pod = `${r[4]}/${r[3]}`;
-        raw.podUID = r[5];
-      }
-    }
-    this.emit(raw, e);
+    } else rawPodOf(e.text, raw);
+    this.reorder.push(raw as unknown as TraceEvent);
   }
 
   private noteTime(t: number): void {
@@ -403,24 +412,62 @@ export class KubeletLogParser {
     if (d.podUID) e.node.touched.add(d.podUID);
     if (d.pod) e.node.touched.add(d.pod);
     this.noteTime(e.time);
-    const ev = { ...d, seq: 0, time: e.time, node: e.node.name, origin: { line: e.line } } as TraceEvent;
-    this.reorder.push(ev);
+    const ev = d as Draft & { seq: number; time: number; node: string; origin: { line: number } };
+    ev.seq = 0;
+    ev.time = e.time;
+    ev.node = e.node.name;
+    ev.origin = { line: e.line };
+    this.reorder.push(ev as TraceEvent);
   }
 
   /** Leaves the reorder window: the pod name/UID a later line gave is filled in, then the seq. */
-  private out(ev: TraceEvent): void {
-    const o = ev as TraceEvent & { pod?: string; podUID?: string };
-    if (o.pod === undefined && o.podUID === undefined && !POD_REFS.has(ev.type)) {
-      // not pod-scoped
-    } else {
-      const node = this.nodes.all.find((n) => n.name === ev.node);
+  private out(event: TraceEvent): void {
+    let ev = event;
+    const o = ev as TraceEvent & { pod?: string; podUID?: string; container?: string };
+    if (o.pod !== undefined || o.podUID !== undefined || POD_REFS.has(ev.type)) {
+      const node = this.nodes.byName(ev.node as string);
       if (node && o.pod && !o.podUID) o.podUID = node.pods.uidOf(o.pod) ?? `${ev.node}/${o.pod}`;
       if (node && o.podUID && !o.pod) o.pod = node.pods.podOf(o.podUID) ?? '';
       if (o.podUID) this.pods.add(`${ev.node}\u0000${o.podUID}`);
     }
-    for (const k of Object.keys(o) as (keyof typeof o)[]) if (o[k] === undefined) delete o[k];
+    // a recogniser's draft may name a field it could not fill: an event never carries an undefined field
+    if (ev.type !== 'log.raw') {
+      const r = o as unknown as Record<string, unknown>;
+      for (const k in r) {
+        if (r[k] !== undefined) continue;
+        const clean: Record<string, unknown> = {};
+        for (const j in r) if (r[j] !== undefined) clean[j] = r[j];
+        ev = clean as unknown as TraceEvent;
+        break;
+      }
+    }
     ev.seq = ++this.seq;
     this.counts.events++;
     this.o.onEvent(ev);
+  }
+}
+
+/** The pod a raw line names, cheaply: `pod="ns/name"`, else `podUID=…`, else a glog `"name_ns(uid)"`. */
+function rawPodOf(text: string, raw: { pod?: string; podUID?: string }): void {
+  let i = text.indexOf(' pod="');
+  if (i >= 0) {
+    const end = text.indexOf('"', i + 6);
+    const ref = end > 0 ? text.slice(i + 6, end) : '';
+    if (ref.includes('/')) raw.pod = ref;
+  }
+  i = text.indexOf('podUID=');
+  if (i >= 0) {
+    const m = UID_AT.exec(text.slice(i + 7, i + 45));
+    if (m) raw.podUID = m[1];
+  }
+  if (raw.pod || raw.podUID) return;
+  i = text.indexOf(')"');
+  if (i >= 0) {
+    const open = text.lastIndexOf('"', i);
+    const p = open >= 0 ? fromFullName(text.slice(open + 1, i + 1)) : undefined;
+    if (p) {
+      raw.pod = p.pod;
+      if (p.uid) raw.podUID = p.uid;
+    }
   }
 }
