@@ -75,7 +75,7 @@ function options(): { file: string; year?: number; tz?: string } {
 class Out {
   private buf: string[] = [];
   push = (ev: TraceEvent): void => {
-    this.buf.push(JSON.stringify(ev));
+    this.buf.push(ev.type === 'log.raw' ? rawLine(ev) : JSON.stringify(ev));
   };
   async flush(): Promise<void> {
     if (this.buf.length === 0) return;
@@ -83,6 +83,20 @@ class Out {
     this.buf = [];
     if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r));
   }
+}
+
+const q = JSON.stringify;
+/** log.raw is most of a log: written field by field, the same JSON as JSON.stringify gives, faster */
+function rawLine(ev: Extract<TraceEvent, { type: 'log.raw' }>): string {
+  let s = `{"type":"log.raw","text":${q(ev.text)}`;
+  if (ev.level !== undefined) s += `,"level":${q(ev.level)}`;
+  if (ev.source !== undefined) s += `,"source":${q(ev.source)}`;
+  if (ev.pod !== undefined) s += `,"pod":${q(ev.pod)}`;
+  if (ev.podUID !== undefined) s += `,"podUID":${q(ev.podUID)}`;
+  s += `,"seq":${ev.seq},"time":${ev.time}`;
+  if (ev.node !== undefined) s += `,"node":${q(ev.node)}`;
+  if (ev.origin !== undefined) s += `,"origin":{"line":${ev.origin.line}}`;
+  return `${s}}`;
 }
 
 function firstLines(buf: Buffer): string[] {

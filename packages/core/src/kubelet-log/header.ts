@@ -92,8 +92,16 @@ function isKubeletIdent(p: Prefix): boolean {
   return yes;
 }
 
+function isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 11 && c !== 12) return false;
+  }
+  return true;
+}
+
 export function classify(raw: string): Line {
-  if (raw.trim() === '') return BLANK;
+  if (isBlank(raw)) return BLANK;
   // a JSON record (docker json-file, klog JSON) may carry a klog header inside its text: look at it first
   if (raw.charCodeAt(0) === 123) {
     const obj = parseObject(raw);
