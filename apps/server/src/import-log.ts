@@ -87,17 +87,14 @@ class Out {
 }
 
 const q = JSON.stringify;
+const SAFE = /^[\w.:/ -]*$/;
+/** a string known to need no escaping is written as is */
+const str = (v: string): string => (SAFE.test(v) ? `"${v}"` : q(v));
 /** log.raw is most of a log: written field by field, the same JSON as JSON.stringify gives, faster */
 function rawLine(ev: Extract<TraceEvent, { type: 'log.raw' }>): string {
-  let s = `{"type":"log.raw","text":${q(ev.text)}`;
-  if (ev.level !== undefined) s += `,"level":${q(ev.level)}`;
-  if (ev.source !== undefined) s += `,"source":${q(ev.source)}`;
-  if (ev.pod !== undefined) s += `,"pod":${q(ev.pod)}`;
-  if (ev.podUID !== undefined) s += `,"podUID":${q(ev.podUID)}`;
-  s += `,"seq":${ev.seq},"time":${ev.time}`;
-  if (ev.node !== undefined) s += `,"node":${q(ev.node)}`;
-  if (ev.origin !== undefined) s += `,"origin":{"line":${ev.origin.line}}`;
-  return `${s}}`;
+  const opt =
+    (ev.pod !== undefined ? `,"pod":${str(ev.pod)}` : '') + (ev.podUID !== undefined ? `,"podUID":${str(ev.podUID)}` : '');
+  return `{"type":"log.raw","text":${q(ev.text)},"level":${str(ev.level ?? '')},"source":${str(ev.source ?? '')}${opt},"seq":${ev.seq},"time":${ev.time},"node":${str(ev.node ?? '')},"origin":{"line":${ev.origin?.line ?? 0}}}`;
 }
 
 function firstLines(buf: Buffer): string[] {
@@ -188,7 +185,7 @@ function describe(s: ImportSummary): string {
 
 // the import keeps little alive (one reorder window, the pods seen) and makes much short-lived garbage: a small
 // young generation that is collected often keeps the peak RSS bounded whatever the file size
-setFlagsFromString('--max-semi-space-size=8');
+setFlagsFromString('--max-semi-space-size=16');
 setFlagsFromString('--heap-growing-percent=50');
 
 // a reader that stops early (`| head`) is not an error

@@ -57,8 +57,34 @@ const OTHER: Line = { kind: 'other' };
 const BLANK: Line = { kind: 'blank' };
 const NO_PREFIX: Prefix = {};
 
+/** journald's short format, `Mmm dd hh:mm:ss[.frac] `: where the host part starts, else -1 (no regex) */
+function shortStampEnd(p: string): number {
+  if (p.length < 17 || p.charCodeAt(3) !== 32 || p.charCodeAt(9) !== 58 || p.charCodeAt(12) !== 58) return -1;
+  let i = 15;
+  if (p.charCodeAt(i) === 46) {
+    i++;
+    while (i < p.length && p.charCodeAt(i) >= 48 && p.charCodeAt(i) <= 57) i++;
+  }
+  return p.charCodeAt(i) === 32 ? i + 1 : -1;
+}
+
+/** host/identifier/pid parts of short-format prefixes already read (a log has few) */
+const shortCache = new Map<string, Prefix | null>();
+
 function parsePrefix(p: string): Prefix | undefined {
   if (p === '') return NO_PREFIX;
+  const at = shortStampEnd(p);
+  if (at > 0) {
+    const rest = p.slice(at);
+    let hit = shortCache.get(rest);
+    if (hit === undefined) {
+      const m = SYSLOG.exec(p);
+      hit = m ? { host: m[5] as string, ident: m[6] as string, ...(m[7] ? { pid: Number(m[7]) } : {}) } : null;
+      if (shortCache.size > 10_000) shortCache.clear();
+      shortCache.set(rest, hit);
+    }
+    if (hit) return hit;
+  }
   let m = SYSLOG.exec(p);
   if (m) {
     const out: Prefix = { host: m[5], ident: m[6] };
