@@ -79,7 +79,9 @@ function parsePrefix(p: string): Prefix | undefined {
     let hit = shortCache.get(rest);
     if (hit === undefined) {
       const m = SYSLOG.exec(p);
-      hit = m ? { host: m[5] as string, ident: m[6] as string, ...(m[7] ? { pid: Number(m[7]) } : {}) } : null;
+      hit = m
+        ? { host: m[5] as string, ident: m[6] as string, ...(m[7] ? { pid: Number(m[7]) } : {}) }
+        : null;
       if (shortCache.size > 10_000) shortCache.clear();
       shortCache.set(rest, hit);
     }

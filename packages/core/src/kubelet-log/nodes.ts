@@ -32,7 +32,8 @@ export class Nodes {
 
   /** the node of a line; the last answer is remembered, lines come in runs from one kubelet */
   of(prefix: Prefix, pid: number | undefined): NodeState {
-    if (this.lastNode && prefix.host === this.lastKey && (prefix.pid ?? pid) === this.lastPid) return this.lastNode;
+    if (this.lastNode && prefix.host === this.lastKey && (prefix.pid ?? pid) === this.lastPid)
+      return this.lastNode;
     const n = this.find(prefix, pid);
     this.lastKey = prefix.host;
     this.lastPid = prefix.pid ?? pid;

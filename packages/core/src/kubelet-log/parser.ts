@@ -13,10 +13,10 @@
  * (readLinesBackward) and call `feedLine` with the file's line numbers.
  */
 import type { TraceEvent, TraceType } from '../events/trace.ts';
+import { continues, type Entry, openness, rawPodOf } from './entry.ts';
 import { classify, type Line, type Prefix } from './header.ts';
 import { LineSplitter } from './lines.ts';
 import { Nodes } from './nodes.ts';
-import { fromFullName } from './pods.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
 import { looksReversed } from './reverse.ts';
@@ -60,38 +60,6 @@ export interface ImportSummary {
   late: number;
 }
 
-interface Entry {
-  line: number;
-  lines: number;
-  time: number;
-  level: string;
-  source: string;
-  text: string;
-  json?: Record<string, unknown>;
-  node: NodeState;
-  /** brackets left open by the text so far (computed when a header-less line follows) */
-  open?: number;
-}
-
-/** opening minus closing brackets, and 1 for a `key=<` multi-line value not yet closed by " >" */
-function openness(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 123 || c === 40 || c === 91) n++;
-    else if (c === 125 || c === 41 || c === 93) n--;
-  }
-  if (text.endsWith('=<') || text.includes('=<\n')) n++;
-  if (text === ' >' || text.endsWith('\n >')) n--;
-  return n;
-}
-
-function continues(e: Entry, text: string): boolean {
-  if (/^[\s>}\])]/.test(text)) return true;
-  e.open ??= openness(e.text);
-  return e.open > 0;
-}
-
 const POD_REFS = new Set<TraceType>([
   'config.update',
   'pleg.event',
@@ -104,7 +72,6 @@ const POD_REFS = new Set<TraceType>([
   'status.update',
   'k8s.event',
 ]);
-const UID_AT = /^"?([0-9a-f-]{32,36})/;
 const DETECT_LINES = 400;
 const MAX_CONT_CHARS = 1 << 20;
 const CRI_RECORD = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) /;
@@ -114,7 +81,6 @@ export class KubeletLogParser {
   private readonly clock: LocalClock;
   private readonly nodes = new Nodes();
   private readonly reorder: ReorderBuffer;
-  private readonly pending = new Map<NodeState, Entry>();
   private last: Entry | undefined;
   private readonly counts = { understood: 0, other: 0, raw: 0, blank: 0, tooLong: 0, events: 0 };
   private readonly pods = new Set<string>();
@@ -163,8 +129,7 @@ export class KubeletLogParser {
         this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
     }
     if (this.carry) this.read(this.release('', this.carry.line));
-    for (const e of this.pending.values()) this.finish(e);
-    this.pending.clear();
+    for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
     this.reorder.flush();
     return this.summary();
   }
@@ -173,9 +138,7 @@ export class KubeletLogParser {
     const s: ImportSummary = {
       lines: Math.max(this.splitter.lines, this.linesSeen),
       ...this.counts,
-      nodes: this.nodes.all
-        .filter((n) => n.touched.size > 0 || n.pods.size > 0 || this.nodeUsed.has(n))
-        .map((n) => n.name),
+      nodes: this.nodes.all.filter((n) => n.touched.size > 0 || n.pods.size > 0 || n.used).map((n) => n.name),
       pods: this.pods.size,
       reversed: this.mode === 'reversed',
       late: this.reorder.late,
@@ -184,8 +147,6 @@ export class KubeletLogParser {
     if (this.lastTime !== undefined) s.lastTime = this.lastTime;
     return s;
   }
-
-  private readonly nodeUsed = new Set<NodeState>();
 
   private tick(n: number): void {
     if (n > this.linesSeen) this.linesSeen = n;
@@ -316,11 +277,11 @@ export class KubeletLogParser {
   }
 
   private begin(e: Entry): void {
-    const prev = this.pending.get(e.node);
+    const prev = e.node.pending as Entry | undefined;
     if (prev) this.finish(prev);
-    this.pending.set(e.node, e);
+    e.node.pending = e;
     this.last = e;
-    this.nodeUsed.add(e.node);
+    e.node.used = true;
   }
 
   /**
@@ -331,7 +292,7 @@ export class KubeletLogParser {
   private continueEntry(prefix: Prefix, text: string, no: number): void {
     const prefixed = prefix.host !== undefined || prefix.pid !== undefined;
     const node = prefixed ? this.nodes.of(prefix, undefined) : this.last?.node;
-    const e = node ? this.pending.get(node) : undefined;
+    const e = node?.pending as Entry | undefined;
     if (e && !e.json && e.text.length + text.length <= MAX_CONT_CHARS && continues(e, text)) {
       e.text += `\n${text}`;
       e.open = (e.open ?? openness(e.text)) + openness(text);
@@ -359,7 +320,7 @@ export class KubeletLogParser {
   };
 
   private finish(e: Entry): void {
-    if (this.pending.get(e.node) === e) this.pending.delete(e.node);
+    if (e.node.pending === e) e.node.pending = undefined;
     const msg: Msg = { text: e.text, level: e.level, source: e.source };
     const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
     if (s) msg.s = s;
@@ -444,30 +405,5 @@ export class KubeletLogParser {
     ev.seq = ++this.seq;
     this.counts.events++;
     this.o.onEvent(ev);
-  }
-}
-
-/** The pod a raw line names, cheaply: `pod="ns/name"`, else `podUID=…`, else a glog `"name_ns(uid)"`. */
-function rawPodOf(text: string, raw: { pod?: string; podUID?: string }): void {
-  let i = text.indexOf(' pod="');
-  if (i >= 0) {
-    const end = text.indexOf('"', i + 6);
-    const ref = end > 0 ? text.slice(i + 6, end) : '';
-    if (ref.includes('/')) raw.pod = ref;
-  }
-  i = text.indexOf('podUID=');
-  if (i >= 0) {
-    const m = UID_AT.exec(text.slice(i + 7, i + 45));
-    if (m) raw.podUID = m[1];
-  }
-  if (raw.pod || raw.podUID) return;
-  i = text.indexOf(')"');
-  if (i >= 0) {
-    const open = text.lastIndexOf('"', i);
-    const p = open >= 0 ? fromFullName(text.slice(open + 1, i + 1)) : undefined;
-    if (p) {
-      raw.pod = p.pod;
-      if (p.uid) raw.podUID = p.uid;
-    }
   }
 }

@@ -62,6 +62,10 @@ export class NodeState {
   private readonly containerPod = new Map<string, string>();
   private readonly windows = new Map<string, Window>();
   private readonly imageFailures = new Map<string, number>();
+  /** the node's entry still open for continuation lines (an Entry of parser.ts) */
+  pending: unknown;
+  /** some kubelet line came from this node */
+  used = false;
   /** pods (by UID and by name) this log has said anything about so far */
   readonly touched = new Set<string>();
 
