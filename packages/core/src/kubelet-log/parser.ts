@@ -15,6 +15,7 @@
 import type { TraceEvent, TraceType } from '../events/trace.ts';
 import { continues, type Entry, openness, rawPodOf } from './entry.ts';
 import { classify, type Line, type Prefix } from './header.ts';
+import type { Structured } from './kv.ts';
 import { LineSplitter } from './lines.ts';
 import { Nodes } from './nodes.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
@@ -321,20 +322,8 @@ export class KubeletLogParser {
 
   private finish(e: Entry): void {
     if (e.node.pending === e) e.node.pending = undefined;
-    const msg: Msg = { text: e.text, level: e.level, source: e.source };
     const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
-    if (s) msg.s = s;
-    const ctx = this.ctx;
-    ctx.time = e.time;
-    ctx.line = e.line;
-    ctx.node = e.node;
-    ctx.entry = e;
-    ctx.emitted = false;
-    if (recognise(msg, ctx)) {
-      this.counts.understood += e.lines;
-      if (!ctx.emitted) this.noteTime(e.time);
-      return;
-    }
+    if (s !== null && this.understood(e, s)) return;
     this.counts.raw += e.lines;
     this.noteTime(e.time);
     const raw: { type: 'log.raw'; text: string; pod?: string; podUID?: string } & Record<string, unknown> = {
@@ -354,6 +343,24 @@ export class KubeletLogParser {
       if (typeof e.json.podUID === 'string') raw.podUID = e.json.podUID;
     } else rawPodOf(e.text, raw);
     this.reorder.push(raw as unknown as TraceEvent);
+  }
+
+  /** Offers the entry to the recognisers; true when one understood it. */
+  private understood(e: Entry, s: Structured | undefined): boolean {
+    const msg: Msg = { text: e.text, level: e.level, source: e.source };
+    if (s) msg.s = s;
+    const ctx = this.ctx;
+    ctx.time = e.time;
+    ctx.line = e.line;
+    ctx.node = e.node;
+    ctx.entry = e;
+    ctx.emitted = false;
+    if (recognise(msg, ctx)) {
+      this.counts.understood += e.lines;
+      if (!ctx.emitted) this.noteTime(e.time);
+      return true;
+    }
+    return false;
   }
 
   private noteTime(t: number): void {

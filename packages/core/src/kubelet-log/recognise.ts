@@ -55,23 +55,31 @@ const CLAIMED = new Set([
   'Status for pod updated successfully',
 ]);
 
+/** How the glog-style messages the families read begin (one test instead of asking every family). */
+const GLOG_CLAIMED =
+  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Orphaned pod|PullImage|Status for pod)/;
+
 function claimed(msg: string): boolean {
   return CLAIMED.has(msg) || msg.startsWith('SyncLoop') || msg.startsWith('Skipping pod synchronization');
 }
 
-/** Structured form of a text message, split only when claimed. */
-export function structuredOf(text: string): Structured | undefined {
-  if (text.charCodeAt(0) !== 34) return undefined;
-  const msg = readQuoted(text, 0).value;
-  if (!claimed(msg)) return { msg, kv: {} };
-  return parseStructured(text);
+/**
+ * The structured form of a text message (undefined for a glog-style message), or null when no family reads the
+ * message: then it is not split into values at all.
+ */
+export function structuredOf(text: string): Structured | null | undefined {
+  if (text.charCodeAt(0) !== 34) return GLOG_CLAIMED.test(text) ? undefined : null;
+  const close = text.indexOf('"', 1);
+  const esc = text.indexOf('\\');
+  const msg = close > 0 && (esc < 0 || esc > close) ? text.slice(1, close) : readQuoted(text, 0).value;
+  return claimed(msg) ? (parseStructured(text) ?? null) : null;
 }
 
 /** Flattens a klog JSON record's values to the strings the text form would show. */
-export function structuredOfJson(obj: Record<string, unknown>): Structured {
+export function structuredOfJson(obj: Record<string, unknown>): Structured | null {
   const msg = String(obj.msg);
   const kv: Record<string, string> = {};
-  if (!claimed(msg)) return { msg, kv };
+  if (!claimed(msg)) return null;
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'ts' || k === 'msg' || k === 'caller' || k === 'v') continue;
     if (typeof v === 'string') kv[k] = v;
@@ -83,13 +91,11 @@ export function structuredOfJson(obj: Record<string, unknown>): Structured {
   return { msg, kv };
 }
 
-/** How the glog-style messages the families read begin (one test instead of asking every family). */
-const GLOG_CLAIMED =
-  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Orphaned pod|PullImage|Status for pod)/;
-
-/** true when some family understood the entry (it may still have emitted nothing, e.g. an empty ADD) */
+/**
+ * true when some family understood the entry (it may still have emitted nothing, e.g. an empty ADD). Callers
+ * ask only for entries structuredOf did not rule out.
+ */
 export function recognise(m: Msg, ctx: Ctx): boolean {
-  if (m.s ? !claimed(m.s.msg) : !GLOG_CLAIMED.test(m.text)) return false;
   for (const f of FAMILIES) if (f(m, ctx)) return true;
   return false;
 }
