@@ -18,10 +18,14 @@ const MB = 1e6;
 
 /** Runs `node --import tsx <script> <args>` under /usr/bin/time: wall seconds and peak RSS (MB). */
 function timed(script: string, args: string[]): Promise<{ s: number; rssMB: number; stderr: string }> {
-  const p = spawn('/usr/bin/time', ['-f', '@@time %e %M', process.execPath, '--import', 'tsx', join(ROOT, script), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const p = spawn(
+    '/usr/bin/time',
+    ['-f', '@@time %e %M', process.execPath, '--import', 'tsx', join(ROOT, script), ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   p.stderr.on('data', (d: Buffer) => {
     err += d.toString();

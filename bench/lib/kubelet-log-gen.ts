@@ -47,12 +47,19 @@ function load(): Sample[] {
 /** The line moved by shiftMs (whole seconds, so the microseconds of the header stay as written). */
 function restamp(line: string, shiftMs: number): string {
   let out = line.replace(TS, (_, ts: string) => `"ts":${(Number(ts) + shiftMs).toFixed(3)}`);
-  out = out.replace(KLOG, (_m, lvl: string, mo: string, d: string, h: string, mi: string, s: string, us: string) => {
-    const t = new Date(Date.UTC(2024, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) + shiftMs);
-    return `${lvl}${p2(t.getUTCMonth() + 1)}${p2(t.getUTCDate())} ${p2(t.getUTCHours())}:${p2(t.getUTCMinutes())}:${p2(t.getUTCSeconds())}.${us}`;
-  });
+  out = out.replace(
+    KLOG,
+    (_m, lvl: string, mo: string, d: string, h: string, mi: string, s: string, us: string) => {
+      const t = new Date(
+        Date.UTC(2024, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) + shiftMs,
+      );
+      return `${lvl}${p2(t.getUTCMonth() + 1)}${p2(t.getUTCDate())} ${p2(t.getUTCHours())}:${p2(t.getUTCMinutes())}:${p2(t.getUTCSeconds())}.${us}`;
+    },
+  );
   out = out.replace(SYSLOG, (_m, mo: string, d: string, h: string, mi: string, s: string) => {
-    const t = new Date(Date.UTC(2024, MONTHS.indexOf(mo), Number(d), Number(h), Number(mi), Number(s)) + shiftMs);
+    const t = new Date(
+      Date.UTC(2024, MONTHS.indexOf(mo), Number(d), Number(h), Number(mi), Number(s)) + shiftMs,
+    );
     return `${MONTHS[t.getUTCMonth()]} ${p2(t.getUTCDate())} ${p2(t.getUTCHours())}:${p2(t.getUTCMinutes())}:${p2(t.getUTCSeconds())}`;
   });
   return out;
