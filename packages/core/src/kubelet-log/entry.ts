@@ -1,5 +1,5 @@
 /**
- * One kubelet log entry while it is read: its header line and the lines that continue it, and the helpers that
+ * One kubelet log entry while it is read: its header line and the lines that continue it, and the functions that
  * decide what continues an entry and which pod a raw entry names. Used by KubeletLogParser only.
  */
 import { fromFullName } from './pods.ts';

@@ -3,7 +3,7 @@
  * (the relist's "GenericPLEG"/"container finished" line and the loop's "SyncLoop (PLEG)" line) become one
  * event; a ContainerDied for a container never seen started gets an inferred ContainerStarted before it; the
  * same back-off line repeated at every sync while a pod waits becomes one window per restart. Recognisers
- * call these helpers through the Ctx they are given; nothing here blocks.
+ * call these methods through the Ctx they are given; nothing here blocks.
  */
 import type {
   PlegEventType,
