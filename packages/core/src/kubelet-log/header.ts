@@ -10,6 +10,16 @@ import { monthOf } from './time.ts';
 
 /** glog/klog text header: severity, MMDD hh:mm:ss.uuuuuu, thread id (the pid), file:line] */
 const KLOG = /([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) ([^\s:\]]+:\d+)\] ?/;
+/** the same header, tried at one position only */
+const KLOG_AT = new RegExp(KLOG.source, 'y');
+
+/** the klog header starting exactly at i, if there is one */
+function klogAt(raw: string, i: number): RegExpExecArray | null {
+  const c = raw.charCodeAt(i);
+  if (c !== 73 && c !== 87 && c !== 69 && c !== 70) return null;
+  KLOG_AT.lastIndex = i;
+  return KLOG_AT.exec(raw);
+}
 const SYSLOG =
   /^(?:([A-Z][a-z]{2}) +(\d{1,2}) \d\d:\d\d:\d\d(?:\.\d+)?|(\d{4})-(\d\d)-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?) (\S+) ([^\s[\]:]+)(?:\[(\d+)\])?: ?$/;
 /** what is left of a syslog prefix whose start was cut off */
@@ -140,11 +150,13 @@ export function classify(raw: string): Line {
     }
   }
   let m: RegExpExecArray | null;
-  // fast path: a bare klog line
-  const c0 = raw.charCodeAt(0);
-  if ((c0 === 73 || c0 === 87 || c0 === 69 || c0 === 70) && raw.charCodeAt(5) === 32) m = KLOG.exec(raw);
-  else m = null;
-  if (m === null || m.index !== 0) m = KLOG.exec(raw);
+  // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere
+  m = klogAt(raw, 0);
+  if (m === null) {
+    const colon = raw.indexOf(': ');
+    if (colon > 0) m = klogAt(raw, colon + 2);
+    if (m === null) m = KLOG.exec(raw);
+  }
   if (m) {
     const prefix = parsePrefix(raw.slice(0, m.index));
     // a header after an unknown prefix is still a kubelet line (a damaged or unusual prefix); a header

@@ -185,7 +185,8 @@ export class KubeletLogParser {
    * flagged P) are joined before they are read; the entry counts all their lines.
    */
   private processLine(raw: string, no: number, final = false): void {
-    const cri = CRI_RECORD.exec(raw);
+    // the CRI log format starts with a year; nothing else a kubelet writes starts with four digits and a dash
+    const cri = raw.charCodeAt(4) === 45 && raw.charCodeAt(0) <= 57 ? CRI_RECORD.exec(raw) : null;
     if (cri) {
       const y = Number(cri[1]);
       if (y > 1970) this.clock.setYear(y, Number(cri[2]));
