@@ -53,6 +53,7 @@ const CLAIMED = new Set([
   'Pod is complete and the worker can now stop',
   'Pod has been terminated and is no longer known to the kubelet, remove all history',
   'Status for pod updated successfully',
+  'Got phase for pod',
 ]);
 
 /** How the glog-style messages the families read begin (one test instead of asking every family). */

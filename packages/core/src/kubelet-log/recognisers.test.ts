@@ -174,6 +174,8 @@ describe('pod workers, status, probes, kills, images, events', () => {
         `"Status for pod updated successfully" pod="shop/web-0" statusVersion=3 status={"phase":"Failed","reason":"Evicted"}`,
         0,
       ),
+      k('"Got phase for pod" pod="shop/web-0" oldPhase="Failed" phase="Failed"'),
+      k('"Got phase for pod" pod="shop/web-0" oldPhase="Pending" phase="Running"'),
       k(
         `Readiness probe for "web-0_shop(${UID}):app" failed (failure): HTTP probe failed with statuscode: 503`,
       ),
@@ -193,7 +195,10 @@ describe('pod workers, status, probes, kills, images, events', () => {
         `"Event occurred" object="n1" fieldPath="" kind="Node" apiVersion="" type="Normal" reason="NodeReady" message="Node n1 status is now: NodeReady"`,
       ),
     ]);
-    expect(of(events, 'status.update')[0]?.status).toEqual({ phase: 'Failed', reason: 'Evicted' });
+    expect(of(events, 'status.update').map((e) => e.status)).toEqual([
+      { phase: 'Failed', reason: 'Evicted' },
+      { phase: 'Running' },
+    ]);
     expect(of(events, 'probe.result').map((e) => [e.probe, e.result, e.container, e.podUID])).toEqual([
       ['Readiness', 'Failure', 'app', UID],
       ['Startup', 'Success', 'app', UID],

@@ -2,7 +2,9 @@
  * status/status_manager.go's successful status writes, which carry the status the kubelet sent:
  *   Status for pod "a_ns(uid)" updated successfully: (3, {Phase:Running Conditions:[…] Message: Reason: …})  (glog)
  *   "Status for pod updated successfully" pod="ns/a" statusVersion=3 status={"phase":"Running",…}       (structured)
- * The glog form prints a Go struct: only phase, reason and message are read from it.
+ * The glog form prints a Go struct: only phase, reason and message are read from it. At -v=4 (v1.27+)
+ * kubelet_pods.go also says which phase it computed, `"Got phase for pod" pod=… oldPhase="Pending" phase="Running"`:
+ * a change of phase is a status update with that phase.
  */
 import type { PodPhase, PodStatus } from '../../api/v1.ts';
 import { fromFullName, fromRef } from '../pods.ts';
@@ -14,6 +16,13 @@ const OLD = /^Status for pod "([^"]*)" updated successfully: \(\d+, \{Phase:(\w+
 export function status(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
+    if (s.msg === 'Got phase for pod') {
+      const phase = s.kv.phase as PodPhase;
+      if (!PHASES.has(phase)) return false;
+      if (s.kv.oldPhase !== phase)
+        ctx.emit({ type: 'status.update', status: { phase }, pod: fromRef(s.kv.pod), podUID: s.kv.podUID });
+      return true;
+    }
     if (s.msg !== 'Status for pod updated successfully') return false;
     let st: PodStatus | undefined;
     try {
