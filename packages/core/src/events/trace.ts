@@ -66,7 +66,14 @@ export type TracePayload =
   | { type: 'loop.skipped'; errors: string[]; backoffMs: number }
   | ({ type: 'config.update'; op: ConfigOp; source: string } & PodRef)
   | { type: 'pleg.relist'; durationMs: number; pods: number; containers: number; events: number }
-  | ({ type: 'pleg.event'; event: PlegEventType; containerID: string; containerName?: string } & PodRef)
+  | ({
+      type: 'pleg.event';
+      event: PlegEventType;
+      containerID: string;
+      containerName?: string;
+      /** the container's exit code, when the log says it (an imported kubelet log's "container finished") */
+      exitCode?: number;
+    } & PodRef)
   | { type: 'pleg.mode'; mode: 'generic' | 'evented'; reason: string }
   | ({ type: 'worker.update'; updateType: UpdateType; coalesced: boolean; dropped?: string } & PodRef)
   | ({ type: 'worker.state'; from: WorkerState | null; to: WorkerState } & PodRef)
@@ -91,6 +98,9 @@ export type TracePayload =
       durationMs: number;
       code?: number;
       error?: string;
+      /** StopContainer: the grace period in seconds, and whether it overrides the pod's (imported logs) */
+      gracePeriodS?: number;
+      override?: boolean;
     }
   | { type: 'runtime.state'; ready: boolean; errors: string[] }
   | ({
@@ -123,9 +133,31 @@ export type TracePayload =
     } & PodRef)
   | { type: 'housekeeping'; durationMs: number; forgotten: number; orphansKilled: number; restarted: number }
   | { type: 'server.start'; version: string; runtime: string; endpoint: string }
-  | { type: 'sim.fault'; fault: string; detail: string };
+  | { type: 'sim.fault'; fault: string; detail: string }
+  | {
+      /** a kubelet log entry the importer did not turn into another event: kept, never dropped */
+      type: 'log.raw';
+      text: string;
+      /** klog severity letter: I, W, E, F */
+      level?: string;
+      /** the kubelet source position from the klog header, e.g. "kubelet.go:1987" */
+      source?: string;
+      podUID?: string;
+      pod?: string;
+    };
 
-export type TraceEvent = TracePayload & { seq: number; time: number };
+/**
+ * Fields only an imported kubelet log sets (packages/core/src/kubelet-log): `node` (the host name, or
+ * "pid <n>" when the log shows none), `origin.line` (1-based line of the input file as given) and `inferred`
+ * (the log implies the event but shows no line for it).
+ */
+export interface ImportedFields {
+  node?: string;
+  origin?: { line: number };
+  inferred?: boolean;
+}
+
+export type TraceEvent = TracePayload & { seq: number; time: number } & ImportedFields;
 export type TraceType = TraceEvent['type'];
 export type TraceOf<T extends TraceType> = Extract<TraceEvent, { type: T }>;
 
@@ -149,6 +181,7 @@ export const TRACE_TYPES: readonly TraceType[] = [
   'housekeeping',
   'server.start',
   'sim.fault',
+  'log.raw',
 ];
 
 /** The pod an event belongs to, if any. */
@@ -169,5 +202,12 @@ export function checkTraceEvent(v: unknown): string | undefined {
   if (typeof o.type !== 'string' || !TRACE_TYPES.includes(o.type as TraceType))
     return `unknown type ${String(o.type)}`;
   if ('podUID' in o && typeof o.podUID !== 'string') return 'podUID must be a string';
+  if ('node' in o && typeof o.node !== 'string') return 'node must be a string';
+  if ('origin' in o) {
+    const origin = o.origin as { line?: unknown } | null;
+    if (typeof origin !== 'object' || origin === null || typeof origin.line !== 'number')
+      return 'origin must be {line: number}';
+  }
+  if ('inferred' in o && typeof o.inferred !== 'boolean') return 'inferred must be a boolean';
   return undefined;
 }

@@ -1,0 +1,132 @@
+/**
+ * The import-log command as a user runs it: a real process, a real file or stdin, NDJSON on stdout, the
+ * summary on stderr, the exit code. Its output must open in the dashboard's replay (parseTraceNdjson).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseTraceNdjson } from '../../web/src/lib/ndjson.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+const CLI = join(ROOT, 'apps', 'server', 'src', 'import-log.ts');
+const DATA = join(ROOT, 'packages', 'core', 'src', 'kubelet-log', 'testdata');
+const tmp = mkdtempSync(join(tmpdir(), 'import-log-test-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function run(
+  args: string[],
+  stdin?: Buffer | string,
+): Promise<{ code: number | null; out: string; err: string }> {
+  const p = spawn(TSX, [CLI, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  p.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  p.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  p.stdin.end(stdin ?? '');
+  return new Promise((resolve) => p.on('close', (code) => resolve({ code, out, err })));
+}
+
+const sample = join(DATA, '03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log');
+
+describe('import-log', () => {
+  it('prints the trace as NDJSON the dashboard replays, and the summary', async () => {
+    const r = await run([sample, '--year', '2025']);
+    expect(r.code).toBe(0);
+    const parsed = parseTraceNdjson(r.out);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.events.map((e) => e.seq)).toEqual(parsed.events.map((_, i) => i + 1));
+    expect(parsed.events.length).toBe(900);
+    const times = parsed.events.map((e) => e.time);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(r.err).toContain(
+      '886 lines read: 157 understood, 0 skipped as other programs, 729 kept raw (log.raw)',
+    );
+    expect(r.err).toContain('nodes: localhost.localdomain; pods: 8; 900 events');
+    expect(r.err).toContain('time: 2025-05-12T04:58:17.098Z .. 2025-05-12T05:19:26.068Z');
+  });
+
+  it('reads stdin with "-" to the same output', async () => {
+    const [a, b] = await Promise.all([
+      run([sample, '--year', '2025']),
+      run(['-', '--year', '2025'], readFileSync(sample)),
+    ]);
+    expect(b.code).toBe(0);
+    expect(b.out).toBe(a.out);
+  });
+
+  it('reads newest-first input (journalctl -r) backwards, from a file and from stdin', async () => {
+    const fwdFile = join(DATA, '01-v1.17-windows-glog-v4-full-lifecycle.log');
+    const lines = readFileSync(fwdFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const revFile = join(tmp, 'reversed.log');
+    writeFileSync(revFile, `${[...lines].reverse().join('\n')}\n`);
+    const [fwd, rev, revIn] = await Promise.all([
+      run([fwdFile, '--year', '2019']),
+      run([revFile, '--year', '2019']),
+      run(['-', '--year', '2019'], readFileSync(revFile)),
+    ]);
+    expect(rev.code).toBe(0);
+    expect(rev.err).toContain('newest-first input, read backwards');
+    const key = (out: string) =>
+      parseTraceNdjson(out).events.map((e) => `${e.type} ${e.time} ${(e as { op?: string }).op ?? ''}`);
+    expect(key(rev.out)).toEqual(key(fwd.out));
+    expect(revIn.out).toBe(rev.out);
+    // line numbers are those of the file given: the ADD on line 4 of the forward file is line 376 reversed
+    const add = parseTraceNdjson(rev.out).events.find((e) => e.type === 'config.update');
+    expect(add?.origin?.line).toBe(lines.length - 4 + 1);
+  });
+
+  it('says so and exits 1 when no line is a kubelet line (empty, another program, binary)', async () => {
+    const empty = join(tmp, 'empty.log');
+    writeFileSync(empty, '');
+    const other = join(tmp, 'other.log');
+    writeFileSync(
+      other,
+      'Jun 01 10:00:01 n1 containerd[800]: time="2024-06-01T10:00:01Z" level=info msg="a"\nJun 01 10:00:02 n1 sshd[9]: Accepted publickey\n\n',
+    );
+    const bin = join(tmp, 'bin.log');
+    writeFileSync(bin, Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 256)));
+    const [a, b, c] = await Promise.all([run([empty]), run([other]), run([bin])]);
+    expect([a.code, b.code, c.code]).toEqual([1, 1, 1]);
+    expect(a.err).toContain('no kubelet lines in 0 lines');
+    expect(b.err).toContain('no kubelet lines in 3 lines');
+    expect(c.err).toMatch(/no kubelet lines in \d+ lines/);
+    expect(a.out + b.out + c.out).toBe('');
+  });
+
+  it('skips a 10 MB line with a count and reads the rest', async () => {
+    const f = join(tmp, 'long.log');
+    const head = 'I0601 10:00:01.000000     1 kubelet.go:1987] SyncLoop (housekeeping)\n';
+    writeFileSync(
+      f,
+      `${head}I0601 10:00:02.000000     1 x.go:1] ${'x'.repeat(10 << 20)}\n${head.replace(':01.', ':03.')}`,
+    );
+    const r = await run([f, '--year', '2024']);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('3 lines read: 2 understood');
+    expect(r.err).toContain('1 too long (skipped)');
+    expect(parseTraceNdjson(r.out).events).toHaveLength(2);
+  });
+
+  it('refuses bad arguments with exit 2', async () => {
+    const [tz, year, missing, none] = await Promise.all([
+      run([sample, '--tz', 'Mars/Olympus']),
+      run([sample, '--year', '19']),
+      run([join(tmp, 'no-such.log')]),
+      run([]),
+    ]);
+    expect([tz.code, year.code, missing.code, none.code]).toEqual([2, 2, 2, 2]);
+    expect(tz.err).toContain('unknown time zone "Mars/Olympus"');
+    expect(year.err).toContain('--year must be a four-digit year');
+    expect(missing.err).toContain('cannot read');
+    expect(none.err).toContain('usage: import-log FILE|-');
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * `pnpm -s import-log FILE [--year N] [--tz ZONE]` (FILE `-` reads stdin): a kubelet's log in, the trace out,
+ * as NDJSON on stdout (time order, seq from 1), the same events the dashboard replays. A summary goes to stderr.
+ * Exit 0 when the input held any kubelet line, 1 when it held none ("no kubelet lines in N lines"), 2 on bad
+ * arguments or an unreadable file.
+ *
+ * Streams: the file is read in 1 MiB blocks and never whole; stdout's back-pressure is awaited. Newest-first
+ * input (`journalctl -r`) is detected from its first lines and read backwards from the end (stdin is first
+ * copied to a temporary file for that).
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  checkZone,
+  type ImportSummary,
+  KubeletLogParser,
+  looksReversed,
+  readLinesBackward,
+} from '@syncscope/core/kubelet-log';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { tuneHeap } from './heap.ts';
+
+const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
+const BLOCK = 1 << 20;
+let readBackwards = false;
+const SNIFF_LINES = 400;
+
+function fail(msg: string, code = 2): never {
+  process.stderr.write(`import-log: ${msg}\n`);
+  process.exit(code);
+}
+
+function options(): { file: string; year?: number; tz?: string } {
+  let a: ReturnType<
+    typeof parseArgs<{
+      options: { year: { type: 'string' }; tz: { type: 'string' }; help: { type: 'boolean' } };
+      allowPositionals: true;
+    }>
+  >;
+  try {
+    a = parseArgs({
+      options: { year: { type: 'string' }, tz: { type: 'string' }, help: { type: 'boolean' } },
+      allowPositionals: true,
+    });
+  } catch (e) {
+    fail(`${(e as Error).message}\n${USAGE}`);
+  }
+  if (a.values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const file = a.positionals[0];
+  if (!file || a.positionals.length > 1) fail(USAGE);
+  const out: { file: string; year?: number; tz?: string } = { file };
+  if (a.values.year !== undefined) {
+    const y = Number(a.values.year);
+    if (!/^\d{4}$/.test(a.values.year) || y < 1970)
+      fail(`--year must be a four-digit year, not "${a.values.year}"`);
+    out.year = y;
+  }
+  if (a.values.tz !== undefined) {
+    try {
+      checkZone(a.values.tz);
+    } catch {
+      fail(`--tz: unknown time zone "${a.values.tz}"`);
+    }
+    out.tz = a.values.tz;
+  }
+  return out;
+}
+
+/** NDJSON out, one write per batch of events, waiting for stdout to drain when it asks to. */
+class Out {
+  private buf: string[] = [];
+  push = (ev: TraceEvent): void => {
+    this.buf.push(ev.type === 'log.raw' ? rawLine(ev) : JSON.stringify(ev));
+  };
+  async flush(): Promise<void> {
+    if (this.buf.length === 0) return;
+    const text = `${this.buf.join('\n')}\n`;
+    this.buf = [];
+    if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r));
+  }
+}
+
+const q = JSON.stringify;
+const SAFE = /^[\w.:/ -]*$/;
+/** a string known to need no escaping is written as is */
+const str = (v: string): string => (SAFE.test(v) ? `"${v}"` : q(v));
+/** log.raw is most of a log: written field by field, the same JSON as JSON.stringify gives, faster */
+function rawLine(ev: Extract<TraceEvent, { type: 'log.raw' }>): string {
+  const opt =
+    (ev.pod !== undefined ? `,"pod":${str(ev.pod)}` : '') +
+    (ev.podUID !== undefined ? `,"podUID":${str(ev.podUID)}` : '');
+  return `{"type":"log.raw","text":${q(ev.text)},"level":${str(ev.level ?? '')},"source":${str(ev.source ?? '')}${opt},"seq":${ev.seq},"time":${ev.time},"node":${str(ev.node ?? '')},"origin":{"line":${ev.origin?.line ?? 0}}}`;
+}
+
+function firstLines(buf: Buffer): string[] {
+  return buf.toString('utf8').split('\n', SNIFF_LINES);
+}
+
+async function importFile(path: string, parser: KubeletLogParser, out: Out): Promise<void> {
+  const fh = await open(path, 'r').catch((e: Error) => fail(`cannot read ${path}: ${e.message}`));
+  try {
+    const size = (await fh.stat()).size;
+    const read = async (start: number, end: number): Promise<Uint8Array> => {
+      const b = Buffer.allocUnsafe(end - start);
+      const { bytesRead } = await fh.read(b, 0, end - start, start);
+      return b.subarray(0, bytesRead);
+    };
+    const head = Buffer.from(await read(0, Math.min(size, BLOCK)));
+    if (looksReversed(firstLines(head))) {
+      readBackwards = true;
+      for await (const l of readLinesBackward(read, size, BLOCK)) {
+        parser.feedLine(l.text, l.no);
+        if (l.no % 4096 === 0) await out.flush();
+      }
+      return;
+    }
+    const dec = new TextDecoder('utf-8');
+    for (let pos = 0; pos < size; pos += BLOCK) {
+      const b = await read(pos, Math.min(size, pos + BLOCK));
+      if (b.length === 0) break;
+      parser.feed(dec.decode(b, { stream: true }));
+      await out.flush();
+    }
+    parser.feed(dec.decode());
+  } finally {
+    await fh.close();
+  }
+}
+
+async function importStdin(parser: KubeletLogParser, out: Out): Promise<void> {
+  const it = process.stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const head: Buffer[] = [];
+  let newlines = 0;
+  let done = false;
+  while (newlines < SNIFF_LINES) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    head.push(r.value);
+    for (const c of r.value) if (c === 10) newlines++;
+  }
+  const first = Buffer.concat(head);
+  if (looksReversed(firstLines(first))) {
+    // newest first: keep the input in a temporary file and read it backwards
+    const dir = await mkdtemp(join(tmpdir(), 'import-log-'));
+    const path = join(dir, 'stdin.log');
+    try {
+      const w = createWriteStream(path);
+      w.write(first);
+      for (let r = done ? { done: true as const } : await it.next(); !r.done; r = await it.next())
+        if (!w.write(r.value)) await new Promise<void>((res) => w.once('drain', () => res()));
+      await new Promise<void>((res, rej) => w.end((e?: Error | null) => (e ? rej(e) : res())));
+      await importFile(path, parser, out);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return;
+  }
+  const dec = new TextDecoder('utf-8');
+  parser.feed(dec.decode(first, { stream: true }));
+  await out.flush();
+  if (!done)
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      parser.feed(dec.decode(r.value, { stream: true }));
+      await out.flush();
+    }
+  parser.feed(dec.decode());
+}
+
+function describe(s: ImportSummary): string {
+  const iso = (t: number | undefined) => (t === undefined ? '?' : new Date(t).toISOString());
+  return [
+    `${s.lines} lines read: ${s.understood} understood, ${s.other} skipped as other programs, ${s.raw} kept raw (log.raw), ${s.blank} blank${s.tooLong ? `, ${s.tooLong} too long (skipped)` : ''}`,
+    `nodes: ${s.nodes.length ? s.nodes.join(', ') : 'none'}; pods: ${s.pods}; ${s.events} events`,
+    `time: ${iso(s.firstTime)} .. ${iso(s.lastTime)}${s.reversed || readBackwards ? ' (newest-first input, read backwards)' : ''}`,
+  ].join('\n');
+}
+
+// the import keeps little alive (one reorder window, the pods seen) and makes much short-lived garbage: the
+// server's heap goal (twice the live heap) keeps the peak RSS bounded whatever the file size (P6: under 200 MB)
+tuneHeap();
+
+// a reader that stops early (`| head`) is not an error
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+const opts = options();
+const out = new Out();
+const parser = new KubeletLogParser({
+  onEvent: out.push,
+  reversed: false,
+  ...(opts.year !== undefined ? { year: opts.year } : {}),
+  ...(opts.tz !== undefined ? { tz: opts.tz } : {}),
+});
+if (opts.file === '-') await importStdin(parser, out);
+else await importFile(opts.file, parser, out);
+const summary = parser.end();
+await out.flush();
+process.stderr.write(`${describe(summary)}\n`);
+if (summary.understood + summary.raw === 0) fail(`no kubelet lines in ${summary.lines} lines`, 1);

@@ -1,0 +1,91 @@
+/**
+ * P6 kubelet-log import: the import-log command on a ≥ 100 MB log made from the real sample logs (repeated and
+ * re-stamped, bench/lib/kubelet-log-gen.ts), its NDJSON thrown away, against a bare pass that only reads the same
+ * file and splits it into lines (bench/lib/split-lines.ts), both as processes of their own started the same way
+ * (node --import tsx), one after the other, best of two each. Targets: throughput ≥ 1/4 of the bare pass, ≥ 50
+ * MB/s, peak RSS of the import ≤ 200 MB. Smoke: a 2 MB log, one run each.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchOptions } from './lib/bench.ts';
+import { writeBigLog } from './lib/kubelet-log-gen.ts';
+import { ROOT } from './lib/spawn.ts';
+import { type Row, row } from './lib/table.ts';
+
+const MB = 1e6;
+
+/** Runs `node --import tsx <script> <args>` under /usr/bin/time: wall seconds and peak RSS (MB). */
+function timed(script: string, args: string[]): Promise<{ s: number; rssMB: number; stderr: string }> {
+  const p = spawn(
+    '/usr/bin/time',
+    ['-f', '@@time %e %M', process.execPath, '--import', 'tsx', join(ROOT, script), ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let err = '';
+  p.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    p.on('close', (code) => {
+      const m = /@@time ([\d.]+) (\d+)/.exec(err);
+      if (!m) reject(new Error(`${script} exited ${code}: ${err.slice(-500)}`));
+      else resolve({ s: Number(m[1]), rssMB: (Number(m[2]) * 1024) / MB, stderr: err });
+    });
+  });
+}
+
+export async function run(o: BenchOptions): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'syncscope-bench-import-'));
+  try {
+    const file = join(dir, 'kubelet.log');
+    const { bytes, copies } = await writeBigLog(file, o.smoke ? 2 * MB : 105 * MB);
+    o.log(`log: ${(bytes / MB).toFixed(1)} MB (${copies} copies of the samples)`);
+    const rounds = o.smoke ? 1 : 2;
+    let bare = Number.POSITIVE_INFINITY;
+    let imp = Number.POSITIVE_INFINITY;
+    let rss = 0;
+    for (let i = 0; i < rounds; i++) {
+      const b = await timed('bench/lib/split-lines.ts', [file]);
+      const r = await timed('apps/server/src/import-log.ts', [file, '--year', '2024']);
+      o.log(`round ${i + 1}: bare split ${b.s} s, import ${r.s} s, import peak RSS ${r.rssMB.toFixed(0)} MB`);
+      o.log(`import summary: ${r.stderr.split('\n').slice(0, 3).join(' | ')}`);
+      bare = Math.min(bare, b.s);
+      imp = Math.min(imp, r.s);
+      rss = Math.max(rss, r.rssMB);
+    }
+    const mbps = bytes / MB / imp;
+    const bareMbps = bytes / MB / bare;
+    const size = `${(bytes / MB).toFixed(0)} MB`;
+    return [
+      row({
+        bench: 'P6',
+        metric: `import-log throughput, ${size} kubelet log, vs a bare read-and-split pass (best of ${rounds})`,
+        value: mbps,
+        floor: bareMbps,
+        unit: 'MB/s',
+        target: { op: '>=', bound: 0.25, on: 'ratio' },
+      }),
+      row({
+        bench: 'P6',
+        metric: `import-log throughput, ${size}`,
+        value: mbps,
+        unit: 'MB/s',
+        target: { op: '>=', bound: 50, on: 'value' },
+      }),
+      row({
+        bench: 'P6',
+        metric: `import-log peak RSS, ${size}`,
+        value: rss,
+        unit: 'MB',
+        target: { op: '<=', bound: 200, on: 'value' },
+      }),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

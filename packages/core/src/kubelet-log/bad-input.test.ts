@@ -1,0 +1,68 @@
+/**
+ * Input that is not a kubelet log, or barely: nothing crashes, nothing hangs, everything is counted. Also the
+ * importer's promise to run in a browser: no module under kubelet-log/ imports Node.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importKubeletLog, KubeletLogParser } from './index.ts';
+
+describe('bad input', () => {
+  it('empty input: no events, no lines', () => {
+    expect(importKubeletLog('')).toMatchObject({ events: [], summary: { lines: 0, understood: 0, raw: 0 } });
+  });
+
+  it('binary input: counted as lines of no kubelet, no event', () => {
+    let bin = '';
+    for (let i = 0; i < 20_000; i++) bin += String.fromCharCode((i * 7919) % 256);
+    const { events, summary } = importKubeletLog(bin);
+    expect(events).toEqual([]);
+    expect(summary.understood + summary.raw).toBe(0);
+    expect(summary.lines).toBeGreaterThan(0);
+  });
+
+  it("another program's log (containerd through journald, audit, dmesg): skipped and counted", () => {
+    const text = [
+      'Jun 01 10:00:01 n1 containerd[800]: time="2024-06-01T10:00:01Z" level=info msg="loading plugin"',
+      'type=AVC msg=audit(1717236001.123:42): avc:  denied  { read } for pid=1',
+      '[   12.345678] eth0: link up',
+      'Jun 01 10:00:02 n1 kube-proxy[700]: I0601 10:00:02.000000     700 proxier.go:1] "Syncing iptables rules"',
+    ].join('\n');
+    expect(importKubeletLog(text).summary).toMatchObject({
+      lines: 4,
+      other: 4,
+      understood: 0,
+      raw: 0,
+      events: 0,
+    });
+  });
+
+  it('a 10 MB line is skipped with a count, the lines around it are read', () => {
+    const events: unknown[] = [];
+    const p = new KubeletLogParser({ onEvent: (e) => events.push(e), year: 2024 });
+    p.feed(
+      'I0601 10:00:01.000000     1 kubelet.go:1987] SyncLoop (housekeeping)\nI0601 10:00:02.000000     1 x.go:1] ',
+    );
+    const mb = 'x'.repeat(1 << 20);
+    for (let i = 0; i < 10; i++) p.feed(mb);
+    p.feed('\nI0601 10:00:03.000000     1 kubelet.go:1987] SyncLoop (housekeeping)\n');
+    const s = p.end();
+    expect(s).toMatchObject({ lines: 3, tooLong: 1, understood: 2 });
+    expect(events).toHaveLength(2);
+  });
+});
+
+describe('browser-safe', () => {
+  it('no module of the importer imports a Node built-in', () => {
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const f of readdirSync(d, { withFileTypes: true })) {
+        if (f.isDirectory() && f.name !== 'testdata') walk(join(d, f.name));
+        else if (f.name.endsWith('.ts') && !f.name.endsWith('.test.ts')) files.push(join(d, f.name));
+      }
+    };
+    walk(import.meta.dirname);
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) expect(readFileSync(f, 'utf8'), f).not.toMatch(/from '(node:|fs|path|os|stream)/);
+  });
+});

@@ -1,0 +1,226 @@
+/**
+ * Inputs written by hand from the formats' definitions, for what the real samples do not show: the klog header
+ * (`Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`), journald's short and short-precise output and its `-r` and
+ * `-o cat` forms, syslog files, docker's json-file records, the CRI container-log format, klog JSON, CRLF, cut
+ * lines, struct dumps over several lines, headers without a year, stamps out of order, several nodes in one file.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent, TraceOf, TraceType } from '../events/trace.ts';
+import { importKubeletLog, KubeletLogParser, readLinesBackward } from './index.ts';
+
+const UID_A = '11111111-2222-3333-4444-555555555555';
+const UID_B = '66666666-7777-8888-9999-000000000000';
+const ADD_A = `SyncLoop (ADD, "api"): "web-0_shop(${UID_A})"`;
+const PLEG_A = (cid: string, type: string) =>
+  `SyncLoop (PLEG): "web-0_shop(${UID_A})", event: &pleg.PodLifecycleEvent{ID:"${UID_A}", Type:"${type}", Data:"${cid}"}`;
+
+function of<T extends TraceType>(events: TraceEvent[], type: T): TraceOf<T>[] {
+  return events.filter((e): e is TraceOf<T> => e.type === type);
+}
+
+describe('prefixes', () => {
+  it('docker json-file records: unwrapped, year from the record, a record split at 16 KiB joined', () => {
+    const rec = (log: string, time: string) => JSON.stringify({ log, stream: 'stderr', time });
+    const text = [
+      rec(`I0314 09:26:53.589793       1 kubelet.go:1900] ${ADD_A}\n`, '2023-03-14T09:26:53.589900000Z'),
+      rec(
+        'I0314 09:26:54.000001       1 kubelet.go:1945] SyncLoop (PLEG): "web-0_shop(',
+        '2023-03-14T09:26:54.0Z',
+      ),
+      rec(
+        `${UID_A})", event: &pleg.PodLifecycleEvent{ID:"${UID_A}", Type:"ContainerStarted", Data:"abc"}\n`,
+        '2023-03-14T09:26:54.0Z',
+      ),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ lines: 3, understood: 3, nodes: ['pid 1'] });
+    expect(events.map((e) => [e.type, e.origin?.line])).toEqual([
+      ['config.update', 1],
+      ['pleg.event', 2],
+    ]);
+    expect(new Date(events[0]?.time as number).toISOString()).toBe('2023-03-14T09:26:53.589Z');
+  });
+
+  it('the CRI container-log format (stderr F / P)', () => {
+    const text = [
+      `2024-02-29T23:59:59.100000000Z stderr F I0229 23:59:59.100000    7 kubelet.go:2421] "SyncLoop ADD" source="api" pods=["shop/web-0"]`,
+      `2024-02-29T23:59:59.200000000Z stderr P I0229 23:59:59.200000    7 kubelet.go:2453] "SyncLoop (PLEG): event for pod" pod="shop/web-0" event={"ID":"${UID_A}",`,
+      `2024-02-29T23:59:59.200000000Z stderr F "Type":"ContainerStarted","Data":"abc"}`,
+    ].join('\n');
+    const { events } = importKubeletLog(text, { year: 2000 });
+    expect(events.map((e) => e.type)).toEqual(['config.update', 'pleg.event']);
+    expect(events[0]).toMatchObject({ pod: 'shop/web-0', podUID: UID_A });
+    expect(new Date(events[1]?.time as number).toISOString()).toBe('2024-02-29T23:59:59.200Z');
+  });
+
+  it('syslog files (RFC 3164 and high-precision ISO stamps) and journalctl short-precise', () => {
+    const text = [
+      `Mar  3 07:00:01 node-a kubelet[900]: I0303 07:00:01.000001     900 kubelet.go:1900] ${ADD_A}`,
+      'Mar  3 07:00:01 node-a containerd[800]: time="2022-03-03T07:00:01Z" level=info msg="starting"',
+      `2022-03-03T07:00:02.000002+00:00 node-a kubelet[900]: I0303 07:00:02.000002     900 kubelet.go:1945] ${PLEG_A('c1', 'ContainerStarted')}`,
+      `Mar 03 07:00:03.000003 node-a kubelet[900]: I0303 07:00:03.000003     900 kubelet.go:1945] ${PLEG_A('c1', 'ContainerDied')}`,
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ lines: 4, understood: 3, other: 1, nodes: ['node-a'] });
+    // the ISO stamp gives the year to the headers after it
+    expect(new Date(events[1]?.time as number).toISOString()).toBe('2022-03-03T07:00:02.000Z');
+    expect(of(events, 'pleg.event').map((e) => e.event)).toEqual(['ContainerStarted', 'ContainerDied']);
+  });
+
+  it('journalctl -o cat (the message only) and klog JSON with and without a host', () => {
+    const cat = `I0512 04:58:17.098489    2473 kubelet.go:2421] "SyncLoop ADD" source="file" pods=["kube-system/etcd-m1"]`;
+    expect(importKubeletLog(cat, { year: 2024 }).events[0]).toMatchObject({
+      op: 'ADD',
+      pod: 'kube-system/etcd-m1',
+    });
+    const json = [
+      '{"ts":1715490000.5,"caller":"kubelet/kubelet.go:2421","msg":"SyncLoop ADD","v":0,"source":"api","pods":[{"name":"web-0","namespace":"shop"}]}',
+      `m2: {"ts":1715490001500.25,"caller":"kubelet/pod_workers.go:1298","msg":"Error syncing pod, skipping","pod":{"name":"web-0","namespace":"shop"},"podUID":"${UID_B}","err":"failed to \\"StartContainer\\" for \\"app\\" with CrashLoopBackOff: \\"back-off 20s restarting failed container=app pod=web-0_shop(${UID_B})\\""}`,
+    ].join('\n');
+    const { events, summary } = importKubeletLog(json);
+    expect(summary.nodes).toEqual(['unknown node', 'm2']);
+    expect(events.map((e) => [e.type, e.node, e.time])).toEqual([
+      ['config.update', 'unknown node', 1715490000500],
+      ['sync.result', 'm2', 1715490001500.25],
+      ['backoff', 'm2', 1715490001500.25],
+    ]);
+    expect(of(events, 'backoff')[0]).toMatchObject({ delayS: 20, container: 'app', pod: 'shop/web-0' });
+  });
+});
+
+describe('several nodes in one file', () => {
+  it('interleaved hosts are separate nodes: the same pod name on two nodes is two pods', () => {
+    const line = (host: string, pid: number, s: number, msg: string) =>
+      `Jun  1 10:00:0${s} ${host} kubelet[${pid}]: I0601 10:00:0${s}.000000 ${pid} kubelet.go:2421] ${msg}`;
+    const text = [
+      line('n1', 100, 1, '"SyncLoop ADD" source="api" pods=["shop/web-0"]'),
+      line('n2', 200, 1, '"SyncLoop ADD" source="api" pods=["shop/web-0"]'),
+      line(
+        'n1',
+        100,
+        2,
+        `"SyncLoop (PLEG): event for pod" pod="shop/web-0" event={"ID":"${UID_A}","Type":"ContainerStarted","Data":"c1"}`,
+      ),
+      line(
+        'n2',
+        200,
+        2,
+        `"SyncLoop (PLEG): event for pod" pod="shop/web-0" event={"ID":"${UID_B}","Type":"ContainerStarted","Data":"c2"}`,
+      ),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2024 });
+    expect(summary.nodes).toEqual(['n1', 'n2']);
+    expect(summary.pods).toBe(2);
+    expect(of(events, 'config.update').map((e) => [e.node, e.podUID])).toEqual([
+      ['n1', UID_A],
+      ['n2', UID_B],
+    ]);
+  });
+
+  it('bare klog lines of two processes are two nodes, named by pid', () => {
+    const text = [
+      `I0601 10:00:01.000000     100 kubelet.go:1900] ${ADD_A}`,
+      'I0601 10:00:01.500000     200 kubelet.go:1900] SyncLoop (ADD, "api"): "web-0_shop(other-uid)"',
+    ].join('\n');
+    const { events } = importKubeletLog(text, { year: 2024 });
+    expect(events.map((e) => [e.node, (e as { podUID?: string }).podUID])).toEqual([
+      ['pid 100', UID_A],
+      ['pid 200', 'other-uid'],
+    ]);
+  });
+});
+
+describe('damaged and unusual text', () => {
+  it('CRLF line ends', () => {
+    const text = `I0601 10:00:01.000000     1 kubelet.go:1900] ${ADD_A}\r\nI0601 10:00:02.000000     1 kubelet.go:1987] SyncLoop (housekeeping)\r\n`;
+    const { events } = importKubeletLog(text, { year: 2024 });
+    expect(events[0]).toMatchObject({ pod: 'shop/web-0', podUID: UID_A });
+    expect(events[1]).toMatchObject({ type: 'loop.iteration', source: 'housekeeping' });
+  });
+
+  it('a line cut in the middle of a message is kept raw; a cut header continues nothing it should not', () => {
+    const text = [
+      `I0601 10:00:01.000000     1 kubelet.go:1945] SyncLoop (PLEG): "web-0_shop(${UID_A})", event: &pleg.PodLifecy`,
+      'I0601 10:00:0',
+      `I0601 10:00:03.000000     1 kubelet.go:1900] ${ADD_A}`,
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2024 });
+    expect(events.map((e) => e.type)).toEqual(['log.raw', 'log.raw', 'config.update']);
+    expect(summary).toMatchObject({ lines: 3, raw: 2, understood: 1 });
+  });
+
+  it('a Go struct printed over several lines stays one entry with its first line number', () => {
+    const text = [
+      'I0601 10:00:01.000000     1 kuberuntime_manager.go:783] Creating container &Container{Name:app,Image:busybox,',
+      'Command:[sh -c sleep 10],',
+      '  Env:[]EnvVar{},',
+      '}',
+      `I0601 10:00:02.000000     1 kubelet.go:1900] ${ADD_A}`,
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2024 });
+    expect(summary).toMatchObject({ lines: 5, raw: 4, understood: 1 });
+    expect(events[0]).toMatchObject({ type: 'log.raw', origin: { line: 1 } });
+    expect((events[0] as TraceOf<'log.raw'>).text.split('\n')).toHaveLength(4);
+  });
+
+  it('headers without a year: --year, --tz, and the turn of the year', () => {
+    const text = [
+      'I1231 23:59:59.500000     1 kubelet.go:1987] SyncLoop (housekeeping)',
+      'I0101 00:00:01.500000     1 kubelet.go:1987] SyncLoop (housekeeping)',
+    ].join('\n');
+    const utc = importKubeletLog(text, { year: 2023 }).events.map((e) => new Date(e.time).toISOString());
+    expect(utc).toEqual(['2023-12-31T23:59:59.500Z', '2024-01-01T00:00:01.500Z']);
+    const ny = importKubeletLog(text, { year: 2023, tz: 'America/New_York' }).events.map((e) =>
+      new Date(e.time).toISOString(),
+    );
+    expect(ny).toEqual(['2024-01-01T04:59:59.500Z', '2024-01-01T05:00:01.500Z']);
+  });
+
+  it('stamps a little out of order come out in time order, numbered from 1', () => {
+    const text = [
+      'I0601 10:00:02.000000     1 kubelet.go:1987] SyncLoop (housekeeping)',
+      `I0601 10:00:01.000000     1 kubelet.go:1900] ${ADD_A}`,
+      'I0601 10:00:03.000000     1 kubelet.go:1987] SyncLoop (housekeeping)',
+    ].join('\n');
+    const { events } = importKubeletLog(text, { year: 2024 });
+    expect(events.map((e) => [e.seq, e.origin?.line])).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 3],
+    ]);
+  });
+});
+
+describe('journalctl -r (newest first)', () => {
+  const forward = [
+    `Jun 01 10:00:01 n1 kubelet[5]: I0601 10:00:01.000000       5 kubelet.go:2421] "SyncLoop ADD" source="api" pods=["shop/web-0"]`,
+    `Jun 01 10:00:02 n1 kubelet[5]: I0601 10:00:02.000000       5 prober.go:107] "Probe failed" probeType="Liveness" pod="shop/web-0" podUID="${UID_A}" containerName="app" probeResult="failure" output=<`,
+    'Jun 01 10:00:02 n1 kubelet[5]: \tcat: /tmp/healthy: No such file or directory',
+    'Jun 01 10:00:02 n1 kubelet[5]:  >',
+    `Jun 01 10:00:03 n1 kubelet[5]: I0601 10:00:03.000000       5 kubelet.go:2453] "SyncLoop (PLEG): event for pod" pod="shop/web-0" event={"ID":"${UID_A}","Type":"ContainerStarted","Data":"c1"}`,
+    `Jun 01 10:00:04 n1 kubelet[5]: I0601 10:00:04.000000       5 kubelet.go:2453] "SyncLoop (PLEG): event for pod" pod="shop/web-0" event={"ID":"${UID_A}","Type":"ContainerDied","Data":"c1"}`,
+  ];
+  const reversed = `-- Journal begins at Sat 2024-06-01 09:00:00 UTC. --\n${[...forward].reverse().join('\n')}\n`;
+  const shape = (events: TraceEvent[]) => events.map((e) => [e.type, (e as { output?: string }).output]);
+
+  it('is detected and read oldest first; continuation lines that came before their header join it', () => {
+    const a = importKubeletLog(forward.join('\n'), { year: 2024 });
+    const b = importKubeletLog(reversed, { year: 2024 });
+    expect(b.summary.reversed).toBe(true);
+    expect(shape(b.events)).toEqual(shape(a.events));
+    expect(of(b.events, 'probe.result')[0]?.output).toBe('cat: /tmp/healthy: No such file or directory');
+    // line numbers are those of the file as given: the probe's header is its 6th line, after its continuations
+    expect(of(b.events, 'probe.result')[0]?.origin?.line).toBe(6);
+    expect(of(b.events, 'config.update')[0]?.origin?.line).toBe(7);
+  });
+
+  it('can be read backwards from a seekable source with bounded memory, to the same events', async () => {
+    const bytes = new TextEncoder().encode(reversed);
+    const read = async (s: number, e: number) => bytes.subarray(s, e);
+    const events: TraceEvent[] = [];
+    const p = new KubeletLogParser({ onEvent: (ev) => events.push(ev), year: 2024, reversed: false });
+    for await (const l of readLinesBackward(read, bytes.length, 64)) p.feedLine(l.text, l.no);
+    p.end();
+    expect(events).toEqual(importKubeletLog(reversed, { year: 2024 }).events);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Turns one kubelet log entry into events: the message families, tried in order, each a module of its own
+ * under recognisers/. Structured messages are split into key/value pairs only when a family claims the
+ * message, so the many lines no family reads cost one quoted-string read. Called by KubeletLogParser.
+ */
+import { parseStructured, readQuoted, type Structured } from './kv.ts';
+import { events } from './recognisers/events.ts';
+import { images } from './recognisers/images.ts';
+import { kills } from './recognisers/kills.ts';
+import { pleg } from './recognisers/pleg.ts';
+import { probes } from './recognisers/probes.ts';
+import { status } from './recognisers/status.ts';
+import { syncErrors } from './recognisers/sync-errors.ts';
+import { syncLoop } from './recognisers/syncloop.ts';
+import { workers } from './recognisers/workers.ts';
+import type { Ctx, Msg } from './state.ts';
+
+const FAMILIES = [syncLoop, pleg, syncErrors, events, probes, kills, images, workers, status];
+
+/** Structured messages some family reads (the rest are not split into values). */
+const CLAIMED = new Set([
+  'GenericPLEG',
+  'Generic (PLEG): container finished',
+  'Error syncing pod, skipping',
+  'Event occurred',
+  'Server rejected event (will not retry!)',
+  'Probe failed',
+  'Probe succeeded',
+  'Probe errored',
+  'Killing container with a grace period',
+  'Killing container with a grace period override',
+  'Killing unwanted pod',
+  'No sandbox for pod can be found. Need to start a new one',
+  'No ready sandbox for pod can be found. Need to start a new one',
+  'Cleaned up orphaned pod volumes dir',
+  'Orphaned pod found, removing',
+  'PullImage from image service failed',
+  'Failed to pull image',
+  'Back-off pulling image',
+  'Pod is being synced for the first time',
+  'Notifying pod of pending update',
+  'Processing pod event',
+  'Processing pod event done',
+  'Pod is finished processing, no further updates',
+  'Pod worker has stopped',
+  'SyncPod enter',
+  'SyncPod exit',
+  'SyncTerminatingPod enter',
+  'SyncTerminatingPod exit',
+  'SyncTerminatedPod enter',
+  'SyncTerminatedPod exit',
+  'Pod worker has observed request to terminate',
+  'Pod is complete and the worker can now stop',
+  'Pod has been terminated and is no longer known to the kubelet, remove all history',
+  'Status for pod updated successfully',
+  'Got phase for pod',
+]);
+
+/** How the glog-style messages the families read begin (one test instead of asking every family). */
+const GLOG_CLAIMED =
+  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Orphaned pod|PullImage|Status for pod)/;
+
+function claimed(msg: string): boolean {
+  return CLAIMED.has(msg) || msg.startsWith('SyncLoop') || msg.startsWith('Skipping pod synchronization');
+}
+
+/**
+ * The structured form of a text message (undefined for a glog-style message), or null when no family reads the
+ * message: then it is not split into values at all.
+ */
+export function structuredOf(text: string): Structured | null | undefined {
+  if (text.charCodeAt(0) !== 34) return GLOG_CLAIMED.test(text) ? undefined : null;
+  const close = text.indexOf('"', 1);
+  const esc = text.indexOf('\\');
+  const msg = close > 0 && (esc < 0 || esc > close) ? text.slice(1, close) : readQuoted(text, 0).value;
+  return claimed(msg) ? (parseStructured(text) ?? null) : null;
+}
+
+/** Flattens a klog JSON record's values to the strings the text form would show. */
+export function structuredOfJson(obj: Record<string, unknown>): Structured | null {
+  const msg = String(obj.msg);
+  const kv: Record<string, string> = {};
+  if (!claimed(msg)) return null;
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === 'ts' || k === 'msg' || k === 'caller' || k === 'v') continue;
+    if (typeof v === 'string') kv[k] = v;
+    else if (typeof v === 'object' && v !== null && 'name' in v && !Array.isArray(v)) {
+      const o = v as { name?: unknown; namespace?: unknown };
+      kv[k] = o.namespace ? `${String(o.namespace)}/${String(o.name)}` : String(o.name);
+    } else kv[k] = JSON.stringify(v);
+  }
+  return { msg, kv };
+}
+
+/**
+ * true when some family understood the entry (it may still have emitted nothing, e.g. an empty ADD). Callers
+ * ask only for entries structuredOf did not rule out.
+ */
+export function recognise(m: Msg, ctx: Ctx): boolean {
+  for (const f of FAMILIES) if (f(m, ctx)) return true;
+  return false;
+}

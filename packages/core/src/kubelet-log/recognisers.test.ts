@@ -1,0 +1,221 @@
+/**
+ * Message families the samples do not show, written from the kubelet's format strings (kubelet.go,
+ * pod_workers.go, pleg/generic.go, prober/prober.go, kuberuntime, status_manager.go, images, the recorder),
+ * and the rules with memory: back-off windows, merged PLEG reports, worker states.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent, TraceOf, TraceType } from '../events/trace.ts';
+import { importKubeletLog } from './index.ts';
+
+const UID = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
+let sec = 0;
+/** a bare klog text line, one second after the one before unless a time is given */
+function k(msg: string, at?: number, level = 'I'): string {
+  sec = at ?? sec + 1;
+  const h = String(10 + Math.floor(sec / 3600)).padStart(2, '0');
+  const m = String(Math.floor((sec % 3600) / 60)).padStart(2, '0');
+  const s = String(sec % 60).padStart(2, '0');
+  return `${level}0601 ${h}:${m}:${s}.000000    42 x.go:1] ${msg}`;
+}
+const run = (lines: string[]) => importKubeletLog(lines.join('\n'), { year: 2024 });
+function of<T extends TraceType>(events: TraceEvent[], type: T): TraceOf<T>[] {
+  return events.filter((e): e is TraceOf<T> => e.type === type);
+}
+const crash = (delay: string) =>
+  `"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with CrashLoopBackOff: \\"back-off ${delay} restarting failed container=app pod=web-0_shop(${UID})\\"" pod="shop/web-0" podUID="${UID}"`;
+const finished = (cid: string, code: number) =>
+  `"Generic (PLEG): container finished" podID="${UID}" containerID="${cid}" exitCode=${code}`;
+const pleg = (cid: string, type: string) =>
+  `"SyncLoop (PLEG): event for pod" pod="shop/web-0" event={"ID":"${UID}","Type":"${type}","Data":"${cid}"}`;
+
+describe('the sync loop', () => {
+  it('one old-style ADD line naming several pods, one naming none, and SYNC with its count', () => {
+    const { events } = run([
+      k(`SyncLoop (ADD, "api"): "a_ns1(u1), b_ns2(u2)"`, 0),
+      k('SyncLoop (ADD, "api"): ""'),
+      k('SyncLoop (SYNC): 2 pods; "a_ns1(u1)", "b_ns2(u2)"'),
+      k('"SyncLoop UPDATE" source="api" pods=["ns1/a","ns2/b"]'),
+      k('"SyncLoop (SYNC) pods" total=1 pods=["ns1/a"]'),
+      k('"SyncLoop (housekeeping) end" duration="12.5ms"'),
+    ]);
+    expect(of(events, 'config.update').map((e) => [e.op, e.pod, e.podUID])).toEqual([
+      ['ADD', 'ns1/a', 'u1'],
+      ['ADD', 'ns2/b', 'u2'],
+      ['UPDATE', 'ns1/a', 'u1'],
+      ['UPDATE', 'ns2/b', 'u2'],
+    ]);
+    expect(of(events, 'loop.iteration').map((e) => [e.source, e.pods])).toEqual([
+      ['sync', 2],
+      ['sync', 1],
+    ]);
+    expect(of(events, 'housekeeping')[0]?.durationMs).toBe(12.5);
+  });
+
+  it('structured GenericPLEG transitions map as the relist maps them', () => {
+    const g = (cid: string, from: string, to: string) =>
+      k(`"GenericPLEG" podUID="${UID}" containerID="${cid}" oldState="${from}" newState="${to}"`);
+    const { events } = run([
+      k(`"SyncLoop ADD" source="api" pods=["shop/web-0"]`, 0),
+      g('c1', 'non-existent', 'running'),
+      g('c1', 'running', 'non-existent'),
+    ]);
+    expect(of(events, 'pleg.event').map((e) => e.event)).toEqual([
+      'ContainerStarted',
+      'ContainerDied',
+      'ContainerRemoved',
+    ]);
+  });
+});
+
+describe('back-off', () => {
+  it('the same back-off repeated at every sync is one window; each restart opens the next, twice as long', () => {
+    const lines = [
+      k('"SyncLoop ADD" source="api" pods=["shop/web-0"]', 0),
+      k(pleg('c1', 'ContainerStarted'), 1),
+    ];
+    lines.push(k(finished('c1', 2), 5), k(pleg('c1', 'ContainerDied'), 5));
+    for (const t of [5, 6, 8, 11]) lines.push(k(crash('10s'), t));
+    lines.push(k(pleg('c2', 'ContainerStarted'), 16), k(finished('c2', 2), 18));
+    for (const t of [18, 25, 30, 37]) lines.push(k(crash('20s'), t));
+    const { events } = run(lines);
+    const windows = of(events, 'backoff');
+    expect(
+      windows.map((w) => [w.delayS, w.restartCount, w.exitCode, (w.until - (windows[0]?.time ?? 0)) / 1000]),
+    ).toEqual([
+      [10, 1, 2, 10],
+      [20, 2, 2, 33],
+    ]);
+    expect(of(events, 'sync.result')).toHaveLength(8);
+  });
+
+  it('at the 5 m cap the delay stays the same: a restart between the lines still opens a new window', () => {
+    const { events } = run([
+      k(pleg('c1', 'ContainerStarted'), 0),
+      k(finished('c1', 1), 1),
+      k(crash('5m0s'), 1),
+      k(crash('5m0s'), 100),
+      k(pleg('c2', 'ContainerStarted'), 302),
+      k(finished('c2', 1), 303),
+      k(crash('5m0s'), 303),
+    ]);
+    expect(of(events, 'backoff').map((w) => [w.delayS, w.restartCount])).toEqual([
+      [300, 1],
+      [300, 2],
+    ]);
+  });
+
+  it("image back-off from the sync error: its delay follows the kubelet's image back-off (10 s doubling)", () => {
+    const pull = `"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with ImagePullBackOff: \\"Back-off pulling image \\\\\\"nope:1\\\\\\"\\"" pod="shop/web-0" podUID="${UID}"`;
+    // 3 s: still in the first window; 12 s: past it, the pull was retried and failed again; 40 s: past the second
+    const { events } = run([k(pull, 0), k(pull, 3), k(pull, 12), k(pull, 40)]);
+    expect(of(events, 'backoff').map((w) => [w.kind, w.container, w.image, w.delayS])).toEqual([
+      ['image', 'app', 'nope:1', 10],
+      ['image', 'app', 'nope:1', 20],
+      ['image', 'app', 'nope:1', 40],
+    ]);
+  });
+
+  it('old glog sync errors with several SyncResults', () => {
+    const { events } = run([
+      k(
+        `Error syncing pod ${UID} ("web-0_shop(${UID})"), skipping: [failed to "StartContainer" for "a" with CrashLoopBackOff: "Back-off 1m20s restarting failed container=a pod=web-0_shop(${UID})", failed to "StartContainer" for "b" with ErrImagePull: "rpc error: code = NotFound desc = not found"]`,
+        0,
+        'E',
+      ),
+    ]);
+    const r = of(events, 'sync.result')[0];
+    expect(r?.actions.map((a) => [a.target, a.error])).toEqual([
+      ['a', 'CrashLoopBackOff'],
+      ['b', 'ErrImagePull'],
+    ]);
+    expect(of(events, 'backoff')[0]).toMatchObject({ container: 'a', delayS: 80, pod: 'shop/web-0' });
+  });
+});
+
+describe('pod workers, status, probes, kills, images, events', () => {
+  it('the -v=4 pod worker lines give worker states and sync runs with their durations', () => {
+    const p = `pod="shop/web-0" podUID="${UID}"`;
+    const { events } = run([
+      k(`"Pod is being synced for the first time" ${p} updateType="create"`, 0),
+      k(`"Notifying pod of pending update" ${p} workType="sync"`, 0),
+      k(`"Processing pod event" ${p} updateType="sync"`, 0),
+      k(`"SyncPod enter" ${p}`, 0),
+      k(`"SyncPod exit" ${p} isTerminal=false`, 2),
+      k(`"Pod worker has observed request to terminate" ${p}`, 3),
+      k(`"SyncTerminatingPod enter" ${p}`, 3),
+      k(`"SyncTerminatingPod exit" ${p}`, 7),
+      k(`"SyncTerminatedPod enter" ${p}`, 7),
+      k(`"SyncTerminatedPod exit" ${p}`, 8),
+      k(`"Pod is complete and the worker can now stop" podUID="${UID}"`, 8),
+      k(
+        `"Pod has been terminated and is no longer known to the kubelet, remove all history" podUID="${UID}"`,
+        9,
+      ),
+    ]);
+    expect(of(events, 'worker.state').map((e) => [e.from, e.to])).toEqual([
+      [null, 'SyncPod'],
+      ['SyncPod', 'TerminatingPod'],
+      ['TerminatingPod', 'TerminatedPod'],
+      ['TerminatedPod', 'Finished'],
+      ['Finished', 'Forgotten'],
+    ]);
+    expect(of(events, 'sync.start')[0]).toMatchObject({ workType: 'SyncPod', updateType: 'SyncPodCreate' });
+    expect(of(events, 'sync.result').map((e) => [e.workType, e.durationMs, e.isTerminal])).toEqual([
+      ['SyncPod', 2000, false],
+      ['TerminatingPod', 4000, undefined],
+      ['TerminatedPod', 1000, undefined],
+    ]);
+    expect(events.every((e) => !('pod' in e) || e.pod === 'shop/web-0')).toBe(true);
+  });
+
+  it('status, probes (glog and structured), kills with an override, image pull failures and recorded events', () => {
+    const { events } = run([
+      k(
+        `"Status for pod updated successfully" pod="shop/web-0" statusVersion=3 status={"phase":"Failed","reason":"Evicted"}`,
+        0,
+      ),
+      k('"Got phase for pod" pod="shop/web-0" oldPhase="Failed" phase="Failed"'),
+      k('"Got phase for pod" pod="shop/web-0" oldPhase="Pending" phase="Running"'),
+      k(
+        `Readiness probe for "web-0_shop(${UID}):app" failed (failure): HTTP probe failed with statuscode: 503`,
+      ),
+      k(`"Probe succeeded" probeType="Startup" pod="shop/web-0" podUID="${UID}" containerName="app"`),
+      k(
+        `"Killing container with a grace period override" pod="shop/web-0" podUID="${UID}" containerName="app" containerID="containerd://c1" gracePeriod=2`,
+      ),
+      k(
+        'PullImage "nope:1" from image service failed: rpc error: code = NotFound desc = failed to resolve',
+        undefined,
+        'E',
+      ),
+      k(
+        `"Event occurred" object="shop/web-0" fieldPath="spec.containers{app}" kind="Pod" apiVersion="v1" type="Warning" reason="BackOff" message="Back-off restarting failed container app in pod web-0_shop(${UID})"`,
+      ),
+      k(
+        `"Event occurred" object="n1" fieldPath="" kind="Node" apiVersion="" type="Normal" reason="NodeReady" message="Node n1 status is now: NodeReady"`,
+      ),
+    ]);
+    expect(of(events, 'status.update').map((e) => e.status)).toEqual([
+      { phase: 'Failed', reason: 'Evicted' },
+      { phase: 'Running' },
+    ]);
+    expect(of(events, 'probe.result').map((e) => [e.probe, e.result, e.container, e.podUID])).toEqual([
+      ['Readiness', 'Failure', 'app', UID],
+      ['Startup', 'Success', 'app', UID],
+    ]);
+    expect(of(events, 'runtime.call').map((e) => [e.method, e.gracePeriodS, e.override, e.code])).toEqual([
+      ['StopContainer', 2, true, undefined],
+      ['PullImage', undefined, undefined, 5],
+    ]);
+    expect(of(events, 'k8s.event')).toEqual([
+      expect.objectContaining({
+        eventType: 'Warning',
+        reason: 'BackOff',
+        fieldPath: 'spec.containers{app}',
+        podUID: UID,
+      }),
+    ]);
+    // the node's own event is kept as a raw line
+    expect(of(events, 'log.raw')).toHaveLength(1);
+  });
+});

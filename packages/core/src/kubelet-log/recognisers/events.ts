@@ -1,0 +1,80 @@
+/**
+ * The event recorder's log of the Events the kubelet records (client-go tools/record, event.go):
+ *   Event(v1.ObjectReference{Kind:"Pod", Namespace:"ns", Name:"a", UID:"uid", …, FieldPath:"spec.containers{app}"}):
+ *     type: 'Normal' reason: 'Pulling' Pulling image "x"                         (glog)
+ *   "Event occurred" object="ns/a" fieldPath="spec.containers{app}" kind="Pod" apiVersion="v1" type="Normal"
+ *     reason="Pulling" message="Pulling image \"x\""                               (structured)
+ *   "Server rejected event (will not retry!)" event="&Event{…InvolvedObject:ObjectReference{Kind:Pod,…},
+ *     Reason:…,Message:…,Source:…,Type:Warning,…}"                                (the Event itself, printed)
+ * Only events about pods become k8s.event; events about the node are left to log.raw.
+ */
+import { fromRef } from '../pods.ts';
+import type { Ctx, Msg } from '../state.ts';
+
+const OLD =
+  /^Event\(v1\.ObjectReference\{Kind:"(\w*)", Namespace:"([^"]*)", Name:"([^"]*)", UID:"([^"]*)"[^}]*?(?:FieldPath:"([^"]*)")?\}\): type: '(\w+)' reason: '(\w+)' ?([\s\S]*)$/;
+const STRUCT_EVENT =
+  /InvolvedObject:ObjectReference\{Kind:(\w*),Namespace:([^,]*),Name:([^,]*),UID:([^,]*),[\s\S]*?FieldPath:([\s\S]*?),\},Reason:([^,]*),Message:([\s\S]*?),Source:EventSource[\s\S]*?,Type:(\w+),/;
+
+function emit(
+  ctx: Ctx,
+  type: string,
+  reason: string,
+  message: string,
+  pod: string | undefined,
+  podUID: string | undefined,
+  fieldPath: string | undefined,
+): void {
+  const eventType = type === 'Warning' ? 'Warning' : 'Normal';
+  const d = { type: 'k8s.event' as const, eventType, reason, message, count: 1, pod, podUID } as const;
+  ctx.emit(fieldPath ? { ...d, fieldPath } : d);
+}
+
+export function events(m: Msg, ctx: Ctx): boolean {
+  const s = m.s;
+  if (s) {
+    if (s.msg === 'Event occurred') {
+      if (s.kv.kind !== 'Pod') return false;
+      const pod = fromRef(s.kv.object);
+      if (!pod) return false;
+      emit(
+        ctx,
+        s.kv.type ?? '',
+        s.kv.reason ?? '',
+        s.kv.message ?? '',
+        pod,
+        undefined,
+        s.kv.fieldPath || undefined,
+      );
+      return true;
+    }
+    if (s.msg.startsWith('Server rejected event') || s.msg.startsWith('Unable to write event')) {
+      const r = STRUCT_EVENT.exec(s.kv.event ?? '');
+      if (r?.[1] !== 'Pod') return false;
+      emit(
+        ctx,
+        r[8] as string,
+        r[6] as string,
+        r[7] as string,
+        `${r[2]}/${r[3]}`,
+        r[4] || undefined,
+        r[5] || undefined,
+      );
+      return true;
+    }
+    return false;
+  }
+  if (!m.text.startsWith('Event(')) return false;
+  const r = OLD.exec(m.text);
+  if (r?.[1] !== 'Pod') return false;
+  emit(
+    ctx,
+    r[6] as string,
+    r[7] as string,
+    (r[8] as string).trim(),
+    `${r[2]}/${r[3]}`,
+    r[4] || undefined,
+    r[5] || undefined,
+  );
+  return true;
+}

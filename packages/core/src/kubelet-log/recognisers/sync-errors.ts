@@ -1,0 +1,73 @@
+/**
+ * pod_workers.go's sync error and the SyncResults inside it (kuberuntime's PodSyncResult.Error):
+ *   Error syncing pod <uid> ("name_ns(uid)"), skipping: <err>        (glog, v1.6–v1.19)
+ *   Error syncing pod <uid>, skipping: <err>                          (glog, v1.5)
+ *   "Error syncing pod, skipping" err="<err>" pod="ns/name" podUID=…  (structured)
+ * <err> is one SyncResult, `failed to "StartContainer" for "app" with CrashLoopBackOff: "back-off 40s
+ * restarting failed container=app pod=…"`, or several in brackets. Back-off results also open back-off windows.
+ */
+import type { SyncAction, SyncActionName } from '../../events/trace.ts';
+import { readQuoted } from '../kv.ts';
+import { fromFullName, fromRef } from '../pods.ts';
+import { type Ctx, goDurationS, type Msg } from '../state.ts';
+
+const ACTIONS = new Set<SyncActionName>([
+  'StartContainer',
+  'KillContainer',
+  'CreatePodSandbox',
+  'ConfigPodSandbox',
+  'KillPodSandbox',
+  'SetupNetwork',
+  'TeardownNetwork',
+  'InitContainer',
+]);
+const RESULT = /failed to "(\w+)" for "((?:[^"\\]|\\.)*)" with (\w+): /g;
+const OLD = /^Error syncing pod ([\w-]+)(?: \("([^"]*)"\))?, skipping: /;
+const CRASH = /[Bb]ack-off (\S+) restarting failed container=(\S+)/;
+const IMAGE = /Back-off pulling image "((?:[^"\\]|\\.)*)"/;
+
+/** The SyncResults in an error text. */
+export function parseSyncResults(err: string): SyncAction[] {
+  const out: SyncAction[] = [];
+  RESULT.lastIndex = 0;
+  for (let r = RESULT.exec(err); r; r = RESULT.exec(err)) {
+    const action = r[1] as SyncActionName;
+    if (!ACTIONS.has(action)) continue;
+    const target = readQuoted(`"${r[2]}"`, 0).value;
+    const at = RESULT.lastIndex;
+    const message = err[at] === '"' ? readQuoted(err, at).value : err.slice(at);
+    out.push({ action, target, error: r[3] as string, message });
+  }
+  return out;
+}
+
+function emitResult(ctx: Ctx, err: string, pod: string | undefined, podUID: string | undefined): void {
+  const actions = parseSyncResults(err);
+  const workType = ctx.node.workTypeOf(podUID, pod);
+  ctx.emit({ type: 'sync.result', workType, actions, durationMs: 0, error: err, pod, podUID });
+  for (const a of actions) {
+    if (a.error === 'CrashLoopBackOff') {
+      const c = CRASH.exec(a.message ?? '');
+      ctx.node.backoff(ctx, { pod, podUID }, 'container', c?.[2] ?? a.target, goDurationS(c?.[1] ?? ''));
+    } else if (a.error === 'ImagePullBackOff') {
+      const i = IMAGE.exec(a.message ?? '');
+      const image = i ? readQuoted(`"${i[1]}"`, 0).value : undefined;
+      ctx.node.backoff(ctx, { pod, podUID }, 'image', a.target, undefined, image);
+    }
+  }
+}
+
+export function syncErrors(m: Msg, ctx: Ctx): boolean {
+  const s = m.s;
+  if (s) {
+    if (s.msg !== 'Error syncing pod, skipping') return false;
+    emitResult(ctx, s.kv.err ?? '', fromRef(s.kv.pod), s.kv.podUID);
+    return true;
+  }
+  if (!m.text.startsWith('Error syncing pod')) return false;
+  const r = OLD.exec(m.text);
+  if (!r) return false;
+  const name = r[2] ? fromFullName(r[2]) : undefined;
+  emitResult(ctx, m.text.slice(r[0].length), name?.pod, r[1]);
+  return true;
+}

@@ -1,0 +1,174 @@
+/**
+ * kubelet.go's syncLoopIteration and syncLoop messages, glog style (≤ v1.19) and structured (v1.20+):
+ *   SyncLoop (ADD, "api"): "a_ns(uid), b_ns(uid)"        "SyncLoop ADD" source="api" pods=["ns/a"]
+ *   SyncLoop (PLEG): "a_ns(uid)", event: &pleg.PodLifecycleEvent{ID:"uid", Type:"ContainerDied", Data:"cid"}
+ *                                                         "SyncLoop (PLEG): event for pod" pod="ns/a" event={…}
+ *   SyncLoop (SYNC): 2 pods; "a_ns(uid)", "b_ns(uid)"     "SyncLoop (SYNC) pods" total=2 pods=[…]
+ *   SyncLoop (housekeeping)                               "SyncLoop (housekeeping) end" duration="3ms"
+ *   SyncLoop (container unhealthy): "a_ns(uid)"           "SyncLoop (probe)" probe="liveness" status="unhealthy" pod=…
+ *   Skipping pod synchronization - [container runtime is down]   "Skipping pod synchronization" err=…
+ */
+import type { ConfigOp, PlegEventType } from '../../events/trace.ts';
+import { readQuoted } from '../kv.ts';
+import { fromFullName, fromFullNameList, fromRef, fromRefList } from '../pods.ts';
+import { type Ctx, goDurationS, type Msg, PROBE_TYPES, probeResultOf } from '../state.ts';
+
+const OPS: Record<string, ConfigOp> = {
+  ADD: 'ADD',
+  UPDATE: 'UPDATE',
+  DELETE: 'DELETE',
+  REMOVE: 'REMOVE',
+  RECONCILE: 'RECONCILE',
+  // a pod restored from the checkpoint at start is an ADD for the loop
+  RESTORE: 'ADD',
+};
+const PLEG_TYPES = new Set<PlegEventType>([
+  'ContainerStarted',
+  'ContainerDied',
+  'ContainerRemoved',
+  'ContainerChanged',
+  'PodSync',
+]);
+
+const OLD_CONFIG = /^SyncLoop \((ADD|UPDATE|DELETE|REMOVE|RECONCILE|RESTORE), "([^"]*)"\): /;
+const OLD_PLEG =
+  /^SyncLoop \(PLEG\): "([^"]*)", event: &pleg\.PodLifecycleEvent\{ID:"([^"]*)", Type:"(\w+)", Data:(.*)\}/;
+const OLD_SYNC = /^SyncLoop \(SYNC\): (\d+) pods?/;
+
+function config(ctx: Ctx, op: ConfigOp, source: string, pods: { pod: string; uid?: string }[]): void {
+  for (const p of pods) ctx.emit({ type: 'config.update', op, source, pod: p.pod, podUID: p.uid });
+}
+
+function plegData(data: string): string {
+  const d = data.trim();
+  if (d.startsWith('"')) return readQuoted(d, 0).value;
+  return d.replace(/^interface \{\}\(/, '').replace(/\)$/, '');
+}
+
+export function syncLoop(m: Msg, ctx: Ctx): boolean {
+  const s = m.s;
+  if (s) {
+    const msg = s.msg;
+    if (!msg.startsWith('SyncLoop') && !msg.startsWith('Skipping pod synchronization')) return false;
+    const op = /^SyncLoop (ADD|UPDATE|DELETE|REMOVE|RECONCILE|RESTORE)$/.exec(msg);
+    if (op) {
+      config(
+        ctx,
+        OPS[op[1] as string] as ConfigOp,
+        s.kv.source ?? '',
+        fromRefList(s.kv.pods).map((pod) => ({ pod })),
+      );
+      return true;
+    }
+    if (msg === 'SyncLoop (PLEG): event for pod') {
+      const pod = fromRef(s.kv.pod);
+      let ev: { ID?: string; Type?: string; Data?: unknown } = {};
+      try {
+        ev = JSON.parse(s.kv.event ?? '{}') as typeof ev;
+      } catch {
+        return false;
+      }
+      if (!ev.ID || !PLEG_TYPES.has(ev.Type as PlegEventType)) return false;
+      ctx.node.pods.note(pod, ev.ID);
+      ctx.node.pleg(
+        ctx,
+        ev.ID,
+        typeof ev.Data === 'string' ? ev.Data : JSON.stringify(ev.Data ?? ''),
+        ev.Type as PlegEventType,
+      );
+      return true;
+    }
+    if (msg === 'SyncLoop (PLEG): pod does not exist, ignore irrelevant event') return true;
+    if (msg === 'SyncLoop (SYNC) pods') {
+      const total = Number(s.kv.total ?? fromRefList(s.kv.pods).length);
+      ctx.emit({
+        type: 'loop.iteration',
+        source: 'sync',
+        pods: Number.isFinite(total) ? total : 0,
+        durationMs: 0,
+      });
+      return true;
+    }
+    if (msg === 'SyncLoop (housekeeping)') {
+      ctx.emit({ type: 'loop.iteration', source: 'housekeeping', pods: 0, durationMs: 0 });
+      return true;
+    }
+    if (msg === 'SyncLoop (housekeeping) end') {
+      const ms = (goDurationS(s.kv.duration ?? '') ?? 0) * 1000;
+      ctx.emit({ type: 'housekeeping', durationMs: ms, forgotten: 0, orphansKilled: 0, restarted: 0 });
+      return true;
+    }
+    if (msg === 'SyncLoop (probe)') {
+      const probe = PROBE_TYPES[(s.kv.probe ?? '').toLowerCase()];
+      const pod = fromRef(s.kv.pod);
+      if (!probe || !pod) return false;
+      ctx.emit({ type: 'loop.iteration', source: 'probe', pods: 1, durationMs: 0 });
+      ctx.emit({ type: 'probe.result', container: '', probe, result: probeResultOf(s.kv.status ?? ''), pod });
+      return true;
+    }
+    if (msg === 'SyncLoop (container unhealthy)') {
+      const pod = fromRef(s.kv.pod);
+      if (!pod) return false;
+      ctx.emit({ type: 'probe.result', container: '', probe: 'Liveness', result: 'Failure', pod });
+      return true;
+    }
+    if (msg.startsWith('Skipping pod synchronization')) {
+      ctx.emit({ type: 'loop.skipped', errors: s.kv.err ? [s.kv.err] : [], backoffMs: 0 });
+      return true;
+    }
+    return msg.startsWith('SyncLoop (housekeeping');
+  }
+  const t = m.text;
+  if (!t.startsWith('SyncLoop') && !t.startsWith('Skipping pod synchronization')) return false;
+  let r = OLD_CONFIG.exec(t);
+  if (r) {
+    const rest = t.slice(r[0].length);
+    const list = rest.startsWith('"') ? readQuoted(rest, 0).value : rest;
+    config(
+      ctx,
+      OPS[r[1] as string] as ConfigOp,
+      r[2] as string,
+      fromFullNameList(list).map((p) => ({ pod: p.pod, uid: p.uid })),
+    );
+    return true;
+  }
+  r = OLD_PLEG.exec(t);
+  if (r) {
+    const name = fromFullName(r[1] as string);
+    const uid = r[2] as string;
+    if (!PLEG_TYPES.has(r[3] as PlegEventType)) return false;
+    ctx.node.pods.note(name?.pod, uid);
+    ctx.node.pleg(ctx, uid, plegData(r[4] as string), r[3] as PlegEventType);
+    return true;
+  }
+  if (t.startsWith('SyncLoop (PLEG): ignore irrelevant event')) return true;
+  r = OLD_SYNC.exec(t);
+  if (r) {
+    ctx.emit({ type: 'loop.iteration', source: 'sync', pods: Number(r[1]), durationMs: 0 });
+    return true;
+  }
+  if (t === 'SyncLoop (housekeeping)') {
+    ctx.emit({ type: 'loop.iteration', source: 'housekeeping', pods: 0, durationMs: 0 });
+    return true;
+  }
+  if (t.startsWith('SyncLoop (container unhealthy): ')) {
+    const rest = t.slice('SyncLoop (container unhealthy): '.length);
+    const p = fromFullName(rest.startsWith('"') ? readQuoted(rest, 0).value : rest);
+    if (!p) return false;
+    ctx.emit({
+      type: 'probe.result',
+      container: '',
+      probe: 'Liveness',
+      result: 'Failure',
+      pod: p.pod,
+      podUID: p.uid,
+    });
+    return true;
+  }
+  if (t.startsWith('Skipping pod synchronization')) {
+    const err = t.replace(/^Skipping pod synchronization - /, '');
+    ctx.emit({ type: 'loop.skipped', errors: [err], backoffMs: 0 });
+    return true;
+  }
+  return t.startsWith('SyncLoop (housekeeping');
+}

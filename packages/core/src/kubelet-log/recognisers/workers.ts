@@ -1,0 +1,104 @@
+/**
+ * The pod worker (pod_workers.go, -v=4/5) and the sync functions' enter/exit lines (kubelet.go, -v=4), all
+ * structured (v1.22+; older kubelets had no pod worker state machine to log):
+ *   "Pod is being synced for the first time" pod podUID updateType="create"   → worker.update, worker.state SyncPod
+ *   "Notifying pod of pending update" pod podUID workType="sync"             → worker.update
+ *   "Processing pod event" pod podUID updateType="sync"|"terminating"|…      → sync.start
+ *   "SyncPod enter"/"SyncPod exit" isTerminal=…                               → sync.start / sync.result
+ *   "SyncTerminatingPod enter"/"exit", "SyncTerminatedPod enter"/"exit"      → worker.state, sync.result
+ *   "Pod worker has observed request to terminate"                            → worker.state TerminatingPod
+ *   "Pod is complete and the worker can now stop"                             → worker.state Finished
+ *   "Pod has been terminated and is no longer known to the kubelet, remove all history" → Forgotten
+ */
+import type { UpdateType, WorkType } from '../../events/trace.ts';
+import { fromRef } from '../pods.ts';
+import type { Ctx, Msg } from '../state.ts';
+
+const UPDATE_TYPES: Record<string, UpdateType> = {
+  create: 'SyncPodCreate',
+  update: 'SyncPodUpdate',
+  sync: 'SyncPodSync',
+  kill: 'SyncPodKill',
+};
+const WORK_TYPES: Record<string, WorkType> = {
+  sync: 'SyncPod',
+  terminating: 'TerminatingPod',
+  terminated: 'TerminatedPod',
+};
+const QUIET = new Set([
+  'Processing pod event done',
+  'Pod is finished processing, no further updates',
+  'Pod worker has stopped',
+  'Pod does not exist in pod workers',
+]);
+
+export function workers(m: Msg, ctx: Ctx): boolean {
+  const s = m.s;
+  if (!s) return false;
+  const pod = fromRef(s.kv.pod);
+  const podUID = s.kv.podUID;
+  if (!pod && !podUID) return QUIET.has(s.msg);
+  const node = ctx.node;
+  const key = podUID ?? pod ?? '';
+  switch (s.msg) {
+    case 'Pod is being synced for the first time': {
+      const updateType = UPDATE_TYPES[s.kv.updateType ?? ''] ?? 'SyncPodCreate';
+      node.updateType.set(key, updateType);
+      ctx.emit({ type: 'worker.update', updateType, coalesced: false, pod, podUID });
+      if (updateType !== 'SyncPodKill') node.workerTo(ctx, podUID, pod, 'SyncPod');
+      return true;
+    }
+    case 'Notifying pod of pending update': {
+      const work = WORK_TYPES[s.kv.workType ?? ''];
+      const updateType =
+        work === 'SyncPod' || work === undefined
+          ? (node.updateType.get(key) ?? 'SyncPodUpdate')
+          : 'SyncPodKill';
+      ctx.emit({ type: 'worker.update', updateType, coalesced: false, pod, podUID });
+      return true;
+    }
+    case 'Processing pod event': {
+      const workType = WORK_TYPES[s.kv.updateType ?? s.kv.workType ?? ''] ?? 'SyncPod';
+      const updateType = node.updateType.get(key) ?? 'SyncPodUpdate';
+      ctx.emit({ type: 'sync.start', workType, updateType, pod, podUID });
+      node.updateType.set(key, 'SyncPodUpdate');
+      return true;
+    }
+    case 'SyncPod enter':
+    case 'SyncTerminatingPod enter':
+    case 'SyncTerminatedPod enter': {
+      const workType = s.msg.slice(0, -' enter'.length) as
+        | 'SyncPod'
+        | 'SyncTerminatingPod'
+        | 'SyncTerminatedPod';
+      node.syncEnter.set(`${key}/${workType}`, ctx.time);
+      if (workType === 'SyncTerminatingPod') node.workerTo(ctx, podUID, pod, 'TerminatingPod');
+      if (workType === 'SyncTerminatedPod') node.workerTo(ctx, podUID, pod, 'TerminatedPod');
+      return true;
+    }
+    case 'SyncPod exit':
+    case 'SyncTerminatingPod exit':
+    case 'SyncTerminatedPod exit': {
+      const fn = s.msg.slice(0, -' exit'.length);
+      const entered = node.syncEnter.get(`${key}/${fn}`);
+      node.syncEnter.delete(`${key}/${fn}`);
+      const workType: WorkType =
+        fn === 'SyncPod' ? 'SyncPod' : fn === 'SyncTerminatingPod' ? 'TerminatingPod' : 'TerminatedPod';
+      const durationMs = entered !== undefined ? Math.max(0, ctx.time - entered) : 0;
+      const d = { type: 'sync.result' as const, workType, actions: [], durationMs, pod, podUID };
+      ctx.emit(s.kv.isTerminal !== undefined ? { ...d, isTerminal: s.kv.isTerminal === 'true' } : d);
+      return true;
+    }
+    case 'Pod worker has observed request to terminate':
+      node.workerTo(ctx, podUID, pod, 'TerminatingPod');
+      return true;
+    case 'Pod is complete and the worker can now stop':
+      node.workerTo(ctx, podUID, pod, 'Finished');
+      return true;
+    case 'Pod has been terminated and is no longer known to the kubelet, remove all history':
+      node.workerTo(ctx, podUID, pod, 'Forgotten');
+      return true;
+    default:
+      return QUIET.has(s.msg);
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * What the importer remembers per node while it reads, and the rules that need memory: PLEG events seen twice
+ * (the relist's "GenericPLEG"/"container finished" line and the loop's "SyncLoop (PLEG)" line) become one
+ * event; a ContainerDied for a container never seen started gets an inferred ContainerStarted before it; the
+ * same back-off line repeated at every sync while a pod waits becomes one window per restart. Recognisers
+ * call these methods through the Ctx they are given; nothing here blocks.
+ */
+import type {
+  PlegEventType,
+  ProbeResult,
+  ProbeType,
+  TracePayload,
+  UpdateType,
+  WorkerState,
+  WorkType,
+} from '../events/trace.ts';
+import type { Structured } from './kv.ts';
+import { PodRegister } from './pods.ts';
+
+type WithoutPod<T> = T extends unknown ? Omit<T, 'podUID' | 'pod'> : never;
+/** An event as a recogniser makes it: the pod may be named by UID, by name, or both. */
+export type Draft = WithoutPod<TracePayload> & { podUID?: string; pod?: string; inferred?: boolean };
+
+/** One kubelet log entry's message, as the recognisers see it. */
+export interface Msg {
+  /** the message text after the header (continuation lines joined with "\n") */
+  text: string;
+  /** the structured form (klog InfoS text or JSON), when the message has one */
+  s?: Structured;
+  level: string;
+  source: string;
+}
+
+export interface Ctx {
+  time: number;
+  line: number;
+  node: NodeState;
+  emit(d: Draft): void;
+}
+
+/** how long a second report of the same PLEG event is taken as the same event */
+const PLEG_SAME_MS = 60_000;
+
+interface Window {
+  delayS: number;
+  start: number;
+  until: number;
+  /** the pod's PLEG start/die count when the window opened: a restart since then opens a new window */
+  plegMark: number;
+  count: number;
+}
+
+export class NodeState {
+  readonly pods = new PodRegister();
+  readonly worker = new Map<string, WorkerState>();
+  readonly updateType = new Map<string, UpdateType>();
+  readonly syncEnter = new Map<string, number>();
+  private readonly plegSeen = new Map<string, number>();
+  private readonly started = new Map<string, Set<string>>();
+  private readonly lastDied = new Map<string, { time: number; exitCode?: number }>();
+  private readonly plegCount = new Map<string, number>();
+  private readonly containerPod = new Map<string, string>();
+  private readonly windows = new Map<string, Window>();
+  private readonly imageFailures = new Map<string, number>();
+  /** the node's entry still open for continuation lines (an Entry of parser.ts) */
+  pending: unknown;
+  /** some kubelet line came from this node */
+  used = false;
+  /** pods (by UID and by name) this log has said anything about so far */
+  readonly touched = new Set<string>();
+
+  constructor(readonly name: string) {}
+
+  /** A PLEG event, once: the first report is kept, a second within a minute adds only its exit code. */
+  pleg(ctx: Ctx, podUID: string, containerID: string, event: PlegEventType, exitCode?: number): void {
+    const key = `${podUID}/${containerID}/${event}`;
+    const seen = this.plegSeen.get(key);
+    if (seen !== undefined && ctx.time - seen < PLEG_SAME_MS && ctx.time >= seen) return;
+    this.plegSeen.set(key, ctx.time);
+    if (this.plegSeen.size > 50_000) this.plegSeen.clear();
+    let started = this.started.get(podUID);
+    if (!started) {
+      started = new Set();
+      this.started.set(podUID, started);
+    }
+    if (event === 'ContainerStarted') started.add(containerID);
+    if (this.containerPod.size > 100_000) this.containerPod.clear();
+    this.containerPod.set(containerID, podUID);
+    if (event === 'ContainerDied') {
+      const watched = this.touched.has(podUID) || this.touched.has(this.pods.podOf(podUID) ?? '');
+      if (!started.has(containerID) && watched) {
+        // it ran between two relists: the log shows it die but never start
+        started.add(containerID);
+        ctx.emit({ type: 'pleg.event', event: 'ContainerStarted', containerID, podUID, inferred: true });
+      }
+      this.lastDied.set(podUID, exitCode === undefined ? { time: ctx.time } : { time: ctx.time, exitCode });
+    }
+    if (event === 'ContainerStarted' || event === 'ContainerDied')
+      this.plegCount.set(podUID, (this.plegCount.get(podUID) ?? 0) + 1);
+    const d: Draft = { type: 'pleg.event', event, containerID, podUID };
+    if (exitCode !== undefined) (d as { exitCode?: number }).exitCode = exitCode;
+    ctx.emit(d);
+  }
+
+  /**
+   * A back-off the kubelet reported (a sync error or an event): opens a window unless the same one is open.
+   * The window starts when the container last died (the kubelet counts from its finish time), else now.
+   */
+  backoff(
+    ctx: Ctx,
+    ref: { podUID?: string; pod?: string },
+    kind: 'container' | 'image',
+    container: string,
+    delayS: number | undefined,
+    image?: string,
+  ): void {
+    const who = ref.podUID ?? ref.pod ?? '';
+    const key = `${who}/${kind}/${container}`;
+    const mark = ref.podUID ? (this.plegCount.get(ref.podUID) ?? 0) : 0;
+    const open = this.windows.get(key);
+    if (kind === 'image' && delayS === undefined) {
+      // the image back-off message carries no delay: the kubelet's image back-off starts at 10 s and doubles
+      // up to 300 s per failed pull of the same image
+      if (open && mark === open.plegMark && ctx.time < open.until) return;
+      const n = (this.imageFailures.get(key) ?? 0) + 1;
+      this.imageFailures.set(key, n);
+      delayS = Math.min(300, 10 * 2 ** (n - 1));
+    }
+    const d = delayS ?? 0;
+    if (open && open.delayS === d && open.plegMark === mark && ctx.time <= open.until + d * 1000) return;
+    const died = ref.podUID ? this.lastDied.get(ref.podUID) : undefined;
+    const start = died && died.time <= ctx.time && ctx.time - died.time < d * 1000 ? died.time : ctx.time;
+    const count = (open?.count ?? 0) + 1;
+    const w: Window = { delayS: d, start, until: start + d * 1000, plegMark: mark, count };
+    this.windows.set(key, w);
+    const ev: Draft = {
+      type: 'backoff',
+      kind,
+      container,
+      key: `${ref.pod ?? who}/${container}`,
+      delayS: d,
+      until: w.until,
+      restartCount: count,
+      ...ref,
+    };
+    if (image) (ev as { image?: string }).image = image;
+    if (kind === 'container' && died?.exitCode !== undefined)
+      (ev as { exitCode?: number }).exitCode = died.exitCode;
+    ctx.emit(ev);
+  }
+
+  /** The pod a container belongs to, when a PLEG line said so. */
+  podOfContainer(containerID: string): string | undefined {
+    return this.containerPod.get(containerID);
+  }
+
+  /** A worker state change, emitted only when the state changes. */
+  workerTo(ctx: Ctx, podUID: string | undefined, pod: string | undefined, to: WorkerState): void {
+    const key = podUID ?? pod ?? '';
+    const from = this.worker.get(key) ?? null;
+    if (from === to) return;
+    this.worker.set(key, to);
+    ctx.emit({ type: 'worker.state', from, to, podUID, pod });
+  }
+
+  workTypeOf(podUID: string | undefined, pod: string | undefined): WorkType {
+    const s = this.worker.get(podUID ?? pod ?? '');
+    return s === 'TerminatingPod' || s === 'TerminatedPod' ? s : 'SyncPod';
+  }
+}
+
+export const PROBE_TYPES: Record<string, ProbeType> = {
+  liveness: 'Liveness',
+  readiness: 'Readiness',
+  startup: 'Startup',
+};
+
+export function probeResultOf(s: string): ProbeResult {
+  const l = s.toLowerCase();
+  if (l === 'success' || l === 'ready' || l === 'started' || l === 'healthy' || l === 'succeeded')
+    return 'Success';
+  if (l === 'failure' || l === 'unhealthy' || l === 'failed' || l === 'notready') return 'Failure';
+  return 'Unknown';
+}
+
+/** Go's time.Duration text (1m20s, 300ms, 5m0s) in seconds. */
+export function goDurationS(s: string): number | undefined {
+  const re = /(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g;
+  let total = 0;
+  let any = false;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    any = true;
+    const v = Number(m[1]);
+    const unit = m[2];
+    total +=
+      unit === 'h' ? v * 3600 : unit === 'm' ? v * 60 : unit === 's' ? v : unit === 'ms' ? v / 1000 : v / 1e6;
+  }
+  return any ? total : undefined;
+}
