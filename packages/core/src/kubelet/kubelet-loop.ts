@@ -41,7 +41,8 @@ export class KubeletLoop extends KubeletComponents {
 
   // ---- lifecycle -------------------------------------------------------------------------------------
 
-  /** Run: runtime-up checks (at once, then every 5 s), the PLEG, the tickers and the sync loop. */
+  /** Run: runtime-up checks (at once, then every 5 s), the PLEG, the tickers (sync, housekeeping, status
+   *  sync) and the sync loop. */
   start(): void {
     if (this.abort) return;
     const abort = new AbortController();
@@ -53,6 +54,11 @@ export class KubeletLoop extends KubeletComponents {
     this.timers.push(this.clock.setTicker(this.config.syncTickerMs, () => this.syncCh.trySend(now())));
     this.timers.push(
       this.clock.setTicker(this.config.housekeepingPeriodMs, () => this.housekeepingCh.trySend(now())),
+    );
+    this.timers.push(
+      this.clock.setTicker(this.config.statusSyncPeriodMs, () =>
+        this.statusManager.syncBatch(this.podConfig),
+      ),
     );
     this.loopDone = this.syncLoop(abort.signal);
   }

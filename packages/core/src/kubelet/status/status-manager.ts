@@ -35,6 +35,26 @@ export class StatusManager {
     private readonly trace: TraceRecorder,
   ) {}
 
+  /**
+   * syncBatch: the periodic pass of the kubelet's status manager (every statusSyncPeriodMs, 10 s). Of the
+   * pods whose status says the worker finished (terminatePod ran), each the API still has with a
+   * deletionTimestamp — and that is not a static pod's mirror — is deleted for good (canBeDeleted, then the
+   * apiserver delete with grace 0): `deleteFromAPI` is the pod config's remove. This is what ends a pod that
+   * reached Succeeded or Failed before it was deleted: its worker takes no further updates, so nothing else
+   * would. Returns the UIDs removed.
+   */
+  syncBatch(api: { get(uid: string): Pod | undefined; remove(uid: string): void }): string[] {
+    const removed: string[] = [];
+    for (const [uid, s] of this.podStatuses) {
+      if (!s.podIsFinished) continue;
+      const pod = api.get(uid);
+      if (!pod?.metadata.deletionTimestamp || isMirrorPod(pod)) continue;
+      api.remove(uid);
+      removed.push(uid);
+    }
+    return removed;
+  }
+
   /** The stored status itself, not a copy: callers read it and never mutate it. */
   getPodStatus(uid: string): PodStatus | undefined {
     return this.podStatuses.get(uid)?.status;
@@ -153,6 +173,11 @@ export class StatusManager {
     });
     this.trace.record({ type: 'status.update', ...podRef(pod), status: structuredClone(status) });
   }
+}
+
+/** A static pod's mirror in the API (kubernetes.io/config.mirror): the status manager never deletes it. */
+function isMirrorPod(pod: Pod): boolean {
+  return pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined;
 }
 
 /** The error the kubelet logs for an illegal container transition, or undefined. */
