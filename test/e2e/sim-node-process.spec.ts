@@ -11,7 +11,7 @@
  * Real processes throughout: the server as `node --import tsx apps/server/src/main.ts`, the node it spawns.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RemoteRuntime } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
@@ -156,5 +156,16 @@ describe('the simulated node process', () => {
     expect(fresh?.pid).toBeDefined();
     expect(fresh?.pid).not.toBe(node.pid);
     expect(await (await fetch(`${two.base}/api/v1/sim`)).json()).toEqual({ simulated: true, speed: 1 });
+  });
+
+  it('stops once its data directory is removed, since no server can reach it again', async () => {
+    const dataDir = await tempDir();
+    const one = await server(dataDir);
+    const node = await until('the node answers', () => nodeInfo(dataDir));
+    one.proc.kill('SIGKILL');
+    await one.exited;
+    expect(alive(node.pid)).toBe(true);
+    await rm(dataDir, { recursive: true, force: true });
+    await until('the node stopped by itself', () => !alive(node.pid), 20_000);
   });
 });

@@ -6,10 +6,11 @@
  *
  * Called by main.ts (the process the server spawns) and by the benchmarks' node process. The node stops
  * when asked (POST /stop, a server's clean shutdown), on SIGTERM/SIGINT (main.ts), or by itself once no
- * request came for idleStopMs. Stopping ends every container at once and removes both sockets; `stopped`
- * then resolves with the reason and the caller exits.
+ * request came for idleStopMs, or once its control socket is gone (the data directory removed or unmounted:
+ * no server can reach the node again). Stopping ends every container at once and removes both sockets;
+ * `stopped` then resolves with the reason and the caller exits.
  */
-import { chmod, mkdir, realpath, rm } from 'node:fs/promises';
+import { chmod, mkdir, realpath, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { SimNetProber, type SimNode, startSimNode } from '@syncscope/core';
@@ -34,6 +35,8 @@ export interface NodeProcess {
 }
 
 const MAX_BODY = 64 * 1024;
+/** How often the node checks that its control socket is still the one it made. */
+export const SOCKET_CHECK_MS = 1_000;
 
 class HttpError extends Error {
   constructor(
@@ -169,6 +172,16 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
   // Only this user may drive the node (and so start and kill its containers).
   await chmod(controlPath, 0o600);
   touch();
+  const ino = (await stat(controlPath)).ino;
+  const socketCheck = setInterval(() => {
+    stat(controlPath).then(
+      (st) => {
+        if (st.ino !== ino) void stop(`${controlPath} was replaced: another node serves the directory`);
+      },
+      () => void stop(`${controlPath} is gone: no server can reach this node`),
+    );
+  }, SOCKET_CHECK_MS);
+  socketCheck.unref();
   opts.log(
     `simulated node pid ${process.pid} serving ${dataDir}: CRI ${sim.endpoint}, control ${controlPath}`,
   );
@@ -176,6 +189,7 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
   const stop = (reason: string): Promise<void> => {
     stopping ??= (async () => {
       if (idleTimer) clearTimeout(idleTimer);
+      clearInterval(socketCheck);
       opts.log(`stopping: ${reason}`);
       await sim.close(); // every container ends, the CRI socket is removed
       // `stopped` waits for the last control answer (the one to POST /stop) to be sent
