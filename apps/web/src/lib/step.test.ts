@@ -55,7 +55,7 @@ function crashThenDelete(): TraceEvent[] {
       workType: 'SyncPod',
       actions: [{ action: 'StartContainer', target: 'app', error: 'CrashLoopBackOff', message: backoffMsg }],
       durationMs: 200,
-      error: `failed to SyncPod: failed to "StartContainer" for "app" with CrashLoopBackOff: "${backoffMsg}"`,
+      error: `failed to "StartContainer" for "app" with CrashLoopBackOff: "${backoffMsg}"`,
       requeueAfterMs: 12_000,
       plan: {
         killPod: false,

@@ -21,6 +21,7 @@
  *   list-codec.ts): read them, never mutate them.
  */
 import * as grpc from '@grpc/grpc-js';
+import { goQuote as quote } from '../util/go-quote.ts';
 import { decodeListItemwise } from './list-codec.ts';
 import { type CriServices, loadCriServices } from './proto.ts';
 import {
@@ -48,7 +49,6 @@ import {
 import {
   containerMetadataString,
   KUBE_RUNTIME_API_VERSION,
-  quote,
   sandboxMetadataString,
   verifyContainerStatus,
   verifyImage,

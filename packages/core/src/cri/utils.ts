@@ -4,6 +4,8 @@
  * remote-runtime.ts turns the text into a CriError with code UNKNOWN, as the kubelet's plain Go errors
  * read as "code = Unknown" wherever they are logged.
  */
+
+import { goQuote as quote } from '../util/go-quote.ts';
 import type {
   ContainerMetadata,
   ContainerStatus,
@@ -68,9 +70,6 @@ export function containerMetadataString(m: ContainerMetadata | null | undefined)
 }
 
 /** Go's %q for the plain strings we print. */
-export function quote(s: string): string {
-  return JSON.stringify(s);
-}
 
 function isZero(n: string | number | null | undefined): boolean {
   return n === undefined || n === null || n === '' || n === '0' || n === 0;

@@ -7,6 +7,7 @@
  */
 import type { Pod } from '../../api/v1.ts';
 import type { PlanSummary, SyncAction } from '../../events/trace.ts';
+import { goQuote } from '../../util/go-quote.ts';
 
 /** kubecontainer.State: the CRI state folded to four values. */
 export type ContainerStateName = 'created' | 'running' | 'exited' | 'unknown';
@@ -96,15 +97,22 @@ export interface PodSyncResult {
   plan?: PlanSummary;
 }
 
+/**
+ * PodSyncResult.Error() (container/sync_result.go): the whole-sync error as `failed to SyncPod: <err>`, each
+ * failed action as `failed to "<action>" for "<target>" with <error>: "<message>"` (Go's %q), joined as
+ * utilerrors.NewAggregate prints them: one alone, several as `[a, b]`. Undefined when nothing failed.
+ */
 export function syncResultError(r: PodSyncResult): string | undefined {
   const parts: string[] = [];
-  if (r.syncError) parts.push(r.syncError);
+  if (r.syncError) parts.push(`failed to SyncPod: ${r.syncError}`);
   for (const a of r.actions) {
     if (a.error)
-      parts.push(`failed to "${a.action}" for "${a.target}" with ${a.error}: "${a.message ?? ''}"`);
+      parts.push(
+        `failed to ${goQuote(a.action)} for ${goQuote(a.target)} with ${a.error}: ${goQuote(a.message ?? '')}`,
+      );
   }
   if (parts.length === 0) return undefined;
-  return `failed to SyncPod: ${parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`}`;
+  return parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
 }
 
 /**
