@@ -73,6 +73,8 @@ export interface AppOptions {
   journalMaxBytes?: number;
   /** Where persistence warnings go (default console.warn). */
   warn?: (msg: string) => void;
+  /** Observe mode's kubelet log (--kubelet-log FILE | --kubelet-journal), for observe/log-follow.ts. */
+  kubeletLog?: { file?: string; journal?: boolean };
 }
 
 export interface BuiltApp {

@@ -155,3 +155,22 @@ describe('following a kubelet log file', () => {
     ).toThrow(/a file or the journal/);
   });
 });
+
+describe('the command line', () => {
+  it('refuses --kubelet-log with --kubelet-journal', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const root = join(import.meta.dirname, '..', '..', '..', '..');
+    const r = spawnSync(
+      join(root, 'node_modules', '.bin', 'tsx'),
+      [
+        join(root, 'apps', 'server', 'src', 'main.ts'),
+        '--kubelet-log',
+        join(dir, 'k.log'),
+        '--kubelet-journal',
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--kubelet-log and --kubelet-journal exclude each other');
+  }, 60_000);
+});
