@@ -92,6 +92,8 @@ export interface AppOptions {
   warn?: (msg: string) => void;
   /** Caps on trace streams (total, per address) and connections; see SECURITY.md. */
   limits?: HttpOptions['limits'];
+  /** Observe mode's kubelet log (--kubelet-log FILE | --kubelet-journal), for observe/log-follow.ts. */
+  kubeletLog?: { file?: string; journal?: boolean };
 }
 
 export interface BuiltApp {

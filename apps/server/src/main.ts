@@ -43,6 +43,9 @@ Options (each also from the environment):
                               (e.g. {maxContainerBackOffMs: 60000}) (KUBELET_CONFIG)
   --private-containerd [dir]  start a private containerd (root; scripts/containerd/up.sh) and run on it;
                               it and everything it made are removed on exit (PRIVATE_CONTAINERD=dir)
+  --kubelet-log <file>        observe mode: follow this kubelet log like tail -F (KUBELET_LOG)
+  --kubelet-journal           observe mode: follow the kubelet's journal (journalctl -u kubelet -f)
+                              (KUBELET_JOURNAL=1); excludes --kubelet-log
   -h, --help                  this text
 `;
 
@@ -66,6 +69,8 @@ async function main(): Promise<void> {
     'max-pods': { type: 'string' },
     config: { type: 'string' },
     'private-containerd': { type: 'boolean' },
+    'kubelet-log': { type: 'string' },
+    'kubelet-journal': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   } as const;
   try {
@@ -91,6 +96,11 @@ async function main(): Promise<void> {
   if (parsed.positionals.length > (v['private-containerd'] ? 1 : 0))
     fail(`unexpected argument ${parsed.positionals.join(' ')}\n\n${HELP}`);
   if (privateDir && runtimeEndpoint) fail('--private-containerd and --runtime-endpoint exclude each other');
+  const kubeletLogFile = v['kubelet-log'] ?? (env.KUBELET_LOG || undefined);
+  const kubeletJournal =
+    v['kubelet-journal'] === true || ['1', 'true', 'yes'].includes(env.KUBELET_JOURNAL ?? '');
+  if (kubeletLogFile !== undefined && kubeletJournal)
+    fail('--kubelet-log and --kubelet-journal exclude each other');
   const configFile = v.config ?? (env.KUBELET_CONFIG || undefined);
   let config = configFile ? readKubeletConfig(configFile) : undefined;
   const maxPodsText = v['max-pods'] ?? (env.MAX_PODS || undefined);
@@ -160,6 +170,9 @@ async function main(): Promise<void> {
     token,
     journalSegmentBytes,
     journalMaxBytes,
+    ...(kubeletLogFile !== undefined || kubeletJournal
+      ? { kubeletLog: kubeletJournal ? { journal: true } : { file: resolve(kubeletLogFile as string) } }
+      : {}),
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   }).catch(async (e: unknown) => {
     if (!(e instanceof DataDirInUseError)) throw e;

@@ -135,6 +135,19 @@ export class KubeletLogParser {
     return this.summary();
   }
 
+  /**
+   * Live input (a followed file, journalctl -f): lets out every event of the lines fed so far without ending the
+   * input, so the last entry does not wait for the next line. Called by a follower once its input has been
+   * quiet for a moment; a header-less line after it no longer continues the entry before it (it is kept raw).
+   * Does nothing for newest-first input, which cannot be emitted before it ends.
+   */
+  flush(): void {
+    if (this.mode === 'detect') this.decide();
+    if (this.mode !== 'forward') return;
+    for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
+    this.reorder.flush();
+  }
+
   summary(): ImportSummary {
     const s: ImportSummary = {
       lines: Math.max(this.splitter.lines, this.linesSeen),
