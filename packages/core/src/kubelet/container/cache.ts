@@ -2,9 +2,9 @@ import type { PodStatusRT } from './runtime.ts';
 
 /**
  * Cache (pkg/kubelet/container/cache.go): the newest runtime PodStatus of every pod, written by the PLEG and
- * read by the pod workers. Each entry carries the time it reflects (`modified`, the relist start); the cache
- * as a whole carries a global timestamp (`updateTime`, the end of each full relist) meaning "everything
- * here is at least this fresh".
+ * read by the pod workers. Each entry carries the time it reflects (`modified`: when the PLEG began reading
+ * that pod's status); the cache as a whole carries a global timestamp (`updateTime`, set at the end of each
+ * full relist to the time it began) meaning "everything here is at least this fresh".
  *
  * getNewerThan(uid, minTime) is what keeps a pod worker from acting on stale state: it resolves once the
  * entry was modified after minTime, or the global timestamp passed minTime (then an unknown pod reads as an

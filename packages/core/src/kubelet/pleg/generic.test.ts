@@ -98,7 +98,7 @@ describe('generateEvents', () => {
 });
 
 describe('GenericPLEG.relist', () => {
-  it('emits ContainerStarted for a new sandbox and container, writes the cache at the relist start time', async () => {
+  it('emits ContainerStarted for a new sandbox and container, writes the cache at the time the status was read', async () => {
     const { clock, runtime, cache, pleg, drain, trace } = setup();
     const p = pod('u1', ['app']);
     await runtime.syncPod(p, await emptyStatus('u1'));
@@ -121,6 +121,27 @@ describe('GenericPLEG.relist', () => {
     await pleg.relist();
     expect(drain()).toEqual([]);
     expect(runtime.calls).toEqual(['GetPods']);
+  });
+
+  it("stamps each pod's cache entry with the time its own status was read, not the relist's start", async () => {
+    const { clock, runtime, cache, pleg } = setup();
+    await runtime.syncPod(pod('u1', ['app']), await emptyStatus('u1'));
+    await runtime.syncPod(pod('u2', ['app']), await emptyStatus('u2'));
+    // each status read takes 300 ms of the clock, as a busy runtime's would
+    const read = runtime.getPodStatus.bind(runtime);
+    runtime.getPodStatus = async (uid, name, namespace) => {
+      await clock.step(300);
+      return read(uid, name, namespace);
+    };
+    const start = clock.now();
+    await pleg.relist();
+    expect(cache.globalTimestamp).toBe(start);
+    // a worker whose last sync ended 100 ms into the relist asks for something newer: the pod read at
+    // start + 300 answers at once; the one read at the start does not
+    const woke: string[] = [];
+    for (const uid of ['u1', 'u2']) void cache.getNewerThan(uid, start + 100).then(() => woke.push(uid));
+    await Promise.resolve();
+    expect(woke).toHaveLength(1);
   });
 
   it('reports ContainerDied on exit and keeps the pod IPs once the sandbox is gone', async () => {

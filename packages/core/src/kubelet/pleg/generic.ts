@@ -177,7 +177,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
       }
       if (events.length === 0 && !this.podsToReinspect.has(pid)) continue;
 
-      const { err, updated } = await this.updateCache(rec.current, pid, timestamp);
+      const { err, updated } = await this.updateCache(rec.current, pid);
       if (err) {
         needsReinspection.set(pid, rec.current);
         continue;
@@ -214,16 +214,21 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
     });
   }
 
-  /** Reads the pod's status into the cache (or deletes the entry when the pod is gone). */
+  /**
+   * Reads the pod's status into the cache (or deletes the entry when the pod is gone). The entry is stamped
+   * with the time just before *its* status was read, not the relist's start (generic.go updateCache): a
+   * worker waiting for a status newer than the end of its last sync is woken by the first read that
+   * started after it, even in the middle of a relist.
+   */
   private async updateCache(
     pod: RuntimePod | undefined,
     pid: string,
-    timestamp: number,
   ): Promise<{ err?: Error; updated: boolean }> {
     if (!pod) {
       this.cache.delete(pid);
       return { updated: true };
     }
+    const timestamp = this.clock.now();
     let status: PodStatusRT;
     let error: Error | undefined;
     try {
