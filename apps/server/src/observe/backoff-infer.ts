@@ -92,14 +92,17 @@ export class InferredBackoff {
     });
   }
 
-  /** A new instance of `container` started after an exited one finished at `previousFinishedAt`. */
-  restarted(ref: PodRef, container: string, previousFinishedAt: number): void {
+  /**
+   * A new instance of `container` was started at `at` (default now) after an exited one finished at
+   * `previousFinishedAt`: the kubelet stepped the window when it started it.
+   */
+  restarted(ref: PodRef, container: string, previousFinishedAt: number, at = this.clock.now()): void {
     const key = InferredBackoff.key(ref.podUID, container);
     const w = this.live(key, previousFinishedAt);
     const windowMs = w
       ? Math.min(w.windowMs * 2, this.rule.maxContainerBackOffMs)
       : this.rule.containerBackOffPeriodMs;
-    this.windows.set(key, { windowMs, lastUpdate: this.clock.now() });
+    this.windows.set(key, { windowMs, lastUpdate: at });
   }
 
   /**
