@@ -17,6 +17,7 @@ import { buildApp, handleShutdownSignals } from './app.ts';
 import { checkDataDir } from './data-dir.ts';
 import { tuneHeap } from './heap.ts';
 import { isLoopbackAddress } from './hosts.ts';
+import { buildObserveApp } from './observe/app.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 import { DataDirInUseError } from './store/lock.ts';
 
@@ -41,6 +42,8 @@ Options (each also from the environment):
                               (MAX_PODS, default 110, the kubelet's)
   --config <file>             engine constants, YAML or JSON, with the names GET /api/v1/node shows
                               (e.g. {maxContainerBackOffMs: 60000}) (KUBELET_CONFIG)
+  --observe                   watch the node's own kubelet, read-only: needs --runtime-endpoint; no pods are
+                              run, created, stopped or removed (OBSERVE=1)
   --private-containerd [dir]  start a private containerd (root; scripts/containerd/up.sh) and run on it;
                               it and everything it made are removed on exit (PRIVATE_CONTAINERD=dir)
   --kubelet-log <file>        observe mode: follow this kubelet log like tail -F (KUBELET_LOG)
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
     'private-containerd': { type: 'boolean' },
     'kubelet-log': { type: 'string' },
     'kubelet-journal': { type: 'boolean' },
+    observe: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   } as const;
   try {
@@ -101,6 +105,11 @@ async function main(): Promise<void> {
     v['kubelet-journal'] === true || ['1', 'true', 'yes'].includes(env.KUBELET_JOURNAL ?? '');
   if (kubeletLogFile !== undefined && kubeletJournal)
     fail('--kubelet-log and --kubelet-journal exclude each other');
+  const observe = v.observe === true || ['1', 'true', 'yes'].includes(env.OBSERVE ?? '');
+  if (observe && (!runtimeEndpoint || privateDir))
+    fail('--observe needs --runtime-endpoint, the CRI socket of the node whose kubelet to watch');
+  if ((kubeletLogFile !== undefined || kubeletJournal) && !observe)
+    fail('--kubelet-log and --kubelet-journal need --observe');
   const configFile = v.config ?? (env.KUBELET_CONFIG || undefined);
   let config = configFile ? readKubeletConfig(configFile) : undefined;
   const maxPodsText = v['max-pods'] ?? (env.MAX_PODS || undefined);
@@ -160,8 +169,8 @@ async function main(): Promise<void> {
     runtimeEndpoint = ctd.endpoint;
   }
 
-  const built = await buildApp({
-    runtimeEndpoint,
+  const built = await (observe ? buildObserveApp : buildApp)({
+    runtimeEndpoint: runtimeEndpoint as string,
     ...(config ? { config } : {}),
     dataDir,
     examples: !noExamples,
@@ -198,7 +207,9 @@ async function main(): Promise<void> {
   const addr = built.app.server.address();
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const what = built.simulated ? 'simulated node' : `runtime ${built.runtimeEndpoint}`;
+  const what = built.simulated
+    ? 'simulated node'
+    : `${observe ? 'observing the kubelet on ' : 'runtime '}${built.runtimeEndpoint}`;
   process.stdout.write(`Syncscope listening on http://${shownHost}:${actualPort} (${what})\n`);
 }
 

@@ -17,6 +17,11 @@ export {
   type NodeInfo,
   OWNERSHIP_LABEL,
 } from './kubelet/configuration.ts';
-export type { RuntimePod } from './kubelet/container/runtime.ts';
+// observe mode (apps/server/src/observe) runs these over a read-only CRI, without the rest of the engine
+export { PodCache } from './kubelet/container/cache.ts';
+export type { ContainerStatusRT, PodStatusRT, RuntimePod } from './kubelet/container/runtime.ts';
 export { Kubelet, type KubeletDeps } from './kubelet/kubelet.ts';
+export { KubeGenericRuntimeManager } from './kubelet/kuberuntime/kuberuntime-manager.ts';
+export { EventedPLEG } from './kubelet/pleg/evented.ts';
+export { GenericPLEG } from './kubelet/pleg/generic.ts';
 export { Faults, SimNetProber, type SimNode, SimRuntime, startSimNode } from './sim/index.ts';

@@ -33,6 +33,25 @@ function windows(delays: number[]): TraceEvent[] {
 }
 
 describe('backoffLadder', () => {
+  it('says whether an observed window was inferred or confirmed by the log; the confirmation replaces it', () => {
+    const ev = traceBuilder();
+    const base = {
+      type: 'backoff',
+      kind: 'container',
+      container: 'app',
+      key: 'k',
+      exitCode: 1,
+      ...POD_REF,
+    } as const;
+    const inferred = [ev(0, { ...base, delayS: 10, until: at(10), inferred: true })];
+    expect(backoffLadder(inferred, 'app').rungs.map((r) => r.basis)).toEqual(['inferred']);
+    const confirmed = [...inferred, ev(1, { ...base, delayS: 10, until: at(10), confirmed: true })];
+    const { rungs } = backoffLadder(confirmed, 'app');
+    expect(rungs.map((r) => [r.label, r.basis])).toEqual([['10s', 'confirmed']]);
+    // a managed engine's windows say neither
+    expect(backoffLadder(windows([10]), 'app').rungs[0]?.basis).toBeUndefined();
+  });
+
   it('keeps one rung per window, with Go-style labels', () => {
     const { rungs, resets } = backoffLadder(windows([10, 20, 40, 80]), 'app');
     expect(rungs.map((r) => [r.n, r.label])).toEqual([

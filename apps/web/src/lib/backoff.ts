@@ -30,6 +30,8 @@ export interface BackoffRung {
   seq: number;
   exitCode?: number;
   restartCount?: number;
+  /** Observe mode: worked out from the observed exits, or stated by the kubelet's own log. */
+  basis?: 'inferred' | 'confirmed';
 }
 
 export interface BackoffInspection {
@@ -64,12 +66,17 @@ export function backoffLadder(
   kind?: 'container' | 'image',
 ): { rungs: BackoffRung[]; resets: number } {
   const windows: TraceOf<'backoff'>[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   for (const ev of events) {
     if (ev.type !== 'backoff' || ev.container !== container || (kind && ev.kind !== kind)) continue;
-    const id = `${ev.key}@${ev.until}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
+    // one window per exit (the window counts from the exit); a confirmed one replaces an inferred one
+    const id = `${ev.key}@${ev.until - ev.delayS * 1000}`;
+    const at = seen.get(id);
+    if (at !== undefined) {
+      if (ev.confirmed && !windows[at]?.confirmed) windows[at] = ev;
+      continue;
+    }
+    seen.set(id, windows.length);
     windows.push(ev);
   }
   let from = 0;
@@ -88,6 +95,7 @@ export function backoffLadder(
       seq: ev.seq,
       ...(ev.exitCode !== undefined ? { exitCode: ev.exitCode } : {}),
       ...(ev.restartCount !== undefined ? { restartCount: ev.restartCount } : {}),
+      ...(ev.confirmed ? { basis: 'confirmed' as const } : ev.inferred ? { basis: 'inferred' as const } : {}),
     }),
   );
   return { rungs, resets: from };

@@ -52,6 +52,11 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
       <div>
         <span className="k">node</span> <span className="mono">{node.nodeName}</span>
         {node.simulated && <span className="tag">simulated</span>}
+        {node.observing !== undefined && (
+          <div className="observing" data-testid="observing">
+            observing the kubelet on <span className="mono">{node.observing}</span> (read-only)
+          </div>
+        )}
         <div className="sub mono">
           {node.runtime.name} {node.runtime.version} · {node.runtime.endpoint}
         </div>

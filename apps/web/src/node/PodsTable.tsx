@@ -10,7 +10,7 @@ import { printPod } from '@syncscope/core/api';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { deletePod } from '../api/client.ts';
 import { downloadTraceExport, traceExportUrl } from '../api/node-actions.ts';
-import { usePods } from '../api/queries.ts';
+import { useNode, usePods } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
 import { routeHref } from '../lib/route.ts';
 import { useReplay } from '../replay/context.ts';
@@ -25,6 +25,8 @@ interface RowProps {
   restarts: string;
   age: string;
   actions: boolean;
+  /** false in observe mode: the server deletes nothing */
+  canDelete: boolean;
   onDelete: (namespace: string, name: string) => void;
   onExport: (uid: string, name: string) => void;
 }
@@ -67,14 +69,16 @@ const PodRow = memo(function PodRow(p: RowProps) {
           >
             trace
           </a>
-          <button
-            type="button"
-            className="small danger"
-            data-testid={`delete-${p.name}`}
-            onClick={() => p.onDelete(p.namespace, p.name)}
-          >
-            delete
-          </button>
+          {p.canDelete && (
+            <button
+              type="button"
+              className="small danger"
+              data-testid={`delete-${p.name}`}
+              onClick={() => p.onDelete(p.namespace, p.name)}
+            >
+              delete
+            </button>
+          )}
         </td>
       )}
     </tr>
@@ -85,6 +89,7 @@ export function PodsTable() {
   const pods = usePods();
   const now = useEngineNow();
   const replay = useReplay();
+  const node = useNode();
   const [namespace, setNamespace] = useState('');
   const [search, setSearch] = useState('');
   const [grace, setGrace] = useState('');
@@ -128,6 +133,7 @@ export function PodsTable() {
   if (pods.isPending) return <p>Loading pods…</p>;
   if (pods.isError) return <p className="bad">Could not list pods: {pods.error.message}</p>;
   const actions = !replay;
+  const canDelete = actions && node.data !== undefined && node.data.observing === undefined;
   return (
     <>
       <div className="toolbar">
@@ -154,7 +160,7 @@ export function PodsTable() {
         <span className="dim sub">
           {shown.length} of {rows.length}
         </span>
-        {actions && (
+        {canDelete && (
           <label className="grace">
             grace period (s){' '}
             <input
@@ -202,6 +208,7 @@ export function PodsTable() {
               restarts={r.restarts}
               age={r.age}
               actions={actions}
+              canDelete={canDelete}
               onDelete={onDelete}
               onExport={onExport}
             />

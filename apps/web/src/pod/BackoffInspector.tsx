@@ -68,6 +68,16 @@ function BackoffContainer({ namespace, name, b }: { namespace: string; name: str
         )}
         <dt>restarts</dt>
         <dd className="mono">{b.restartCount}</dd>
+        {b.current?.basis && (
+          <>
+            <dt>window</dt>
+            <dd data-testid="backoff-basis" data-basis={b.current.basis}>
+              {b.current.basis === 'confirmed'
+                ? "confirmed by the kubelet's log"
+                : "inferred (from the observed exits, by the kubelet's rule)"}
+            </dd>
+          </>
+        )}
         <dt>next try</dt>
         <dd className="mono">
           <span data-testid="backoff-countdown" data-remaining-ms={Math.round(b.remainingMs)}>

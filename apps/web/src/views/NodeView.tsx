@@ -2,7 +2,8 @@
  * The node page — what is the loop doing right now: runtime and PLEG health, the sync loop as a live strip
  * of iterations by source, the housekeeping cadence, the pods table (kubectl's strings; a row opens the
  * pod's page), and the actions: apply a manifest, inject faults on the simulated node, export and replay
- * a trace. In a replay the same panels read the imported trace and the actions that need a server hide.
+ * a trace. In a replay the same panels read the imported trace and the actions that need a server hide;
+ * so do apply, delete and faults when the server observes a node's kubelet (NodeInfo.observing).
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { ReplayStore } from '../lib/replay.ts';
@@ -27,6 +28,8 @@ export function NodeView({
   onReplay: (store: ReplayStore) => void;
 }) {
   const replay = useReplay();
+  // observe mode: this server changes nothing, so nothing that would is offered
+  const observing = node?.observing !== undefined;
   return (
     <>
       <HealthPanel node={node} />
@@ -39,8 +42,8 @@ export function NodeView({
         <HousekeepingCadence node={node} />
       </div>
       {!replay && <ForeignPods />}
-      {!replay && <FaultPanel />}
-      {!replay && <ApplyPanel />}
+      {!replay && !observing && <FaultPanel />}
+      {!replay && !observing && <ApplyPanel />}
       <TracePanel onReplay={onReplay} />
     </>
   );

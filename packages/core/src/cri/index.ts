@@ -2,6 +2,7 @@
 
 export { type CriServer, serveCri } from './grpc-server.ts';
 export { type CriServices, LOADER_OPTIONS, loadCriServices, PROTO_PATH } from './proto.ts';
+export { READ_ONLY_CRI_RPCS, type ReadOnlyCri, ReadOnlyCriError, readOnlyCri, rpcName } from './read-only.ts';
 export {
   CHANNEL_OPTIONS,
   DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS,

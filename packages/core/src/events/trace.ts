@@ -114,6 +114,10 @@ export type TracePayload =
       image?: string;
       exitCode?: number;
       restartCount?: number;
+      /** set by an observer: the window was worked out from observed exits by the kubelet's rule */
+      inferred?: boolean;
+      /** set by an observer: the observed kubelet's own log stated this window (it replaces the inferred one) */
+      confirmed?: boolean;
     } & PodRef)
   | ({
       type: 'probe.result';

@@ -98,6 +98,8 @@ export interface NodeInfo {
     errors: string[];
   };
   simulated: boolean;
+  /** Observe mode: the CRI endpoint whose kubelet this server watches (it changes nothing on the node). */
+  observing?: string;
   pleg: { mode: 'generic' | 'evented'; healthy: boolean; lastRelist: number | null; message: string };
   sync: { lastIteration: number | null };
   configuration: KubeletConfiguration;

@@ -1,0 +1,170 @@
+/**
+ * buildObserveApp: the server in observe mode (`--observe`), apart from listen. It watches the kubelet that
+ * owns a node's runtime and changes nothing: no pod store, no examples, no engine; the CRI client is wrapped
+ * read-only (readOnlyCri) and counted. It starts, in order: the data dir lock → clock → trace journal and
+ * recorder (the same journal as managed mode: history and seqs go on across restarts) → read-only CRI →
+ * Observer (observer.ts: the PLEG over every pod on the runtime) → `server.start` (runtime `observe`) → the
+ * HTTP app, with every write refused by a 403 Status before any route runs (a pod create or delete, a
+ * fault) → the observer's relist.
+ *
+ * The routes are the managed mode's: the views read the same trace, and container logs are read from the
+ * kubelet's layout under podLogsDirectory (/var/log/pods by default). Listening is main.ts's, with the same
+ * rules (loopback unless a token is set). close() stops the HTTP app, the observer, the channel, then
+ * flushes the journal and releases the lock.
+ *
+ * With `kubeletLog` (--kubelet-log FILE | --kubelet-journal) the kubelet's own log is followed from now on
+ * (log-follow.ts) and what it says about observed pods joins the live trace (log-events.ts): config ops,
+ * sync errors, kills, probes, Events, and back-off windows the log states, which confirm the inferred ones.
+ */
+import { join } from 'node:path';
+import {
+  type Clock,
+  defaultKubeletConfiguration,
+  type KubeletConfiguration,
+  type ReadOnlyCri,
+  RealClock,
+  RemoteRuntime,
+  readOnlyCri,
+} from '@syncscope/core';
+import type { TraceRecorder } from '@syncscope/core/events/recorder';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { DEFAULT_WEB_ROOT, SERVER_VERSION } from '../app.ts';
+import { createHttpApp, type HttpOptions } from '../http.ts';
+import { SHUTDOWN_TIMEOUT_MS, TRACE_DIR, within } from '../lifecycle.ts';
+import { type JournaledTrace, openTrace } from '../lifecycle-trace.ts';
+import { sendStatus, status } from '../status.ts';
+import { DataDirLock } from '../store/lock.ts';
+import { type LogFollower, startLogFollower } from './log-follow.ts';
+import { OBSERVE_REFUSAL, Observer } from './observer.ts';
+
+export interface ObserveAppOptions {
+  /** The CRI endpoint of the node's runtime, e.g. unix:///run/containerd/containerd.sock. */
+  runtimeEndpoint: string;
+  /** Holds the trace journal and the lock; created if missing. */
+  dataDir: string;
+  clock?: Clock;
+  /** The node kubelet's settings that matter here: back-off, relist period, evented PLEG, log directory. */
+  config?: Partial<KubeletConfiguration>;
+  webRoot?: string;
+  traceCapacity?: number;
+  host?: string;
+  allowedHosts?: string[];
+  token?: string;
+  logger?: FastifyServerOptions['logger'];
+  journalSegmentBytes?: number;
+  journalMaxBytes?: number;
+  warn?: (msg: string) => void;
+  limits?: HttpOptions['limits'];
+  /** The node kubelet's log to follow: a file (like tail -F) or its journal (journalctl -u kubelet -f). */
+  kubeletLog?: { file?: string; journal?: boolean };
+}
+
+export interface ObservedApp {
+  app: FastifyInstance;
+  observer: Observer;
+  /** Following the kubelet's log, when asked to. */
+  follower?: LogFollower;
+  /** The read-only client, with its counts of calls let through and refused. */
+  cri: ReadOnlyCri<RemoteRuntime>;
+  trace: TraceRecorder;
+  history: JournaledTrace;
+  lock: DataDirLock;
+  clock: Clock;
+  simulated: false;
+  runtimeEndpoint: string;
+  close(): Promise<void>;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function buildObserveApp(opts: ObserveAppOptions): Promise<ObservedApp> {
+  const lock = DataDirLock.acquire(opts.dataDir);
+  try {
+    return await buildLocked(opts, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<ObservedApp> {
+  const clock = opts.clock ?? new RealClock();
+  const warn = opts.warn ?? ((msg: string) => console.warn(msg));
+  const { trace: history } = openTrace({
+    dir: join(opts.dataDir, TRACE_DIR),
+    clock,
+    capacity: opts.traceCapacity,
+    segmentBytes: opts.journalSegmentBytes,
+    maxBytes: opts.journalMaxBytes,
+    warn,
+  });
+  const trace = history.recorder;
+  const config: KubeletConfiguration = { ...defaultKubeletConfiguration, ...opts.config };
+  const ro = readOnlyCri(new RemoteRuntime(opts.runtimeEndpoint));
+  const endpoint = ro.cri.endpoint;
+  const observer = new Observer({ cri: ro.cri, clock, trace, config, endpoint });
+  trace.record({ type: 'server.start', version: SERVER_VERSION, runtime: 'observe', endpoint });
+
+  const app = await createHttpApp({
+    engine: observer,
+    trace: history,
+    clock,
+    token: opts.token,
+    bind: opts.host,
+    allowedHosts: opts.allowedHosts,
+    webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
+    examples: [],
+    logger: opts.logger,
+    podLogsDirectory: config.podLogsDirectory,
+    limits: opts.limits,
+  });
+  // after the access check (a request without the token still gets its 401): nothing here writes
+  app.addHook('onRequest', async (req, reply) => {
+    if (!READS.has(req.method) && req.url.startsWith('/api/'))
+      return sendStatus(reply, status(403, 'Forbidden', OBSERVE_REFUSAL));
+  });
+  app.server.once('listening', () => {
+    const addr = app.server.address();
+    if (typeof addr !== 'object' || !addr) return;
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const problem = lock.listening(addr.port, `http://${host}:${addr.port}`);
+    if (problem) warn(problem);
+  });
+  observer.start();
+  const follower = opts.kubeletLog
+    ? startLogFollower({
+        ...(opts.kubeletLog.file !== undefined ? { file: opts.kubeletLog.file } : { journal: true }),
+        onEvents: (events) => {
+          for (const ev of events) observer.joinLog(ev);
+        },
+        warn,
+      })
+    : undefined;
+
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    const step = SHUTDOWN_TIMEOUT_MS / 4;
+    closed ??= (async () => {
+      await within(app.close(), step);
+      await within(follower?.stop() ?? Promise.resolve(), step);
+      await within(observer.stop(), step);
+      ro.cri.close();
+      await within(history.journal.close(), step);
+      lock.release();
+    })();
+    return closed;
+  };
+  return {
+    app,
+    observer,
+    ...(follower ? { follower } : {}),
+    cri: ro,
+    trace,
+    history,
+    lock,
+    clock,
+    simulated: false,
+    runtimeEndpoint: endpoint,
+    close,
+  };
+}

@@ -1,0 +1,300 @@
+/**
+ * The kubelet's PLEG as an observer: observe mode's engine. No pod worker, no sync loop, no call that changes
+ * the node: the runtime manager (for its GetPods grouping and GetPodStatus) and the generic PLEG (same code,
+ * same transition table, 1 s relist; the evented one with its fallback when configured, as in managed mode)
+ * run over a read-only CRI client (readOnlyCri), and record into the same trace: pleg.relist, pleg.event,
+ * runtime.call, and from here status.update (the pod as built by pod-view.ts, on change) and inferred
+ * `backoff` windows (backoff-infer.ts).
+ *
+ * Every pod on the runtime is observed: the kubelet's, known by their io.kubernetes.pod.* labels, and pods a
+ * Syncscope in managed mode created (they carry the same labels plus its ownership label, which decides how
+ * they are shown: pod-view.ts). It implements the routes' Engine: the reads answer from memory at once; addPod
+ * and deletePod throw a 403 Status (observe mode changes nothing).
+ *
+ * start() begins relisting and reading the PLEG channel; stop() ends both (the runtime is left as it was).
+ */
+import {
+  type Clock,
+  type CriRuntime,
+  EventedPLEG,
+  GenericPLEG,
+  KubeGenericRuntimeManager,
+  type KubeletConfiguration,
+  type NodeInfo,
+  type Pod,
+  PodCache,
+  type PodStatusRT,
+  type RuntimePod,
+  type TraceRecorder,
+  type VersionResponse,
+} from '@syncscope/core';
+import type { Event } from '@syncscope/core/api';
+import type { PodRef } from '@syncscope/core/events/trace';
+import type { Engine } from '../engine.ts';
+import { StatusError, status } from '../status.ts';
+import { InferredBackoff } from './backoff-infer.ts';
+import { type JoinResult, joinLogEvent, type LogEventPayload, type LogJoin } from './log-events.ts';
+import { type ObservedIdentity, type OpenBackoff, observedPod } from './pod-view.ts';
+
+export const OBSERVE_REFUSAL = 'observe mode: this server does not change the node';
+
+export interface ObserverDeps {
+  /** A read-only client (readOnlyCri): the observer never calls anything else. */
+  cri: CriRuntime;
+  clock: Clock;
+  trace: TraceRecorder;
+  config: KubeletConfiguration;
+  endpoint: string;
+}
+
+interface Observed {
+  who: ObservedIdentity;
+  ref: PodRef;
+  status: PodStatusRT;
+  pod: Pod;
+  statusJson: string;
+}
+
+export class Observer implements Engine, LogJoin {
+  readonly trace: TraceRecorder;
+  readonly clock: Clock;
+  readonly backoff: InferredBackoff;
+  readonly pleg: GenericPLEG;
+  readonly eventedPleg: EventedPLEG | undefined;
+  private readonly runtime: KubeGenericRuntimeManager;
+  private readonly cache = new PodCache();
+  private readonly pods = new Map<string, Observed>();
+  private readonly open = new Map<string, OpenBackoff>();
+  /** container instances already seen (their start is counted once) */
+  private readonly instances = new Set<string>();
+  private listed = new Map<string, RuntimePod>();
+  private versionInfo: VersionResponse | undefined;
+  private runtimeError = '';
+  private consuming: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(private readonly deps: ObserverDeps) {
+    const { clock, trace, config } = deps;
+    this.clock = clock;
+    this.trace = trace;
+    this.backoff = new InferredBackoff(clock, { record: (p) => this.recordBackoff(p) }, config);
+    this.runtime = new KubeGenericRuntimeManager({
+      cri: deps.cri,
+      clock,
+      trace,
+      config,
+      recorder: { event: () => {} },
+    });
+    const rt = this.runtime;
+    // the PLEG's lists, kept: they say which pods carry the ownership label
+    const listing = {
+      getPods: async (all: boolean) => {
+        const pods = await rt.getPods(all);
+        this.listed = new Map(pods.map((p) => [p.id, p]));
+        return pods;
+      },
+      getPodStatus: rt.getPodStatus.bind(rt),
+      syncPod: () => Promise.reject(new Error(OBSERVE_REFUSAL)),
+      killPod: () => Promise.reject(new Error(OBSERVE_REFUSAL)),
+    };
+    const generic = {
+      relistPeriodMs: config.genericPlegRelistPeriodMs,
+      relistThresholdMs: config.genericPlegRelistThresholdMs,
+    };
+    this.pleg = new GenericPLEG(
+      listing,
+      this.cache,
+      clock,
+      trace,
+      config.eventedPleg
+        ? {
+            relistPeriodMs: config.eventedPlegRelistPeriodMs,
+            relistThresholdMs: config.eventedPlegRelistThresholdMs,
+          }
+        : generic,
+      config.plegChannelCapacity,
+    );
+    if (config.eventedPleg) {
+      this.cache.ignoreOlderWrites = true;
+      this.eventedPleg = new EventedPLEG(
+        { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) },
+        this.pleg,
+        this.cache,
+        clock,
+        trace,
+        { maxStreamRetries: config.eventedPlegMaxStreamRetries, fallbackRelistDuration: generic },
+      );
+    }
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.readVersion();
+    this.pleg.start();
+    this.eventedPleg?.start();
+    this.consuming = this.consume();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.eventedPleg?.stop();
+    this.pleg.stop();
+    this.pleg.watch().close();
+    await this.consuming;
+  }
+
+  private async readVersion(): Promise<void> {
+    try {
+      this.versionInfo = await this.runtime.version();
+      this.runtimeError = '';
+    } catch (e) {
+      this.runtimeError = `container runtime: ${(e as Error).message}`;
+      const t = this.clock.setTimer(5_000, () => {
+        if (!this.stopped) void this.readVersion();
+      });
+      if (this.stopped) t.stop();
+    }
+  }
+
+  /** Reads the PLEG's channel, as the sync loop would, and updates what the views show. */
+  private async consume(): Promise<void> {
+    const ch = this.pleg.watch();
+    for (;;) {
+      const ev = await ch.receive();
+      if (!ev || this.stopped) return;
+      this.onPlegEvent(ev.id, ev.type, ev.data);
+    }
+  }
+
+  private onPlegEvent(uid: string, type: string, id: string): void {
+    const { status } = this.cache.get(uid);
+    const listed = this.listed.get(uid);
+    if (!listed || (status.containerStatuses.length === 0 && status.sandboxStatuses.length === 0)) {
+      this.pods.delete(uid);
+      this.backoff.forget(uid);
+      for (const k of [...this.open.keys()]) if (k.startsWith(`${uid}_`)) this.open.delete(k);
+      return;
+    }
+    const who: ObservedIdentity = {
+      uid,
+      name: listed.name,
+      namespace: listed.namespace,
+      createdAt: Math.min(
+        ...status.sandboxStatuses.map((s) => s.createdAt).filter((t) => t > 0),
+        listed.createdAt || Infinity,
+      ),
+      managed: listed.managed,
+    };
+    const ref: PodRef = { podUID: uid, pod: `${who.namespace}/${who.name}` };
+    const c = status.containerStatuses.find((x) => x.id === id);
+    // A new instance: the kubelet started it after the previous one's exit, stepping the window. It may have
+    // run and exited within one relist, so its first event can be its death.
+    if (c && !this.instances.has(c.id)) {
+      this.instances.add(c.id);
+      const prev = status.containerStatuses.find(
+        (x) => x.name === c.name && x.id !== c.id && x.state === 'exited' && x.createdAt <= c.createdAt,
+      );
+      if (prev) this.backoff.restarted(ref, c.name, prev.finishedAt, c.startedAt || c.createdAt);
+      this.open.delete(`${uid}_${c.name}`);
+    }
+    if (c && type === 'ContainerDied' && c.state === 'exited')
+      this.backoff.exited(ref, c.name, c.finishedAt, c.exitCode, c.restartCount);
+    if (type === 'ContainerRemoved') this.instances.delete(id);
+    this.update(who, ref, status);
+  }
+
+  private update(who: ObservedIdentity, ref: PodRef, status: PodStatusRT): void {
+    const pod = observedPod(who, status, (name) => this.open.get(`${who.uid}_${name}`), this.clock.now());
+    const statusJson = JSON.stringify(pod.status);
+    const had = this.pods.get(who.uid);
+    this.pods.set(who.uid, { who, ref, status, pod, statusJson });
+    if (had?.statusJson !== statusJson && pod.status)
+      this.trace.record({ type: 'status.update', ...ref, status: pod.status });
+  }
+
+  /** Back-off windows go to the trace and to the pod's shown state (CrashLoopBackOff while open). */
+  private recordBackoff(p: Parameters<TraceRecorder['record']>[0]): ReturnType<TraceRecorder['record']> {
+    const ev = this.trace.record(p);
+    if (p.type !== 'backoff') return ev;
+    this.open.set(`${p.podUID}_${p.container}`, { delayS: p.delayS, until: p.until });
+    const o = this.pods.get(p.podUID);
+    if (o) this.update(o.who, o.ref, o.status);
+    return ev;
+  }
+
+  // ---- the log join (log-events.ts) ----------------------------------------------------------------
+
+  podRef(podUID: string | undefined, pod: string | undefined): PodRef | undefined {
+    if (podUID) return this.pods.get(podUID)?.ref;
+    if (!pod) return undefined;
+    for (const o of this.pods.values()) if (o.ref.pod === pod) return o.ref;
+    return undefined;
+  }
+
+  /** One parsed line of the observed kubelet's log (a follower calls this). */
+  joinLog(ev: LogEventPayload): JoinResult {
+    return joinLogEvent(this, ev);
+  }
+
+  // ---- Engine ----------------------------------------------------------------------------------------
+
+  addPod(): void {
+    throw new StatusError(status(403, 'Forbidden', OBSERVE_REFUSAL));
+  }
+
+  deletePod(): void {
+    throw new StatusError(status(403, 'Forbidden', OBSERVE_REFUSAL));
+  }
+
+  getPods(): Pod[] {
+    return [...this.pods.values()].map((o) => structuredClone(o.pod));
+  }
+
+  getPod(namespace: string, name: string): Pod | undefined {
+    for (const o of this.pods.values())
+      if (o.who.namespace === namespace && o.who.name === name) return structuredClone(o.pod);
+    return undefined;
+  }
+
+  getPodByUID(uid: string): Pod | undefined {
+    const o = this.pods.get(uid);
+    return o && structuredClone(o.pod);
+  }
+
+  getEvents(): Event[] {
+    return [];
+  }
+
+  async listRuntimePods(): Promise<RuntimePod[]> {
+    return [...this.listed.values()];
+  }
+
+  nodeInfo(): NodeInfo {
+    const [healthy, plegErr] = this.pleg.healthy();
+    const v = this.versionInfo;
+    const errors = this.runtimeError ? [this.runtimeError] : [];
+    return {
+      nodeName: this.deps.config.nodeName,
+      runtime: {
+        name: v?.runtime_name ?? '',
+        version: v?.runtime_version ?? '',
+        apiVersion: v?.runtime_api_version ?? '',
+        endpoint: this.deps.endpoint,
+        ready: errors.length === 0 && v !== undefined,
+        errors,
+      },
+      simulated: false,
+      observing: this.deps.endpoint,
+      pleg: {
+        mode: this.eventedPleg?.mode ?? 'generic',
+        healthy,
+        lastRelist: this.pleg.lastRelistTime || null,
+        message: plegErr ?? '',
+      },
+      sync: { lastIteration: null },
+      configuration: this.deps.config,
+      clock: { now: this.clock.now(), speed: 1 },
+    };
+  }
+}
