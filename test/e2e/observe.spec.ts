@@ -4,7 +4,7 @@
  * The observer lists the pods as v1 Pods, sees the same PLEG events, infers the back-off the manager applies,
  * refuses every write with a 403 Status and never makes a mutating CRI call.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pod, PodList } from '@syncscope/core/api/v1';
@@ -17,6 +17,7 @@ let managed: Harness;
 let observed: ObservedApp;
 let base: string;
 let dir: string;
+let kubeletLog: string;
 
 function waitTrace(what: string, pred: () => boolean, timeoutMs = 45_000): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -44,9 +45,12 @@ const of = <T extends TraceEvent['type']>(evs: TraceEvent[], type: T) =>
 beforeAll(async () => {
   managed = await startHarness();
   dir = await mkdtemp(join(tmpdir(), 'syncscope-observe-'));
+  kubeletLog = join(dir, 'kubelet.log');
+  await writeFile(kubeletLog, '');
   observed = await buildObserveApp({
     runtimeEndpoint: managed.built.runtimeEndpoint,
     dataDir: dir,
+    kubeletLog: { file: kubeletLog },
     logger: false,
     warn: () => {},
   });
@@ -133,5 +137,25 @@ describe('observe mode on the simulated node', () => {
     expect(made.every((m) => /^(Version|Status|List\w+|\w+Status|GetContainerEvents)$/.test(m))).toBe(true);
     const node = (await (await fetch(`${base}/api/v1/node`)).json()) as { observing?: string };
     expect(node.observing).toBe(managed.built.runtimeEndpoint);
+  });
+
+  it("confirms a back-off window the kubelet's log states, for the pod it names (--kubelet-log)", async () => {
+    const pod = await managed.apply(
+      await example('crashloop.yaml').then((y) => y.replace('name: crashloop', 'name: logged')),
+    );
+    const uid = pod.metadata.uid as string;
+    const mine = () => observed.trace.since(0, (e) => podUIDOf(e) === uid);
+    await waitTrace('the pod observed', () => of(mine(), 'pleg.event').length > 0);
+    const msg = `back-off 40s restarting failed container=app pod=logged_default(${uid})`;
+    const err = `failed to "StartContainer" for "app" with CrashLoopBackOff: "${msg}"`.replace(/"/g, '\\"');
+    await appendFile(
+      kubeletLog,
+      `E1123 15:00:00.000000    4242 pod_workers.go:1301] "Error syncing pod, skipping" err="${err}" pod="default/logged" podUID="${uid}"\n`,
+    );
+    await waitTrace('a confirmed back-off of 40s', () =>
+      of(mine(), 'backoff').some((b) => b.confirmed === true && b.delayS === 40 && b.container === 'app'),
+    );
+    // the sync error the line carries joins the live trace too
+    expect(of(mine(), 'sync.result').some((r) => (r.error ?? '').includes('back-off 40s'))).toBe(true);
   });
 });
