@@ -12,6 +12,7 @@
 import { type Container, type Pod, type PodList, type PodStatus, rfc3339 } from '@syncscope/core/api';
 import { defaultKubeletConfiguration, type NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
+import type { KubeletLogReplay } from '../kubelet-log/open.ts';
 import { DEFAULT_TRACE_LIMIT, fromEvents, type TraceState } from './trace-store.ts';
 
 export interface ReplayStore {
@@ -24,6 +25,8 @@ export interface ReplayStore {
   node: NodeInfo;
   /** Engine time of the last event: the replay's "now". */
   now: number;
+  /** Set when the replay is a kubelet log (its lines, summary and nodes), not an exported trace. */
+  log?: KubeletLogReplay;
 }
 
 interface PodFacts {

@@ -5,6 +5,7 @@
  * a trace. In a replay the same panels read the imported trace and the actions that need a server hide.
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import { RawLines } from '../kubelet-log/RawLines.tsx';
 import type { ReplayStore } from '../lib/replay.ts';
 import { ApplyPanel } from '../node/ApplyPanel.tsx';
 import { FaultPanel } from '../node/FaultPanel.tsx';
@@ -38,6 +39,7 @@ export function NodeView({
         </section>
         <HousekeepingCadence node={node} />
       </div>
+      {replay?.log && <RawLines replay={replay} />}
       {!replay && <ForeignPods />}
       {!replay && <FaultPanel />}
       {!replay && <ApplyPanel />}
