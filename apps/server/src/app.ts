@@ -163,6 +163,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     examples,
     logger: opts.logger,
     podLogsDirectory: config.podLogsDirectory,
+    importsDir: join(opts.dataDir, 'imports'),
     metrics,
     sim: sim && {
       runtime: sim.runtime,

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import context, { BODY_LIMIT_BYTES, type ContextOptions, WS_BEARER_PROTOCOL_PREFIX } from './context.ts';
 import type { Example } from './examples.ts';
 import type { KubeletMetrics } from './metrics.ts';
+import importsRoutes from './routes/imports.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';
 import nodeRoutes from './routes/node.ts';
@@ -38,6 +39,8 @@ export interface HttpOptions extends ContextOptions {
   podLogsDirectory?: string;
   /** The simulated node's controls; absent on a real runtime (the /api/v1/sim writes then answer 404). */
   sim?: SimControl;
+  /** `<data-dir>/imports`: where POST /api/v1/imports keeps logs (routes/imports.ts); none without it. */
+  importsDir?: string;
   /** Made by buildApp before the engine starts so no event is missed; otherwise made here. */
   metrics?: KubeletMetrics;
 }
@@ -67,6 +70,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(metricsRoutes, { metrics: opts.metrics });
   await app.register(traceRoutes);
   await app.register(traceStream);
+  await app.register(importsRoutes, { dir: opts.importsDir });
   await app.register(nodeRoutes, { examples: opts.examples });
   await app.register(web, { webRoot: opts.webRoot });
   for (const [url, methods] of [...served]) {
