@@ -45,7 +45,7 @@ export function LogBanner({
       <span>
         kubelet log: <b>{replay.name}</b>
       </span>
-      <span className="dim mono">
+      <span className="dim mono" data-testid="log-counts">
         {s.lines} lines · {s.understood} read ·{' '}
         <span data-testid="log-raw-count" title="kubelet lines no rule reads, kept as they are">
           {s.raw} kept raw

@@ -80,7 +80,13 @@ export function logReplay(
   node: string | null = log.summary.nodes.length > 1 ? busiestNode(log.all) : null,
 ): ReplayStore {
   const events = node === null ? log.all : log.all.filter((ev) => ev.node === node);
-  return { ...buildReplay(events, name), log: { ...log, node } };
+  const store = buildReplay(events, name);
+  const nodeName = node ?? log.summary.nodes[0];
+  return {
+    ...store,
+    node: nodeName ? { ...store.node, nodeName } : store.node,
+    log: { ...log, node },
+  };
 }
 
 export interface ImportMeta {

@@ -35,7 +35,7 @@ interface PodFacts {
   name: string;
   created: number;
   added: boolean;
-  deleted?: number;
+  deleted?: number | undefined;
   removed: boolean;
   status?: PodStatus;
 }
@@ -58,9 +58,14 @@ export function podsFromEvents(events: readonly TraceEvent[]): Pod[] {
       facts.set(ev.podUID, f);
     }
     if (ev.type === 'config.update') {
-      if (ev.op === 'ADD' && !f.added) {
-        f.added = true;
-        f.created = ev.time;
+      if (ev.op === 'ADD') {
+        // a static pod REMOVEd and ADDed again with its UID (a kubelet restart re-reading its manifests) is back
+        f.removed = false;
+        f.deleted = undefined;
+        if (!f.added) {
+          f.added = true;
+          f.created = ev.time;
+        }
       } else if (ev.op === 'DELETE') {
         f.deleted ??= ev.time;
       } else if (ev.op === 'REMOVE') {
