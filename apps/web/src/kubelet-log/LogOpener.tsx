@@ -9,6 +9,9 @@ import type { ReplayStore } from '../lib/replay.ts';
 import { loadSharedImport, logReplay, openKubeletLog } from './open.ts';
 import './kubelet-log.css';
 
+/** Lets the browser paint before the next long step, so no frame carries two of them. */
+const nextTask = () => new Promise<void>((r) => setTimeout(r, 0));
+
 const IMPORT_ROUTE = /^#\/imports\/([A-Za-z0-9_-]+)$/;
 
 export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void }) {
@@ -26,6 +29,7 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
       try {
         const store = await load((fraction) => setProgress({ name, fraction }));
         if (store.trace.events.length === 0) throw new Error('no kubelet lines in this file');
+        await nextTask();
         window.location.hash = '#/';
         onReplay(store);
       } catch (e) {
@@ -42,6 +46,7 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
     (file: File) =>
       run(file.name, async (p) => {
         const parsed = await openKubeletLog(file, p);
+        await nextTask();
         return logReplay(file.name, {
           summary: parsed.summary,
           lines: parsed.lines,
