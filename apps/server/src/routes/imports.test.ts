@@ -169,3 +169,31 @@ describe('imports', () => {
     expect((await fetch(`${base}/api/v1/imports/${id}`, { method: 'PUT' })).status).toBe(405);
   });
 });
+
+describe('imports with a token', () => {
+  it('need the token to read or post a log', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'syncscope-imports-token-'));
+    const withToken = await buildApp({
+      dataDir: dir,
+      examples: false,
+      warn: () => {},
+      token: 'a-long-enough-token-1234',
+    });
+    try {
+      const url = await withToken.app.listen({ port: 0, host: '127.0.0.1' });
+      expect((await fetch(`${url}/api/v1/imports`)).status).toBe(401);
+      expect((await fetch(`${url}/api/v1/imports/AAAAAAAAAAAAAAAAAAAAAA/trace`)).status).toBe(401);
+      const posted = await fetch(`${url}/api/v1/imports`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: LOG,
+      });
+      expect(posted.status).toBe(401);
+      const auth = { authorization: 'Bearer a-long-enough-token-1234' };
+      expect((await fetch(`${url}/api/v1/imports`, { headers: auth })).status).toBe(200);
+    } finally {
+      await withToken.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
