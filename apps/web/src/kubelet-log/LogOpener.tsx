@@ -51,6 +51,7 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
           summary: parsed.summary,
           lines: parsed.lines,
           all: parsed.events,
+          byNode: parsed.byNode,
           file,
         });
       }),

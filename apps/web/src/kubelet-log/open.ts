@@ -7,7 +7,8 @@
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { authFetch } from '../api/auth.ts';
-import { buildReplay, type ReplayStore } from '../lib/replay.ts';
+import { buildReplay, type ReplayStore, replayOfTrace } from '../lib/replay.ts';
+import { applyEvents, emptyTraceState, type TraceState } from '../lib/trace-store.ts';
 import { fileLines, type LineSource, serverLines } from './lines.ts';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
 
@@ -17,6 +18,8 @@ export interface KubeletLogReplay {
   lines: LineSource;
   /** every event of every node, for switching nodes */
   all: readonly TraceEvent[];
+  /** each node's trace, built while the events arrived (by `node`, '' for none) */
+  byNode?: ReadonlyMap<string, TraceState>;
   /** the node shown (null: the log names none) */
   node: string | null;
   /** the opened file, kept for Share; absent for a log read back from the server */
@@ -27,6 +30,7 @@ export interface KubeletLogReplay {
 
 export interface ParsedLog {
   events: TraceEvent[];
+  byNode: Map<string, TraceState>;
   summary: ImportSummary;
   lines: LineSource;
 }
@@ -35,15 +39,27 @@ export interface ParsedLog {
 export function openKubeletLog(file: Blob, onProgress: (fraction: number) => void): Promise<ParsedLog> {
   const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
   const events: TraceEvent[] = [];
+  const byNode = new Map<string, TraceState>();
   return new Promise<ParsedLog>((resolve, reject) => {
     worker.onmessage = (e: MessageEvent<ParseMessage>) => {
       const m = e.data;
       if (m.type === 'progress') onProgress(m.total > 0 ? m.bytes / m.total : 1);
       else if (m.type === 'events') {
-        for (const ev of m.events) events.push(ev);
+        // each batch is indexed as it arrives, so the end has little left to do in one frame
+        const groups = new Map<string, TraceEvent[]>();
+        for (const ev of m.events) {
+          events.push(ev);
+          const key = ev.node ?? '';
+          const g = groups.get(key);
+          if (g) g.push(ev);
+          else groups.set(key, [ev]);
+        }
+        for (const [key, g] of groups) {
+          byNode.set(key, applyEvents(byNode.get(key) ?? emptyTraceState(Number.MAX_SAFE_INTEGER), g));
+        }
       } else if (m.type === 'done') {
         worker.terminate();
-        resolve({ events, summary: m.summary, lines: fileLines(file, m.lineStarts) });
+        resolve({ events, byNode, summary: m.summary, lines: fileLines(file, m.lineStarts) });
       } else {
         worker.terminate();
         reject(new Error(m.message));
@@ -79,8 +95,12 @@ export function logReplay(
   log: Omit<KubeletLogReplay, 'node'>,
   node: string | null = log.summary.nodes.length > 1 ? busiestNode(log.all) : null,
 ): ReplayStore {
-  const events = node === null ? log.all : log.all.filter((ev) => ev.node === node);
-  const store = buildReplay(events, name);
+  const built =
+    log.byNode?.get(node ?? '') ??
+    (node === null && log.byNode?.size === 1 ? [...log.byNode.values()][0] : undefined);
+  const store = built
+    ? replayOfTrace(built, name)
+    : buildReplay(node === null ? log.all : log.all.filter((ev) => ev.node === node), name);
   const nodeName = node ?? log.summary.nodes[0];
   return {
     ...store,

@@ -133,7 +133,11 @@ export function nodeFromEvents(events: readonly TraceEvent[], now: number): Node
 let nextReplayId = 1;
 
 export function buildReplay(events: readonly TraceEvent[], name: string): ReplayStore {
-  const trace = fromEvents(events, Math.max(DEFAULT_TRACE_LIMIT, events.length));
+  return replayOfTrace(fromEvents(events, Math.max(DEFAULT_TRACE_LIMIT, events.length)), name);
+}
+
+/** The replay of a trace already built (a kubelet log's, applied batch by batch as the worker sends it). */
+export function replayOfTrace(trace: TraceState, name: string): ReplayStore {
   const now = trace.events[trace.events.length - 1]?.time ?? 0;
   return {
     id: nextReplayId++,
