@@ -209,6 +209,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     examples,
     logger: opts.logger,
     podLogsDirectory: config.podLogsDirectory,
+    importsDir: join(opts.dataDir, 'imports'),
     metrics,
     limits: opts.limits,
     sim: simControl,

@@ -17,6 +17,7 @@ import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './c
 import type { Example } from './examples.ts';
 import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
+import importsRoutes from './routes/imports.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';
 import nodeRoutes from './routes/node.ts';
@@ -47,6 +48,8 @@ export interface HttpOptions extends ContextOptions {
   podLogsDirectory?: string;
   /** The simulated node's controls; absent on a real runtime (the /api/v1/sim writes then answer 404). */
   sim?: SimControl;
+  /** `<data-dir>/imports`: where POST /api/v1/imports keeps logs (routes/imports.ts); none without it. */
+  importsDir?: string;
   /** Made by buildApp before the engine starts so no event is missed; otherwise made here. */
   metrics?: KubeletMetrics;
   /** What /healthz says instead of `ok` (e.g. the pod store refusing writes); undefined when healthy. */
@@ -142,6 +145,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(metricsRoutes, { metrics: opts.metrics });
   await app.register(traceRoutes);
   await app.register(traceStream, opts.limits ?? {});
+  await app.register(importsRoutes, { dir: opts.importsDir });
   await app.register(nodeRoutes, { examples: opts.examples, health: opts.health });
   await app.register(web, { webRoot: opts.webRoot });
   for (const [url, { methods, routes }] of [...served]) {

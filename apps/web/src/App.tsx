@@ -6,6 +6,8 @@
 import { useEffect, useState } from 'react';
 import { useNode } from './api/queries.ts';
 import { useTraceStream } from './api/use-trace-stream.ts';
+import { LogBanner } from './kubelet-log/LogBanner.tsx';
+import { LogOpener } from './kubelet-log/LogOpener.tsx';
 import type { ReplayStore } from './lib/replay.ts';
 import { parseRoute, type Route } from './lib/route.ts';
 import type { ConnectionState } from './lib/stream.ts';
@@ -52,7 +54,9 @@ function Shell({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExi
         <span className="mono dim">{node.data?.nodeName ?? ''}</span>
         <ReplayContext.Consumer>
           {(replay) =>
-            replay ? (
+            replay?.log ? (
+              <LogBanner replay={replay} onReplay={onReplay} onExit={onExit} />
+            ) : replay ? (
               <span className="conn conn-replay" data-testid="replay-banner">
                 replay: {replay.name} ({replay.trace.events.length} events){' '}
                 <button type="button" className="small" onClick={onExit} data-testid="replay-exit">
@@ -64,6 +68,7 @@ function Shell({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExi
             )
           }
         </ReplayContext.Consumer>
+        <LogOpener onReplay={onReplay} />
       </header>
       <main>
         {route.view === 'pod' ? (

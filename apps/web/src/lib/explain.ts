@@ -66,6 +66,9 @@ export function describeEvent(ev: TraceEvent): string {
       return `${ev.probe} probe ${ev.container}: ${ev.result}${ev.output ? ` (${ev.output})` : ''}`;
     case 'k8s.event':
       return `${ev.eventType} ${ev.reason}: ${ev.message}${ev.count > 1 ? ` (x${ev.count})` : ''}`;
+    case 'log.raw':
+      // a kubelet line no rule read: its message, cut to what a table row shows
+      return ev.text.length > 200 ? `${ev.text.slice(0, 200)}…` : ev.text;
     default:
       return ev.type;
   }

@@ -48,4 +48,16 @@ describe('buildReplay', () => {
     expect(pods[0]?.metadata).toMatchObject({ namespace: 'kube-system', name: 'dns', uid: 'u1' });
     expect(printPod(pods[0] as Pod, T0 + 4000).status).toBe('Terminating');
   });
+
+  it('lists a pod again that was REMOVEd and then ADDed with the same UID', () => {
+    const ev = traceBuilder();
+    const ref = { podUID: 'u1', pod: 'kube-system/etcd' };
+    const pods = podsFromEvents([
+      ev(1, { type: 'config.update', op: 'ADD', source: 'file', ...ref }),
+      ev(2, { type: 'config.update', op: 'DELETE', source: 'file', ...ref }),
+      ev(3, { type: 'config.update', op: 'REMOVE', source: 'file', ...ref }),
+      ev(4, { type: 'config.update', op: 'ADD', source: 'file', ...ref }),
+    ]);
+    expect(pods.map((p) => [p.metadata.name, p.metadata.deletionTimestamp])).toEqual([['etcd', undefined]]);
+  });
 });

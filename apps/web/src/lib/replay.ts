@@ -12,6 +12,7 @@
 import { type Container, type Pod, type PodList, type PodStatus, rfc3339 } from '@syncscope/core/api';
 import { defaultKubeletConfiguration, type NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
+import type { KubeletLogReplay } from '../kubelet-log/open.ts';
 import { DEFAULT_TRACE_LIMIT, fromEvents, type TraceState } from './trace-store.ts';
 
 export interface ReplayStore {
@@ -24,6 +25,8 @@ export interface ReplayStore {
   node: NodeInfo;
   /** Engine time of the last event: the replay's "now". */
   now: number;
+  /** Set when the replay is a kubelet log (its lines, summary and nodes), not an exported trace. */
+  log?: KubeletLogReplay;
 }
 
 interface PodFacts {
@@ -32,7 +35,7 @@ interface PodFacts {
   name: string;
   created: number;
   added: boolean;
-  deleted?: number;
+  deleted?: number | undefined;
   removed: boolean;
   status?: PodStatus;
 }
@@ -55,9 +58,14 @@ export function podsFromEvents(events: readonly TraceEvent[]): Pod[] {
       facts.set(ev.podUID, f);
     }
     if (ev.type === 'config.update') {
-      if (ev.op === 'ADD' && !f.added) {
-        f.added = true;
-        f.created = ev.time;
+      if (ev.op === 'ADD') {
+        // a static pod REMOVEd and ADDed again with its UID (a kubelet restart re-reading its manifests) is back
+        f.removed = false;
+        f.deleted = undefined;
+        if (!f.added) {
+          f.added = true;
+          f.created = ev.time;
+        }
       } else if (ev.op === 'DELETE') {
         f.deleted ??= ev.time;
       } else if (ev.op === 'REMOVE') {
@@ -125,7 +133,11 @@ export function nodeFromEvents(events: readonly TraceEvent[], now: number): Node
 let nextReplayId = 1;
 
 export function buildReplay(events: readonly TraceEvent[], name: string): ReplayStore {
-  const trace = fromEvents(events, Math.max(DEFAULT_TRACE_LIMIT, events.length));
+  return replayOfTrace(fromEvents(events, Math.max(DEFAULT_TRACE_LIMIT, events.length)), name);
+}
+
+/** The replay of a trace already built (a kubelet log's, applied batch by batch as the worker sends it). */
+export function replayOfTrace(trace: TraceState, name: string): ReplayStore {
   const now = trace.events[trace.events.length - 1]?.time ?? 0;
   return {
     id: nextReplayId++,

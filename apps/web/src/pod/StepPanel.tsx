@@ -5,8 +5,10 @@
  * `step-worker`, `step-pending`, `step-phase`, `step-decision`.
  */
 
+import { LogLines } from '../kubelet-log/LogLines.tsx';
 import { containerStateWord, describeEvent, localClock } from '../lib/explain.ts';
 import type { StepState } from '../lib/step.ts';
+import { useReplay } from '../replay/context.ts';
 import type { StepSelection } from './use-step.ts';
 
 export function StepControls({ sel, total, seq }: { sel: StepSelection; total: number; seq: number | null }) {
@@ -48,6 +50,7 @@ export function StepControls({ sel, total, seq }: { sel: StepSelection; total: n
 }
 
 export function StepPanel({ step }: { step: StepState }) {
+  const lines = useReplay()?.log?.lines;
   const ev = step.event;
   const status = step.status;
   const containers = [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? [])];
@@ -57,6 +60,7 @@ export function StepPanel({ step }: { step: StepState }) {
         <span className="mono dim">{localClock(ev.time)}</span> <span className="tag">{ev.type}</span>{' '}
         <span data-testid="step-event">{describeEvent(ev)}</span>
       </p>
+      {lines && <LogLines event={ev} lines={lines} />}
       {step.decision && (
         <div className="step-decision" data-testid="step-decision">
           <p className="step-summary">{step.decision.summary}</p>

@@ -6,6 +6,7 @@
  * so do apply, delete and faults when the server observes a node's kubelet (NodeInfo.observing).
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import { RawLines } from '../kubelet-log/RawLines.tsx';
 import type { ReplayStore } from '../lib/replay.ts';
 import { ApplyPanel } from '../node/ApplyPanel.tsx';
 import { FaultPanel } from '../node/FaultPanel.tsx';
@@ -41,6 +42,7 @@ export function NodeView({
         </section>
         <HousekeepingCadence node={node} />
       </div>
+      {replay?.log && <RawLines replay={replay} />}
       {!replay && <ForeignPods />}
       {!replay && !observing && <FaultPanel />}
       {!replay && !observing && <ApplyPanel />}

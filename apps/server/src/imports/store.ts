@@ -1,0 +1,261 @@
+/**
+ * Imported kubelet logs kept under `<data-dir>/imports/<id>/`: the log as sent (`log.txt`), its trace
+ * (`trace.ndjson`, one event per line, seq from 1), a sparse index (`index.json`: the byte offset of every
+ * INDEX_EVERY-th event and line, so a page or a line is read without scanning the file from its start) and
+ * `meta.json` (name, size, lines, nodes, pods, time range, created, the importer's summary).
+ *
+ * writeImport streams the body through the core parser: each chunk is written to log.txt, fed to the parser,
+ * and the events it released are written before the next chunk is read, so neither the text nor the events
+ * are ever held whole. Everything is written under `.tmp-<id>`, fsynced, then renamed into place and the
+ * directory fsynced: an import the server acknowledged is on disk, and one cut short leaves nothing a list shows.
+ *
+ * Ids are 22 characters of base64url (128 random bits); isImportId is the only way a path is made from one.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
+
+export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+export const INDEX_EVERY = 1024;
+/** The longest line /log answers; the rest is cut. */
+export const MAX_LINE_BYTES = 16 * 1024;
+
+const ID = /^[A-Za-z0-9_-]{22}$/;
+export const isImportId = (id: string): boolean => ID.test(id);
+
+export interface ImportMeta {
+  id: string;
+  name: string;
+  /** bytes of the log */
+  size: number;
+  lines: number;
+  nodes: string[];
+  pods: number;
+  events: number;
+  /** RFC 3339, or null when no event has a time */
+  firstTime: string | null;
+  lastTime: string | null;
+  created: string;
+  summary: ImportSummary;
+}
+
+interface ImportIndex {
+  /** eventOffsets[k]: byte offset of the event with seq k*INDEX_EVERY+1 in trace.ndjson */
+  eventOffsets: number[];
+  /** lineOffsets[k]: byte offset of line k*INDEX_EVERY+1 in log.txt */
+  lineOffsets: number[];
+}
+
+/** Thrown when the body passes MAX_IMPORT_BYTES; nothing is kept. */
+export class TooLarge extends Error {}
+/** Thrown when the log holds no kubelet line; nothing is kept. */
+export class NoKubeletLines extends Error {}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function writeJson(path: string, value: unknown): Promise<void> {
+  const fh = await open(path, 'w');
+  try {
+    await fh.writeFile(JSON.stringify(value));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+export class ImportStore {
+  constructor(readonly dir: string) {}
+
+  /** Creates the directory and drops what an interrupted import left. Called once before serving. */
+  async init(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    for (const name of await readdir(this.dir)) {
+      if (name.startsWith('.tmp-')) await rm(join(this.dir, name), { recursive: true, force: true });
+    }
+  }
+
+  /** Parses and keeps a log read from `body`; resolves once it is on disk. */
+  async write(body: AsyncIterable<Buffer | string>, name: string): Promise<ImportMeta> {
+    const id = randomBytes(16).toString('base64url');
+    const tmp = join(this.dir, `.tmp-${id}`);
+    await mkdir(tmp);
+    const log = await open(join(tmp, 'log.txt'), 'w');
+    const trace = await open(join(tmp, 'trace.ndjson'), 'w');
+    try {
+      const index: ImportIndex = { eventOffsets: [], lineOffsets: [0] };
+      let out: string[] = [];
+      let traceBytes = 0;
+      let events = 0;
+      const parser = new KubeletLogParser({
+        onEvent: (ev) => {
+          if (events % INDEX_EVERY === 0) index.eventOffsets.push(traceBytes);
+          events++;
+          const line = `${JSON.stringify(ev)}\n`;
+          traceBytes += Buffer.byteLength(line);
+          out.push(line);
+        },
+      });
+      const flush = async () => {
+        if (out.length === 0) return;
+        const text = out.join('');
+        out = [];
+        await trace.write(text);
+      };
+      const decoder = new TextDecoder('utf-8');
+      let size = 0;
+      let lines = 1;
+      for await (const piece of body) {
+        const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+        if (size + chunk.length > MAX_IMPORT_BYTES) throw new TooLarge();
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) {
+          if (lines % INDEX_EVERY === 0) index.lineOffsets.push(size + i + 1);
+          lines++;
+        }
+        size += chunk.length;
+        await log.write(chunk);
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        await flush();
+      }
+      parser.feed(decoder.decode());
+      const summary = parser.end();
+      await flush();
+      if (summary.events === 0) throw new NoKubeletLines(`no kubelet lines in ${summary.lines} lines`);
+      await log.sync();
+      await trace.sync();
+      const meta: ImportMeta = {
+        id,
+        name,
+        size,
+        lines: summary.lines,
+        nodes: summary.nodes,
+        pods: summary.pods,
+        events: summary.events,
+        firstTime: iso(summary.firstTime),
+        lastTime: iso(summary.lastTime),
+        created: new Date().toISOString(),
+        summary,
+      };
+      await writeJson(join(tmp, 'index.json'), index);
+      await writeJson(join(tmp, 'meta.json'), meta);
+      await syncDir(tmp);
+      await rename(tmp, join(this.dir, id));
+      await syncDir(this.dir);
+      return meta;
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true });
+      throw e;
+    } finally {
+      await log.close().catch(() => {});
+      await trace.close().catch(() => {});
+    }
+  }
+
+  /** The meta of every import, oldest first. */
+  async list(): Promise<ImportMeta[]> {
+    const out: ImportMeta[] = [];
+    for (const name of await readdir(this.dir)) {
+      if (!isImportId(name)) continue;
+      const meta = await this.meta(name);
+      if (meta) out.push(meta);
+    }
+    return out.sort((a, b) => a.created.localeCompare(b.created));
+  }
+
+  /** The meta of one import, or undefined when there is none with that id (or the id is not one). */
+  async meta(id: string): Promise<ImportMeta | undefined> {
+    if (!isImportId(id)) return undefined;
+    try {
+      return JSON.parse(await readFile(join(this.dir, id, 'meta.json'), 'utf8')) as ImportMeta;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async index(id: string): Promise<ImportIndex> {
+    return JSON.parse(await readFile(join(this.dir, id, 'index.json'), 'utf8')) as ImportIndex;
+  }
+
+  /** Events with seq > since, at most `limit`, oldest first (the import must exist: meta() first). */
+  async page(id: string, since: number, limit: number): Promise<unknown[]> {
+    const idx = await this.index(id);
+    const k = Math.min(Math.floor(since / INDEX_EVERY), idx.eventOffsets.length - 1);
+    const start = idx.eventOffsets[k];
+    if (start === undefined) return [];
+    let seq = k * INDEX_EVERY;
+    const items: unknown[] = [];
+    for await (const line of readLines(join(this.dir, id, 'trace.ndjson'), start)) {
+      seq++;
+      if (seq <= since) continue;
+      items.push(JSON.parse(line));
+      if (items.length >= limit) break;
+    }
+    return items;
+  }
+
+  /** Line `n` (1-based) of the log as sent, cut at MAX_LINE_BYTES; undefined past the end. */
+  async line(id: string, n: number): Promise<string | undefined> {
+    const idx = await this.index(id);
+    const k = Math.floor((n - 1) / INDEX_EVERY);
+    const start = idx.lineOffsets[k];
+    if (start === undefined) return undefined;
+    let no = k * INDEX_EVERY;
+    for await (const line of readLines(join(this.dir, id, 'log.txt'), start, MAX_LINE_BYTES)) {
+      if (++no === n) return line.replace(/\r$/, '');
+    }
+    return undefined;
+  }
+
+  /** Removes an import; false when there was none. */
+  async remove(id: string): Promise<boolean> {
+    if (!(await this.meta(id))) return false;
+    await rm(join(this.dir, id), { recursive: true, force: true });
+    await syncDir(this.dir);
+    return true;
+  }
+}
+
+/**
+ * The lines of a file from byte `start`, each cut at `maxBytes` (the rest of a longer line is skipped
+ * without being kept). Stops when the caller stops iterating.
+ */
+async function* readLines(
+  path: string,
+  start: number,
+  maxBytes = Number.MAX_SAFE_INTEGER,
+): AsyncGenerator<string> {
+  const stream = createReadStream(path, { start, highWaterMark: 256 * 1024 });
+  let parts: Buffer[] = [];
+  let kept = 0;
+  try {
+    for await (const piece of stream) {
+      const chunk = piece as Buffer;
+      let from = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+        if (kept < maxBytes) parts.push(chunk.subarray(from, Math.min(nl, from + maxBytes - kept)));
+        yield Buffer.concat(parts).toString('utf8');
+        parts = [];
+        kept = 0;
+        from = nl + 1;
+      }
+      if (from < chunk.length && kept < maxBytes) {
+        const rest = chunk.subarray(from, Math.min(chunk.length, from + maxBytes - kept));
+        parts.push(Buffer.from(rest));
+        kept += rest.length;
+      }
+    }
+    if (parts.length > 0) yield Buffer.concat(parts).toString('utf8');
+  } finally {
+    stream.destroy();
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Opening a kubelet log as a replay. openKubeletLog runs the parse in a Web Worker and resolves with every
+ * event and the summary; logReplay turns that into the ReplayStore the views read, one node at a time (a log
+ * that interleaves several kubelets is several nodes: the same pod name on two of them is two pods, so the
+ * replay shows the node the user picks). loadSharedImport reads a log shared through the server back.
+ */
+import type { ImportSummary } from '@syncscope/core/kubelet-log';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { authFetch } from '../api/auth.ts';
+import { buildReplay, type ReplayStore, replayOfTrace } from '../lib/replay.ts';
+import { applyEvents, emptyTraceState, type TraceState } from '../lib/trace-store.ts';
+import { fileLines, type LineSource, serverLines } from './lines.ts';
+import type { ParseMessage, ParseRequest } from './protocol.ts';
+
+/** What a replay of a kubelet log carries besides the trace (ReplayStore.log). */
+export interface KubeletLogReplay {
+  summary: ImportSummary;
+  lines: LineSource;
+  /** every event of every node, for switching nodes */
+  all: readonly TraceEvent[];
+  /** each node's trace, built while the events arrived (by `node`, '' for none) */
+  byNode?: ReadonlyMap<string, TraceState>;
+  /** the node shown (null: the log names none) */
+  node: string | null;
+  /** the opened file, kept for Share; absent for a log read back from the server */
+  file?: Blob;
+  /** the server's id once shared (or when read from the server) */
+  sharedId?: string;
+}
+
+export interface ParsedLog {
+  events: TraceEvent[];
+  byNode: Map<string, TraceState>;
+  summary: ImportSummary;
+  lines: LineSource;
+}
+
+/** Parses `file` in a worker; `onProgress` gets the share of bytes read (0..1). Rejects on a worker error. */
+export function openKubeletLog(file: Blob, onProgress: (fraction: number) => void): Promise<ParsedLog> {
+  const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
+  const events: TraceEvent[] = [];
+  const byNode = new Map<string, TraceState>();
+  return new Promise<ParsedLog>((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<ParseMessage>) => {
+      const m = e.data;
+      if (m.type === 'progress') onProgress(m.total > 0 ? m.bytes / m.total : 1);
+      else if (m.type === 'events') {
+        // each batch is indexed as it arrives, so the end has little left to do in one frame
+        const groups = new Map<string, TraceEvent[]>();
+        for (const ev of m.events) {
+          events.push(ev);
+          const key = ev.node ?? '';
+          const g = groups.get(key);
+          if (g) g.push(ev);
+          else groups.set(key, [ev]);
+        }
+        for (const [key, g] of groups) {
+          byNode.set(key, applyEvents(byNode.get(key) ?? emptyTraceState(Number.MAX_SAFE_INTEGER), g));
+        }
+      } else if (m.type === 'done') {
+        worker.terminate();
+        resolve({ events, byNode, summary: m.summary, lines: fileLines(file, m.lineStarts) });
+      } else {
+        worker.terminate();
+        reject(new Error(m.message));
+      }
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      reject(new Error(e.message || 'the log could not be read'));
+    };
+    const req: ParseRequest = { file };
+    worker.postMessage(req);
+  });
+}
+
+/** The node with the most events: the one a log of several nodes opens on. */
+export function busiestNode(events: readonly TraceEvent[]): string | null {
+  const counts = new Map<string, number>();
+  for (const ev of events) if (ev.node) counts.set(ev.node, (counts.get(ev.node) ?? 0) + 1);
+  let best: string | null = null;
+  let most = 0;
+  for (const [node, n] of counts) {
+    if (n > most) {
+      best = node;
+      most = n;
+    }
+  }
+  return best;
+}
+
+/** The replay of one node of a parsed log (all events when the log names one node or none). */
+export function logReplay(
+  name: string,
+  log: Omit<KubeletLogReplay, 'node'>,
+  node: string | null = log.summary.nodes.length > 1 ? busiestNode(log.all) : null,
+): ReplayStore {
+  const built =
+    log.byNode?.get(node ?? '') ??
+    (node === null && log.byNode?.size === 1 ? [...log.byNode.values()][0] : undefined);
+  const store = built
+    ? replayOfTrace(built, name)
+    : buildReplay(node === null ? log.all : log.all.filter((ev) => ev.node === node), name);
+  const nodeName = node ?? log.summary.nodes[0];
+  return {
+    ...store,
+    node: nodeName ? { ...store.node, nodeName } : store.node,
+    log: { ...log, node },
+  };
+}
+
+export interface ImportMeta {
+  id: string;
+  name: string;
+  size: number;
+  created: string;
+  summary: ImportSummary;
+}
+
+interface TracePage {
+  items: TraceEvent[];
+  next: number;
+  newest: number;
+}
+
+async function getJson<T>(path: string): Promise<T> {
+  const res = await authFetch(path, { headers: { accept: 'application/json' } });
+  const body = (await res.json().catch(() => undefined)) as { message?: string } | undefined;
+  if (!res.ok) throw new Error(body?.message ?? `GET ${path}: ${res.status}`);
+  return body as T;
+}
+
+/** A shared import read back from the server, page by page. */
+export async function loadSharedImport(
+  id: string,
+  onProgress: (fraction: number) => void,
+): Promise<ReplayStore> {
+  const base = `/api/v1/imports/${encodeURIComponent(id)}`;
+  const meta = await getJson<ImportMeta>(base);
+  const events: TraceEvent[] = [];
+  let since = 0;
+  for (;;) {
+    const page = await getJson<TracePage>(`${base}/trace?since=${since}&limit=50000`);
+    for (const ev of page.items) events.push(ev);
+    onProgress(page.newest > 0 ? page.next / page.newest : 1);
+    if (page.items.length === 0 || page.next >= page.newest) break;
+    since = page.next;
+  }
+  return logReplay(meta.name, { summary: meta.summary, lines: serverLines(id), all: events, sharedId: id });
+}
+
+/** POST /api/v1/imports with the log as text/plain: the server parses and keeps it; resolves with its id. */
+export async function shareLog(file: Blob, name: string): Promise<string> {
+  const res = await authFetch(`/api/v1/imports?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', accept: 'application/json' },
+    body: file,
+  });
+  const body = (await res.json().catch(() => undefined)) as { id?: string; message?: string } | undefined;
+  if (!res.ok || !body?.id) throw new Error(body?.message ?? `the server answered ${res.status}`);
+  return body.id;
+}

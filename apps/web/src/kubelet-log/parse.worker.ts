@@ -1,0 +1,71 @@
+/**
+ * The Web Worker that parses a kubelet log off the page's thread. It reads the File in 1 MiB slices,
+ * decodes them as UTF-8 (bad bytes become U+FFFD), feeds the core parser, and posts progress after every
+ * slice and events in batches, so the page never holds the whole text and never blocks on the parse.
+ *
+ * Besides the events it records where each line starts in the file (8 bytes a line, sent at the end), so the
+ * page can read any line an event points at with File.slice instead of keeping the text.
+ */
+import { KubeletLogParser } from '@syncscope/core/kubelet-log';
+import type { TraceEvent } from '@syncscope/core/trace';
+import type { ParseMessage, ParseRequest } from './protocol.ts';
+
+const SLICE_BYTES = 1 << 20;
+const BATCH = 4_000;
+
+interface WorkerScope {
+  postMessage(message: ParseMessage, transfer?: Transferable[]): void;
+  onmessage: ((e: MessageEvent<ParseRequest>) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+
+/** Line starts in a growing Float64Array (line 1 starts at 0). */
+class LineStarts {
+  private buf = new Float64Array(1 << 14);
+  length = 1;
+  push(offset: number): void {
+    if (this.length === this.buf.length) {
+      const next = new Float64Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.length++] = offset;
+  }
+  done(): Float64Array {
+    return this.buf.slice(0, this.length);
+  }
+}
+
+async function parse(req: ParseRequest): Promise<void> {
+  const { file } = req;
+  let batch: TraceEvent[] = [];
+  const parser = new KubeletLogParser({
+    ...(req.year !== undefined ? { year: req.year } : {}),
+    onEvent: (ev) => {
+      batch.push(ev);
+      if (batch.length >= BATCH) {
+        scope.postMessage({ type: 'events', events: batch });
+        batch = [];
+      }
+    },
+  });
+  const decoder = new TextDecoder('utf-8');
+  const starts = new LineStarts();
+  for (let pos = 0; pos < file.size; pos += SLICE_BYTES) {
+    const bytes = new Uint8Array(await file.slice(pos, pos + SLICE_BYTES).arrayBuffer());
+    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) starts.push(pos + i + 1);
+    parser.feed(decoder.decode(bytes, { stream: true }));
+    scope.postMessage({ type: 'progress', bytes: Math.min(file.size, pos + bytes.length), total: file.size });
+  }
+  parser.feed(decoder.decode());
+  const summary = parser.end();
+  if (batch.length > 0) scope.postMessage({ type: 'events', events: batch });
+  const lineStarts = starts.done();
+  scope.postMessage({ type: 'done', summary, lineStarts }, [lineStarts.buffer]);
+}
+
+scope.onmessage = (e) => {
+  parse(e.data).catch((err: unknown) => {
+    scope.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  });
+};

@@ -1,0 +1,23 @@
+/**
+ * The messages between the page and the kubelet-log worker (parse.worker.ts). The page posts one
+ * ParseRequest; the worker answers with progress and event batches in order, then one `done` (or `error`).
+ */
+import type { ImportSummary } from '@syncscope/core/kubelet-log';
+import type { TraceEvent } from '@syncscope/core/trace';
+
+export interface ParseRequest {
+  file: Blob;
+  /** year of klog headers without one (default: the worker's current year) */
+  year?: number;
+}
+
+export type ParseMessage =
+  | { type: 'progress'; bytes: number; total: number }
+  | { type: 'events'; events: TraceEvent[] }
+  | {
+      type: 'done';
+      summary: ImportSummary;
+      /** byte offset in the file where line n (1-based) starts, at index n-1; transferred, not copied */
+      lineStarts: Float64Array;
+    }
+  | { type: 'error'; message: string };
