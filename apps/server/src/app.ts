@@ -1,7 +1,8 @@
 /**
  * buildApp: the whole server apart from listen. It starts, in order:
  *
- *   clock (RealClock unless given) → trace journal (<dataDir>/trace) and a TraceRecorder continuing it →
+ *   clock (RealClock unless given) → trace journal (<dataDir>/trace) and a TraceRecorder continuing it (and
+ *   writing <dataDir>/kubelet.log, kubelet-log-file.ts) →
  *   simulated node (only without runtimeEndpoint: a CRI gRPC server on <dataDir>/sim.sock, unless a running
  *   one is handed in as `sim`) → RemoteRuntime (real gRPC, to the simulator as to containerd) → Kubelet →
  *   `server.start` trace event → the stored pods (<dataDir>/store/pods) added back → the startup examples
@@ -28,6 +29,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
 import { createHttpApp } from './http.ts';
+import { KubeletLogFile } from './kubelet-log-file.ts';
 import {
   handleShutdownSignals,
   openPodStore,
@@ -73,6 +75,8 @@ export interface AppOptions {
   journalMaxBytes?: number;
   /** Where persistence warnings go (default console.warn). */
   warn?: (msg: string) => void;
+  /** The verbosity of <dataDir>/kubelet.log, the trace written as a kubelet's log (the kubelet's -v; default 2). */
+  kubeletLogV?: number;
 }
 
 export interface BuiltApp {
@@ -83,6 +87,8 @@ export interface BuiltApp {
   history: JournaledTrace;
   /** The desired pods on disk. */
   store: PodStore;
+  /** <dataDir>/kubelet.log, written from the trace. */
+  kubeletLog: KubeletLogFile;
   /** Pods added back from the store at boot. */
   restored: number;
   clock: Clock;
@@ -107,6 +113,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   });
   const trace = history.recorder;
   const store = openPodStore(opts.dataDir, warn);
+  const kubeletLog = new KubeletLogFile({ dir: opts.dataDir, v: opts.kubeletLogV, warn });
+  const unlog = trace.subscribe(kubeletLog.listener);
 
   const simulated = opts.runtimeEndpoint === undefined;
   let sim: SimNode | undefined;
@@ -195,6 +203,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
       cri.close();
       if (ownSim) await within(sim?.close() ?? Promise.resolve(), step);
       unpersist();
+      unlog();
+      await within(kubeletLog.close(), step);
       await within(history.journal.close(), step);
     })();
     return closed;
@@ -206,6 +216,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     trace,
     history,
     store,
+    kubeletLog,
     restored,
     clock,
     simulated,

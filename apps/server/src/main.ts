@@ -32,6 +32,8 @@ Options (each also from the environment):
   --no-examples               do not apply the example pods at startup (NO_EXAMPLES=1)
   --config <file>             engine constants, YAML or JSON, with the names GET /api/v1/node shows
                               (e.g. {maxContainerBackOffMs: 60000}) (KUBELET_CONFIG)
+  --v <n>                     verbosity of <data-dir>/kubelet.log, the engine's log in a kubelet's format, as
+                              the kubelet's -v (KUBELET_V, default 2)
   --private-containerd [dir]  start a private containerd (root; scripts/containerd/up.sh) and run on it;
                               it and everything it made are removed on exit (PRIVATE_CONTAINERD=dir)
   -h, --help                  this text
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
     'journal-segment-bytes': { type: 'string' },
     'journal-max-bytes': { type: 'string' },
     config: { type: 'string' },
+    v: { type: 'string' },
     'private-containerd': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   } as const;
@@ -95,6 +98,9 @@ async function main(): Promise<void> {
     'journal-segment-bytes',
     v['journal-segment-bytes'] ?? env.JOURNAL_SEGMENT_BYTES,
   );
+  const vText = v.v ?? (env.KUBELET_V || '2');
+  if (!/^\d+$/.test(vText) || Number(vText) > 10) fail(`--v must be 0..10, got ${vText}`);
+  const kubeletLogV = Number(vText);
   const journalMaxBytes = bytes('journal-max-bytes', v['journal-max-bytes'] ?? env.JOURNAL_MAX_BYTES);
   if (!isLoopbackAddress(host) && !token) {
     fail(
@@ -121,6 +127,7 @@ async function main(): Promise<void> {
     token,
     journalSegmentBytes,
     journalMaxBytes,
+    kubeletLogV,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   });
   handleShutdownSignals({
