@@ -13,7 +13,7 @@
  */
 import type { TraceEvent, TraceOf, WorkType } from '../events/trace.ts';
 import { formatGoDuration } from '../kubelet/util/flowcontrol/go-duration.ts';
-import { type KlogValue, klogLine } from './format.ts';
+import { goQuote, type KlogValue, klogLine } from './format.ts';
 
 export interface KlogWriterOptions {
   /** the kubelet's -v: a line logged at klog.V(n) is written when n <= v */
@@ -264,7 +264,28 @@ function syncResultLines(ev: TraceOf<'sync.result'>, at: At): void {
       ...ref,
       ['updateType', WORK_TYPE_WORD[ev.workType]],
     ]);
-  else at(0, 'E', SOURCES.syncError, 'Error syncing pod, skipping', [['err', ev.error], ...ref]);
+  else at(0, 'E', SOURCES.syncError, 'Error syncing pod, skipping', [['err', kubeletSyncError(ev)], ...ref]);
+}
+
+/**
+ * The sync error as the kubelet's PodSyncResult.Error() prints it: each failed SyncResult as
+ * `failed to "<action>" for "<target>" with <Reason>: "<message>"` (action, target and message Go-quoted),
+ * several as an aggregate `[a, b]`; "failed to SyncPod: " only before an error outside the results. The
+ * engine's error text is kept as it is when it says more than its results.
+ */
+export function kubeletSyncError(ev: TraceOf<'sync.result'>): string {
+  const failed = ev.actions.filter((a) => a.error);
+  if (failed.length === 0 || ev.error === undefined) return ev.error ?? '';
+  const plain = failed.map(
+    (a) => `failed to "${a.action}" for "${a.target}" with ${a.error}: "${a.message ?? ''}"`,
+  );
+  const engine = `failed to SyncPod: ${plain.length === 1 ? plain[0] : `[${plain.join(', ')}]`}`;
+  if (ev.error !== engine) return ev.error;
+  const parts = failed.map(
+    (a) =>
+      `failed to ${goQuote(a.action)} for ${goQuote(a.target)} with ${a.error}: ${goQuote(a.message ?? '')}`,
+  );
+  return parts.length === 1 ? (parts[0] as string) : `[${parts.join(', ')}]`;
 }
 
 function probeLines(ev: TraceOf<'probe.result'>, at: At): void {
