@@ -173,7 +173,15 @@ describe('kubeletLogLines: one trace event, the kubelet lines for it', () => {
       { type: 'sync.start', workType: 'TerminatingPod', updateType: 'SyncPodKill', ...ref },
       { type: 'sync.result', workType: 'TerminatingPod', actions: [], durationMs: 1, ...ref },
       { type: 'worker.state', from: 'TerminatedPod', to: 'Forgotten', ...ref },
-      { type: 'backoff', kind: 'container', container: 'app', key: 'k', delayS: 10, until: T + 10_000, ...ref },
+      {
+        type: 'backoff',
+        kind: 'container',
+        container: 'app',
+        key: 'k',
+        delayS: 10,
+        until: T + 10_000,
+        ...ref,
+      },
     ];
     const text = all.flatMap((p, i) => kubeletLogLines(ev(p, T + i), { v: 4, pid: 4242 })).join('\n');
     const { events, summary } = importKubeletLog(text, { year: 2026 });
