@@ -128,6 +128,22 @@ describe('back-off', () => {
     ]);
   });
 
+  it('image back-off: each failed pull (ErrImagePull) opens the next window, ImagePullBackOff inside it does not', () => {
+    const err = (what: string, msg: string) =>
+      `"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with ${what}: \\"${msg}\\"" pod="shop/web-0" podUID="${UID}"`;
+    const failed = err('ErrImagePull', 'rpc error: code = NotFound desc = not found');
+    const waiting = err('ImagePullBackOff', 'Back-off pulling image');
+    // the second failure comes 11 s after the first, the ImagePullBackOff after it 12 s later, still in its 20 s
+    const { events } = run([k(failed, 0), k(waiting, 1), k(failed, 11), k(waiting, 23), k(failed, 32)]);
+    expect(
+      of(events, 'backoff').map((w) => [w.kind, w.container, w.delayS, w.time - (events[0]?.time ?? 0)]),
+    ).toEqual([
+      ['image', 'app', 10, 0],
+      ['image', 'app', 20, 11_000],
+      ['image', 'app', 40, 32_000],
+    ]);
+  });
+
   it("image back-off from the sync error: its delay follows the kubelet's image back-off (10 s doubling)", () => {
     const pull = `"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with ImagePullBackOff: \\"Back-off pulling image \\\\\\"nope:1\\\\\\"\\"" pod="shop/web-0" podUID="${UID}"`;
     // 3 s: still in the first window; 12 s: past it, the pull was retried and failed again; 40 s: past the second
