@@ -133,8 +133,16 @@ describe('back-off', () => {
       `"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with ${what}: \\"${msg}\\"" pod="shop/web-0" podUID="${UID}"`;
     const failed = err('ErrImagePull', 'rpc error: code = NotFound desc = not found');
     const waiting = err('ImagePullBackOff', 'Back-off pulling image');
-    // the second failure comes 11 s after the first, the ImagePullBackOff after it 12 s later, still in its 20 s
-    const { events } = run([k(failed, 0), k(waiting, 1), k(failed, 11), k(waiting, 23), k(failed, 32)]);
+    // the second failure comes 11 s after the first, the ImagePullBackOff after it 12 s later, still in its 20 s;
+    // the sandbox starting in between is no restart of the container
+    const { events } = run([
+      k(failed, 0),
+      k(pleg('sandbox1', 'ContainerStarted'), 1),
+      k(waiting, 1),
+      k(failed, 11),
+      k(waiting, 23),
+      k(failed, 32),
+    ]);
     expect(
       of(events, 'backoff').map((w) => [w.kind, w.container, w.delayS, w.time - (events[0]?.time ?? 0)]),
     ).toEqual([

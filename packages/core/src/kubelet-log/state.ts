@@ -123,7 +123,8 @@ export class NodeState {
     if (kind === 'image' && delayS === undefined) {
       // the image back-off message carries no delay: the kubelet's image back-off starts at 10 s and doubles
       // up to 300 s per failed pull of the same image
-      if (!failedPull && open && mark === open.plegMark && ctx.time < open.until) return;
+      // (the pod's PLEG events do not count here: what starts while an image is pulled is the sandbox)
+      if (!failedPull && open && ctx.time < open.until) return;
       const n = (this.imageFailures.get(key) ?? 0) + 1;
       this.imageFailures.set(key, n);
       delayS = Math.min(300, 10 * 2 ** (n - 1));
