@@ -147,6 +147,17 @@ describe('kubeletLogLines: one trace event, the kubelet lines for it', () => {
     ]);
   });
 
+  it('a skipped loop names its errors as an aggregate does', () => {
+    expect(lines({ type: 'loop.skipped', errors: ['container runtime is down'], backoffMs: 100 }, 0)).toEqual(
+      [
+        'E1123 14:02:03.123000    4242 kubelet.go:2361] "Skipping pod synchronization" err="container runtime is down"',
+      ],
+    );
+    expect(lines({ type: 'loop.skipped', errors: ['a', 'b'], backoffMs: 100 }, 0)[0]).toContain(
+      'err="[a, b]"',
+    );
+  });
+
   it('events the kubelet logs nothing for give no line', () => {
     expect(lines({ type: 'pleg.relist', durationMs: 1, pods: 1, containers: 1, events: 0 })).toEqual([]);
     expect(lines({ type: 'runtime.state', ready: true, errors: [] })).toEqual([]);

@@ -65,7 +65,10 @@ export function kubeletLogLines(ev: TraceEvent, opts: KlogWriterOptions): string
       ]);
       break;
     case 'loop.skipped':
-      at(0, 'E', SOURCES.skipping, 'Skipping pod synchronization', [['err', ev.errors.join(', ')]]);
+      at(0, 'E', SOURCES.skipping, 'Skipping pod synchronization', [
+        // an aggregate error: one as it is, several in brackets
+        ['err', ev.errors.length === 1 ? ev.errors[0] : `[${ev.errors.join(', ')}]`],
+      ]);
       break;
     case 'worker.update':
       if (ev.updateType === 'SyncPodCreate')
