@@ -203,9 +203,10 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
       cri.close();
       if (ownSim) await within(sim?.close() ?? Promise.resolve(), step);
       unpersist();
+      await within(history.journal.close(), step);
+      // last, so the journal closes when it always has; what the log still has queued is written now
       unlog();
       await within(kubeletLog.close(), step);
-      await within(history.journal.close(), step);
     })();
     return closed;
   };
