@@ -3,7 +3,7 @@
  *
  *   the data dir lock (<dataDir>/lock: a second server on the directory fails here with DataDirInUseError,
  *   before anything else is touched) → clock (RealClock unless given) → trace journal (<dataDir>/trace) and a
- *   TraceRecorder continuing it →
+ *   TraceRecorder continuing it (and writing <dataDir>/kubelet.log, kubelet-log-file.ts) →
  *   simulated node (only without runtimeEndpoint: the node process serving the data directory, adopted if
  *   one runs, else spawned — sim-node/link.ts — with CRI on <dataDir>/sim.sock; the clock takes the node's
  *   time and speed; or an in-process node handed in as `sim`) → RemoteRuntime (real gRPC, to the
@@ -34,6 +34,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
 import { createHttpApp, type HttpOptions } from './http.ts';
+import { KubeletLogFile } from './kubelet-log-file.ts';
 import {
   durableEngine,
   handleShutdownSignals,
@@ -94,6 +95,8 @@ export interface AppOptions {
   limits?: HttpOptions['limits'];
   /** Observe mode's kubelet log (--kubelet-log FILE | --kubelet-journal), for observe/log-follow.ts. */
   kubeletLog?: { file?: string; journal?: boolean };
+  /** The verbosity of <dataDir>/kubelet.log, the trace written as a kubelet's log (the kubelet's -v; default 2). */
+  kubeletLogV?: number;
 }
 
 export interface BuiltApp {
@@ -104,6 +107,8 @@ export interface BuiltApp {
   history: JournaledTrace;
   /** The desired pods on disk. */
   store: PodStore;
+  /** <dataDir>/kubelet.log, written from the trace. */
+  kubeletLog: KubeletLogFile;
   /** Pods added back from the store at boot. */
   restored: number;
   /** The data dir lock, held until close(). */
@@ -140,6 +145,8 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
   });
   const trace = history.recorder;
   const store = openPodStore(opts.dataDir, warn);
+  const kubeletLog = new KubeletLogFile({ dir: opts.dataDir, v: opts.kubeletLogV, warn });
+  const unlog = trace.subscribe(kubeletLog.listener);
 
   const simulated = opts.runtimeEndpoint === undefined;
   const sim = simulated ? opts.sim : undefined;
@@ -250,6 +257,9 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
       await node?.close(step);
       persistence.stop();
       await within(history.journal.close(), step);
+      // last, so the journal closes when it always has; what the log still has queued is written now
+      unlog();
+      await within(kubeletLog.close(), step);
       lock.release();
     })();
     return closed;
@@ -261,6 +271,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     trace,
     history,
     store,
+    kubeletLog,
     restored,
     lock,
     clock,

@@ -44,6 +44,8 @@ Options (each also from the environment):
                               (e.g. {maxContainerBackOffMs: 60000}) (KUBELET_CONFIG)
   --observe                   watch the node's own kubelet, read-only: needs --runtime-endpoint; no pods are
                               run, created, stopped or removed (OBSERVE=1)
+  --v <n>                     verbosity of <data-dir>/kubelet.log, the engine's log in a kubelet's format, as
+                              the kubelet's -v (KUBELET_V, default 2)
   --private-containerd [dir]  start a private containerd (root; scripts/containerd/up.sh) and run on it;
                               it and everything it made are removed on exit (PRIVATE_CONTAINERD=dir)
   --kubelet-log <file>        observe mode: follow this kubelet log like tail -F (KUBELET_LOG)
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
     'journal-max-bytes': { type: 'string' },
     'max-pods': { type: 'string' },
     config: { type: 'string' },
+    v: { type: 'string' },
     'private-containerd': { type: 'boolean' },
     'kubelet-log': { type: 'string' },
     'kubelet-journal': { type: 'boolean' },
@@ -144,6 +147,9 @@ async function main(): Promise<void> {
     'journal-segment-bytes',
     v['journal-segment-bytes'] ?? env.JOURNAL_SEGMENT_BYTES,
   );
+  const vText = v.v ?? (env.KUBELET_V || '2');
+  if (!/^\d+$/.test(vText) || Number(vText) > 10) fail(`--v must be 0..10, got ${vText}`);
+  const kubeletLogV = Number(vText);
   const journalMaxBytes = bytes('journal-max-bytes', v['journal-max-bytes'] ?? env.JOURNAL_MAX_BYTES);
   if (!isLoopbackAddress(host) && !token) {
     fail(
@@ -182,6 +188,7 @@ async function main(): Promise<void> {
     ...(kubeletLogFile !== undefined || kubeletJournal
       ? { kubeletLog: kubeletJournal ? { journal: true } : { file: resolve(kubeletLogFile as string) } }
       : {}),
+    kubeletLogV,
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   }).catch(async (e: unknown) => {
     if (!(e instanceof DataDirInUseError)) throw e;

@@ -22,6 +22,7 @@ const CLAIMED = new Set([
   'GenericPLEG',
   'Generic (PLEG): container finished',
   'Error syncing pod, skipping',
+  'Back-off restarting failed container',
   'Event occurred',
   'Server rejected event (will not retry!)',
   'Probe failed',

@@ -88,6 +88,30 @@ describe('back-off', () => {
     expect(of(events, 'sync.result')).toHaveLength(8);
   });
 
+  it("kuberuntime's own back-off line (-v=3) opens the window; the sync error after it is the same window", () => {
+    const backOff = (delay: string) =>
+      `"Back-off restarting failed container" err="back-off ${delay} restarting failed container=app pod=web-0_shop(${UID})"`;
+    const { events, summary } = run([
+      k('"SyncLoop ADD" source="api" pods=["shop/web-0"]', 0),
+      k(pleg('c1', 'ContainerStarted'), 1),
+      k(finished('c1', 2), 5),
+      k(backOff('10s'), 5),
+      k(crash('10s'), 5),
+      k(backOff('10s'), 8),
+      k(crash('10s'), 8),
+      k(pleg('c2', 'ContainerStarted'), 16),
+      k(finished('c2', 2), 18),
+      k(backOff('20s'), 18),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(
+      of(events, 'backoff').map((w) => [w.pod, w.podUID, w.container, w.delayS, w.restartCount]),
+    ).toEqual([
+      ['shop/web-0', UID, 'app', 10, 1],
+      ['shop/web-0', UID, 'app', 20, 2],
+    ]);
+  });
+
   it('at the 5 m cap the delay stays the same: a restart between the lines still opens a new window', () => {
     const { events } = run([
       k(pleg('c1', 'ContainerStarted'), 0),
@@ -101,6 +125,30 @@ describe('back-off', () => {
     expect(of(events, 'backoff').map((w) => [w.delayS, w.restartCount])).toEqual([
       [300, 1],
       [300, 2],
+    ]);
+  });
+
+  it('image back-off: each failed pull (ErrImagePull) opens the next window, ImagePullBackOff inside it does not', () => {
+    const err = (what: string, msg: string) =>
+      `"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with ${what}: \\"${msg}\\"" pod="shop/web-0" podUID="${UID}"`;
+    const failed = err('ErrImagePull', 'rpc error: code = NotFound desc = not found');
+    const waiting = err('ImagePullBackOff', 'Back-off pulling image');
+    // the second failure comes 11 s after the first, the ImagePullBackOff after it 12 s later, still in its 20 s;
+    // the sandbox starting in between is no restart of the container
+    const { events } = run([
+      k(failed, 0),
+      k(pleg('sandbox1', 'ContainerStarted'), 1),
+      k(waiting, 1),
+      k(failed, 11),
+      k(waiting, 23),
+      k(failed, 32),
+    ]);
+    expect(
+      of(events, 'backoff').map((w) => [w.kind, w.container, w.delayS, w.time - (events[0]?.time ?? 0)]),
+    ).toEqual([
+      ['image', 'app', 10, 0],
+      ['image', 'app', 20, 11_000],
+      ['image', 'app', 40, 32_000],
     ]);
   });
 

@@ -113,6 +113,8 @@ export class NodeState {
     container: string,
     delayS: number | undefined,
     image?: string,
+    /** a failed pull: always the next step of the image back-off, never the window already open */
+    failedPull = false,
   ): void {
     const who = ref.podUID ?? ref.pod ?? '';
     const key = `${who}/${kind}/${container}`;
@@ -121,13 +123,21 @@ export class NodeState {
     if (kind === 'image' && delayS === undefined) {
       // the image back-off message carries no delay: the kubelet's image back-off starts at 10 s and doubles
       // up to 300 s per failed pull of the same image
-      if (open && mark === open.plegMark && ctx.time < open.until) return;
+      // (the pod's PLEG events do not count here: what starts while an image is pulled is the sandbox)
+      if (!failedPull && open && ctx.time < open.until) return;
       const n = (this.imageFailures.get(key) ?? 0) + 1;
       this.imageFailures.set(key, n);
       delayS = Math.min(300, 10 * 2 ** (n - 1));
     }
     const d = delayS ?? 0;
-    if (open && open.delayS === d && open.plegMark === mark && ctx.time <= open.until + d * 1000) return;
+    if (
+      !failedPull &&
+      open &&
+      open.delayS === d &&
+      open.plegMark === mark &&
+      ctx.time <= open.until + d * 1000
+    )
+      return;
     const died = ref.podUID ? this.lastDied.get(ref.podUID) : undefined;
     const start = died && died.time <= ctx.time && ctx.time - died.time < d * 1000 ? died.time : ctx.time;
     const count = (open?.count ?? 0) + 1;

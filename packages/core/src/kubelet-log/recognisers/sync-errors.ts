@@ -4,7 +4,10 @@
  *   Error syncing pod <uid>, skipping: <err>                          (glog, v1.5)
  *   "Error syncing pod, skipping" err="<err>" pod="ns/name" podUID=…  (structured)
  * <err> is one SyncResult, `failed to "StartContainer" for "app" with CrashLoopBackOff: "back-off 40s
- * restarting failed container=app pod=…"`, or several in brackets. Back-off results also open back-off windows.
+ * restarting failed container=app pod=…"`, or several in brackets. Back-off results also open back-off windows
+ * (an image window at each failed pull, ErrImagePull, and at ImagePullBackOff when none is open),
+ * as does kuberuntime_manager.go's own line for the same back-off (-v=3, v1.20+), which comes just before:
+ *   "Back-off restarting failed container" err="back-off 20s restarting failed container=app pod=web-0_shop(uid)"
  */
 import type { SyncAction, SyncActionName } from '../../events/trace.ts';
 import { readQuoted } from '../kv.ts';
@@ -24,6 +27,7 @@ const ACTIONS = new Set<SyncActionName>([
 const RESULT = /failed to "(\w+)" for "((?:[^"\\]|\\.)*)" with (\w+): /g;
 const OLD = /^Error syncing pod ([\w-]+)(?: \("([^"]*)"\))?, skipping: /;
 const CRASH = /[Bb]ack-off (\S+) restarting failed container=(\S+)/;
+const CRASH_POD = /[Bb]ack-off (\S+) restarting failed container=(\S+) pod=(\S+)/;
 const IMAGE = /Back-off pulling image "((?:[^"\\]|\\.)*)"/;
 
 /** The SyncResults in an error text. */
@@ -49,6 +53,9 @@ function emitResult(ctx: Ctx, err: string, pod: string | undefined, podUID: stri
     if (a.error === 'CrashLoopBackOff') {
       const c = CRASH.exec(a.message ?? '');
       ctx.node.backoff(ctx, { pod, podUID }, 'container', c?.[2] ?? a.target, goDurationS(c?.[1] ?? ''));
+    } else if (a.error === 'ErrImagePull') {
+      // a pull just failed: the kubelet's image back-off steps now, so a new window opens with it
+      ctx.node.backoff(ctx, { pod, podUID }, 'image', a.target, undefined, undefined, true);
     } else if (a.error === 'ImagePullBackOff') {
       const i = IMAGE.exec(a.message ?? '');
       const image = i ? readQuoted(`"${i[1]}"`, 0).value : undefined;
@@ -60,6 +67,19 @@ function emitResult(ctx: Ctx, err: string, pod: string | undefined, podUID: stri
 export function syncErrors(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
+    if (s.msg === 'Back-off restarting failed container') {
+      const c = CRASH_POD.exec(s.kv.err ?? '');
+      const p = c ? fromFullName(c[3] as string) : undefined;
+      if (!c || !p) return false;
+      ctx.node.backoff(
+        ctx,
+        { pod: p.pod, podUID: p.uid },
+        'container',
+        c[2] as string,
+        goDurationS(c[1] ?? ''),
+      );
+      return true;
+    }
     if (s.msg !== 'Error syncing pod, skipping') return false;
     emitResult(ctx, s.kv.err ?? '', fromRef(s.kv.pod), s.kv.podUID);
     return true;

@@ -1,0 +1,42 @@
+/**
+ * Where each line the writer makes comes from in the kubelet source (the `file:line` of its klog header):
+ * a v1.31.4 kubelet's position as a real log shows it where one was at hand (kubelet.go:2421/2431/2453,
+ * generic.go:334, pod_workers.go:1301, prober.go:107, util.go:30), otherwise
+ * the kubelet file with a plausible line.
+ */
+export const SOURCES = {
+  syncLoopStart: 'kubelet.go:2346',
+  ADD: 'kubelet.go:2421',
+  UPDATE: 'kubelet.go:2428',
+  REMOVE: 'kubelet.go:2431',
+  RECONCILE: 'kubelet.go:2434',
+  DELETE: 'kubelet.go:2437',
+  plegEvent: 'kubelet.go:2453',
+  syncPods: 'kubelet.go:2482',
+  housekeeping: 'kubelet.go:2496',
+  housekeepingEnd: 'kubelet.go:2509',
+  skipping: 'kubelet.go:2361',
+  syncPodEnter: 'kubelet.go:1679',
+  syncPodExit: 'kubelet.go:1681',
+  syncTerminatingEnter: 'kubelet.go:2005',
+  syncTerminatingExit: 'kubelet.go:2006',
+  syncTerminatedEnter: 'kubelet.go:2159',
+  syncTerminatedExit: 'kubelet.go:2160',
+  containerFinished: 'generic.go:334',
+  genericPleg: 'generic.go:254',
+  firstTime: 'pod_workers.go:780',
+  notifying: 'pod_workers.go:975',
+  processing: 'pod_workers.go:1239',
+  syncError: 'pod_workers.go:1301',
+  canceled: 'pod_workers.go:1297',
+  observedTerminate: 'pod_workers.go:1063',
+  complete: 'pod_workers.go:1462',
+  forgotten: 'pod_workers.go:1196',
+  backOff: 'kuberuntime_manager.go:1312',
+  noSandbox: 'util.go:30',
+  probeFailed: 'prober.go:107',
+  probeSucceeded: 'prober.go:117',
+  probeUnknown: 'prober.go:111',
+  statusUpdated: 'status_manager.go:874',
+  event: 'event.go:389',
+} as const;
