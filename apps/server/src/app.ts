@@ -51,7 +51,7 @@ import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
 import { KubeletMetrics } from './metrics.ts';
 import type { SimControl } from './sim-control.ts';
 import { linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
-import { DataDirLock } from './store/lock.ts';
+import { type DataDirLock, recordListening, withDataDirLock } from './store/lock.ts';
 import type { PodStore } from './store/pod-store.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -122,13 +122,7 @@ export interface BuiltApp {
 export { handleShutdownSignals, SHUTDOWN_TIMEOUT_MS };
 
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
-  const lock = DataDirLock.acquire(opts.dataDir);
-  try {
-    return await buildLocked(opts, lock);
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
+  return withDataDirLock(opts.dataDir, (lock) => buildLocked(opts, lock));
 }
 
 async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltApp> {
@@ -237,13 +231,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
       }
     }
   }
-  app.server.once('listening', () => {
-    const addr = app.server.address();
-    if (typeof addr !== 'object' || !addr) return;
-    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-    const problem = lock.listening(addr.port, `http://${host}:${addr.port}`);
-    if (problem) warn(problem);
-  });
+  recordListening(app.server, lock, warn);
   engine.start();
 
   let closed: Promise<void> | undefined;

@@ -33,7 +33,7 @@ import { createHttpApp, type HttpOptions } from '../http.ts';
 import { SHUTDOWN_TIMEOUT_MS, TRACE_DIR, within } from '../lifecycle.ts';
 import { type JournaledTrace, openTrace } from '../lifecycle-trace.ts';
 import { sendStatus, status } from '../status.ts';
-import { DataDirLock } from '../store/lock.ts';
+import { type DataDirLock, recordListening, withDataDirLock } from '../store/lock.ts';
 import { type LogFollower, startLogFollower } from './log-follow.ts';
 import { OBSERVE_REFUSAL, Observer } from './observer.ts';
 
@@ -78,13 +78,7 @@ export interface ObservedApp {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export async function buildObserveApp(opts: ObserveAppOptions): Promise<ObservedApp> {
-  const lock = DataDirLock.acquire(opts.dataDir);
-  try {
-    return await buildLocked(opts, lock);
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
+  return withDataDirLock(opts.dataDir, (lock) => buildLocked(opts, lock));
 }
 
 async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<ObservedApp> {
@@ -123,13 +117,7 @@ async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<
     if (!READS.has(req.method) && req.url.startsWith('/api/'))
       return sendStatus(reply, status(403, 'Forbidden', OBSERVE_REFUSAL));
   });
-  app.server.once('listening', () => {
-    const addr = app.server.address();
-    if (typeof addr !== 'object' || !addr) return;
-    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-    const problem = lock.listening(addr.port, `http://${host}:${addr.port}`);
-    if (problem) warn(problem);
-  });
+  recordListening(app.server, lock, warn);
   observer.start();
   const follower = opts.kubeletLog
     ? startLogFollower({

@@ -32,6 +32,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fsyncDirSync } from './atomic-file.ts';
@@ -229,4 +230,32 @@ function statMs(path: string): number | undefined {
 
 function optional<K extends string, V>(key: K, v: V | undefined): { [k in K]?: V } {
   return v === undefined ? {} : ({ [key]: v } as { [k in K]: V });
+}
+
+/**
+ * Runs `build` with the data dir's lock held (DataDirInUseError when another server has it) and releases
+ * the lock when build throws; on success the built server owns it and releases it on close().
+ */
+export async function withDataDirLock<T>(
+  dataDir: string,
+  build: (lock: DataDirLock) => Promise<T>,
+): Promise<T> {
+  const lock = DataDirLock.acquire(dataDir);
+  try {
+    return await build(lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** Records the server's port and URL in the lock once it listens, so a second server can name them. */
+export function recordListening(server: Server, lock: DataDirLock, warn: (msg: string) => void): void {
+  server.once('listening', () => {
+    const addr = server.address();
+    if (typeof addr !== 'object' || !addr) return;
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const problem = lock.listening(addr.port, `http://${host}:${addr.port}`);
+    if (problem) warn(problem);
+  });
 }
