@@ -362,6 +362,36 @@ describe('KubeGenericRuntimeManager.killPod', () => {
     expect(cri.calls.filter((c) => c.method === 'StopContainer').at(-1)?.args[1]).toBe(2);
   });
 
+  it("traces each StopContainer's grace: the spec's, a DELETE's via the override, the 2 s minimum", async () => {
+    const pod = mkPod({ terminationGracePeriodSeconds: 30 });
+    await sync(pod);
+    const stops = () =>
+      (
+        trace.since(
+          0,
+          (e) => e.type === 'runtime.call' && e.method === 'StopContainer',
+        ) as TraceOf<'runtime.call'>[]
+      ).map((e) => [e.gracePeriodS, e.override]);
+    // a kill SyncPod decides itself (no override): the spec's grace
+    let [running] = await m.getPods(false);
+    await m.killPod(pod, running!);
+    // a terminating pod's worker passes the effective grace, here a DELETE's 5 s
+    await sync(pod);
+    [running] = await m.getPods(false);
+    const deleted = { ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 5 } };
+    await m.killPod(deleted, running!, 5);
+    // an override below the minimum is raised to 2 s
+    const other = { ...pod, metadata: { ...pod.metadata, uid: 'uid-2', name: 'other' } };
+    await sync(other);
+    running = (await m.getPods(false)).find((p) => p.id === 'uid-2');
+    await m.killPod(other, running!, 0);
+    expect(stops()).toEqual([
+      [30, undefined],
+      [5, true],
+      [2, true],
+    ]);
+  });
+
   it('reports a failing StopContainer as KillContainerError', async () => {
     const pod = mkPod();
     await sync(pod);
