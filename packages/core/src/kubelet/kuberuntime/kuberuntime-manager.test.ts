@@ -372,19 +372,21 @@ describe('KubeGenericRuntimeManager.killPod', () => {
           (e) => e.type === 'runtime.call' && e.method === 'StopContainer',
         ) as TraceOf<'runtime.call'>[]
       ).map((e) => [e.gracePeriodS, e.override]);
+    const running = async (uid: string) => {
+      const rp = (await m.getPods(false)).find((p) => p.id === uid);
+      if (!rp) throw new Error(`${uid} is not running`);
+      return rp;
+    };
     // a kill SyncPod decides itself (no override): the spec's grace
-    let [running] = await m.getPods(false);
-    await m.killPod(pod, running!);
+    await m.killPod(pod, await running('uid-1'));
     // a terminating pod's worker passes the effective grace, here a DELETE's 5 s
     await sync(pod);
-    [running] = await m.getPods(false);
     const deleted = { ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 5 } };
-    await m.killPod(deleted, running!, 5);
+    await m.killPod(deleted, await running('uid-1'), 5);
     // an override below the minimum is raised to 2 s
     const other = { ...pod, metadata: { ...pod.metadata, uid: 'uid-2', name: 'other' } };
     await sync(other);
-    running = (await m.getPods(false)).find((p) => p.id === 'uid-2');
-    await m.killPod(other, running!, 0);
+    await m.killPod(other, await running('uid-2'), 0);
     expect(stops()).toEqual([
       [30, undefined],
       [5, true],
