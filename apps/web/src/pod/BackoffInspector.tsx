@@ -115,7 +115,7 @@ function BackoffContainer({ namespace, name, b }: { namespace: string; name: str
       <p className="sub" data-testid="backoff-rule">
         {b.kind === 'image'
           ? `Each failed pull doubles the delay from ${goDuration(c.initialS)} up to ${goDuration(c.maxS)}; a successful pull clears it, and the entry expires after ${goDuration(c.resetS)} without failures.`
-          : `Each crash doubles the delay from ${goDuration(c.initialS)} up to ${goDuration(c.maxS)}. The delay resets to ${goDuration(c.initialS)} after the container runs ${goDuration(c.resetS)} without failing.`}
+          : `Each crash doubles the delay from ${goDuration(c.initialS)} up to ${goDuration(c.maxS)}. The delay resets to ${goDuration(c.initialS)} after the container runs ${spanWords(c.resetS)} without failing.`}
         {b.resets > 0 && ` Reset after ${b.resets} earlier window${b.resets > 1 ? 's' : ''}.`}
       </p>
       {b.kind === 'container' && (
@@ -157,4 +157,11 @@ function BackoffLogs({
       </pre>
     </div>
   );
+}
+
+/** "10 minutes", "1 minute", else the Go duration ("90s", "1m30s"). */
+function spanWords(seconds: number): string {
+  if (seconds < 60 || seconds % 60 !== 0) return goDuration(seconds);
+  const m = seconds / 60;
+  return `${m} minute${m === 1 ? '' : 's'}`;
 }
