@@ -1,11 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../api/v1.ts';
-import { FakeClock } from '../../clock/fake-clock.ts';
+import { FakeClock, settle } from '../../clock/fake-clock.ts';
 import { CriError, GrpcCode } from '../../cri/types.ts';
 import { TraceRecorder } from '../../events/recorder.ts';
 import type { TraceOf } from '../../events/trace.ts';
 import { defaultKubeletConfiguration, OWNERSHIP_LABEL } from '../configuration.ts';
 import { Recorder } from '../events/recorder.ts';
+import { PodContainerDeletor } from '../pod-container-deletor.ts';
+import { containerStatusRT } from '../testing/sim-kubelet.ts';
 import { FakeCriRuntime } from './fake-cri-runtime.ts';
 import { KubeGenericRuntimeManager } from './kuberuntime-manager.ts';
 
@@ -401,6 +403,49 @@ describe('KubeGenericRuntimeManager.killPod', () => {
     cri.injectError('StopContainer');
     const r = await m.killPod(pod, running!);
     expect(r.actions[0]).toMatchObject({ action: 'KillContainer', error: 'KillContainerError' });
+  });
+});
+
+describe('KubeGenericRuntimeManager.deleteContainer', () => {
+  it('reads the status first: a container already removed fails with NotFound there, and the deletor goes on', async () => {
+    const pod = mkPod();
+    await sync(pod);
+    const [first] = await m.getPods(false);
+    await m.killPod(pod, first!);
+    await sync(pod);
+    const exited = [...cri.containers.keys()];
+    expect(exited).toHaveLength(2);
+    const [a, b] = exited as [string, string];
+    const mark = trace.next - 1;
+    await m.deleteContainer(a, { podUID: 'uid-1', container: 'app' });
+    await expect(m.deleteContainer(a, { podUID: 'uid-1', container: 'app' })).rejects.toThrow(
+      `failed to get container status "${a}"`,
+    );
+    const calls = trace.since(mark, (e) => e.type === 'runtime.call') as TraceOf<'runtime.call'>[];
+    expect(calls.map((e) => [e.method, e.code])).toEqual([
+      ['ContainerStatus', undefined],
+      ['RemoveContainer', undefined],
+      ['ContainerStatus', GrpcCode.NOT_FOUND],
+    ]);
+    // the pod container deletor logs the failure and removes the next one
+    const deletor = new PodContainerDeletor(m);
+    const exitedApp = (id: string) => containerStatusRT({ id, name: 'app', state: 'exited', createdAt: 0 });
+    deletor.deleteContainersInPod(
+      '',
+      {
+        id: 'uid-1',
+        name: 'web',
+        namespace: 'default',
+        ips: [],
+        containerStatuses: [exitedApp(a), exitedApp(b)],
+        sandboxStatuses: [],
+        timestamp: 0,
+      },
+      true,
+    );
+    for (let i = 0; i < 50 && cri.containers.has(b); i++) await settle();
+    expect(cri.containers.has(b)).toBe(false);
+    deletor.stop();
   });
 });
 
