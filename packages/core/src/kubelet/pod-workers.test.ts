@@ -113,7 +113,7 @@ describe('PodWorkers lifecycle', () => {
     expect(states('a')).toEqual(['SyncPod', 'TerminatingPod', 'TerminatedPod', 'Finished', 'Forgotten']);
   });
 
-  it("a kill update shows its grace: the DELETE's own when it overrides the spec's", async () => {
+  it("an update of a terminating pod shows its grace: the DELETE's own, marked when it overrides the spec's", async () => {
     const { clock, trace, workers } = setup();
     workers.updatePod({ updateType: 'SyncPodCreate', pod: mkPod('a') });
     workers.updatePod({ updateType: 'SyncPodCreate', pod: mkPod('b') });
