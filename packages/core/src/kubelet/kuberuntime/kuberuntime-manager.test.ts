@@ -411,7 +411,8 @@ describe('KubeGenericRuntimeManager.deleteContainer', () => {
     const pod = mkPod();
     await sync(pod);
     const [first] = await m.getPods(false);
-    await m.killPod(pod, first!);
+    if (!first) throw new Error('the pod is not running');
+    await m.killPod(pod, first);
     await sync(pod);
     const exited = [...cri.containers.keys()];
     expect(exited).toHaveLength(2);
