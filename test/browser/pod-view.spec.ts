@@ -24,14 +24,20 @@ afterAll(async () => {
 const remaining = () =>
   page.locator('[data-testid="backoff-countdown"]').first().getAttribute('data-remaining-ms').then(Number);
 
+/** Step lines that name a kill's grace, seen by the last keyboard walk. */
+let graceLines: string[] = [];
+
 /** Presses → until the last step, returning the worker state at each step (consecutive repeats merged). */
 async function workerStatesByKeyboard(): Promise<string[]> {
   await page.keyboard.press('Home');
   const seen: string[] = [];
+  graceLines = [];
   for (let i = 0; i < 2_000; i++) {
     const state =
       ((await page.locator('[data-testid="step-worker"]').textContent()) ?? '').split(' ')[0] ?? '';
     if (seen[seen.length - 1] !== state) seen.push(state);
+    const line = (await page.locator('[data-testid="step-event"]').textContent()) ?? '';
+    if (line.includes('grace')) graceLines.push(line);
     if (await page.locator('[data-testid="step-next"]').isDisabled()) break;
     await page.keyboard.press('ArrowRight');
   }
@@ -107,6 +113,14 @@ describe('pod view', () => {
       .waitFor({ timeout: 60_000 });
     const states = await workerStatesByKeyboard();
     expect(states.slice(0, 4)).toEqual(['—', 'SyncPod', 'TerminatingPod', 'TerminatedPod']);
+    // the kill shows its grace: the DELETE (a graceful delete reaches the worker as SyncPodUpdate, as in the
+    // kubelet) brings 1 s over the spec's 30 s; StopContainer gets the 2 s minimum
+    expect(graceLines).toContainEqual(
+      expect.stringContaining('worker update SyncPodUpdate, grace 1s (override)'),
+    );
+    expect(graceLines).toContainEqual(
+      expect.stringMatching(/^CRI StopContainer app \d+ ms, grace 2s \(override\)$/),
+    );
     await page.screenshot({ path: join(RESULTS, 'pod-terminated.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import { type BuiltApp, buildApp } from '@syncscope/server';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -60,7 +61,12 @@ async function watchCsp(page: Page, into: string[]): Promise<void> {
  * The server on a fresh simulated node (its own data dir), listening on a free loopback port and serving the
  * built web app, plus a Chromium to look at it. Needs `apps/web/dist` (`pnpm test:browser` builds it first).
  */
-export async function startDashboard(opts: { examples: boolean; token?: string }): Promise<Dashboard> {
+export async function startDashboard(opts: {
+  examples: boolean;
+  token?: string;
+  /** the node's configuration (as --config gives it) */
+  config?: Partial<KubeletConfiguration>;
+}): Promise<Dashboard> {
   if (!existsSync(join(WEB_DIST, 'index.html'))) {
     throw new Error('apps/web/dist is missing: run `pnpm --filter @syncscope/web build` first');
   }
@@ -70,6 +76,7 @@ export async function startDashboard(opts: { examples: boolean; token?: string }
     dataDir,
     examples: opts.examples,
     ...(opts.token ? { token: opts.token } : {}),
+    ...(opts.config ? { config: opts.config } : {}),
   });
   const baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await launchChromium();

@@ -1,6 +1,7 @@
+import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { describe, expect, it } from 'vitest';
-import { backoffLadder, formatCountdown, inspectBackoffs, nextDelayS } from './backoff.ts';
+import { backoffConstants, backoffLadder, formatCountdown, inspectBackoffs, nextDelayS } from './backoff.ts';
 import { containerStatus, POD_REF, T0, traceBuilder } from './fixtures.ts';
 
 const at = (s: number) => T0 + s * 1000;
@@ -153,8 +154,35 @@ describe('inspectBackoffs', () => {
     expect(b?.ladder.map((r) => r.label)).toEqual(['10s', '20s']);
   });
 
+  it("reads the ladder's constants from the node's configuration", () => {
+    // a node started with --config maxContainerBackOffMs: 40000, containerBackOffResetMs: 120000
+    const cfg = {
+      ...defaultKubeletConfiguration,
+      maxContainerBackOffMs: 40_000,
+      containerBackOffResetMs: 120_000,
+    };
+    const crashing = status({ waiting: { reason: 'CrashLoopBackOff' } });
+    const [b] = inspectBackoffs(crashing, windows([10, 20, 40]), at(60), cfg);
+    expect(b?.constants).toEqual({ initialS: 10, maxS: 40, resetS: 120 });
+    // after 40s the next delay stays at the node's maximum, not the default 5m0s
+    expect(b?.nextDelayS).toBe(40);
+    // the default configuration doubles on
+    expect(inspectBackoffs(crashing, windows([10, 20, 40]), at(60))[0]?.nextDelayS).toBe(80);
+    // between tries, inspected as long as the node's entry lives (2m here), not 10 minutes
+    const between = status({ running: { startedAt: '' } });
+    expect(inspectBackoffs(between, events, at(35 + 119), cfg)).toHaveLength(1);
+    expect(inspectBackoffs(between, events, at(35 + 121), cfg)).toEqual([]);
+    expect(inspectBackoffs(between, events, at(35 + 121))).toHaveLength(1);
+  });
+
+  it("an image pull's entry lives twice its maximum", () => {
+    const cfg = { ...defaultKubeletConfiguration, imageBackOffPeriodMs: 1_000, maxImageBackOffMs: 8_000 };
+    expect(backoffConstants('image', cfg)).toEqual({ initialS: 1, maxS: 8, resetS: 16 });
+    expect(backoffConstants('image')).toEqual({ initialS: 10, maxS: 300, resetS: 600 });
+  });
+
   it('doubles up to 5m0s', () => {
-    expect([10, 20, 160, 300].map(nextDelayS)).toEqual([20, 40, 300, 300]);
+    expect([10, 20, 160, 300].map((d) => nextDelayS(d))).toEqual([20, 40, 300, 300]);
     expect(formatCountdown(0)).toBe('now');
     expect(formatCountdown(61_000)).toBe('1:01');
   });

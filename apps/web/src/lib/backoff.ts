@@ -3,18 +3,58 @@
  *
  * The engine records a `backoff` event each time a start is refused or a pull fails, so one back-off
  * window (one `until`) can appear many times: every sync during the window repeats it. The ladder keeps one
- * rung per window, in order: 10s, 20s, 40s, … 5m0s. A rung shorter than the one before means the entry was
- * re-initialised (the container ran 10 minutes without failing, or the entry expired): the ladder "so
- * far" starts there.
+ * rung per window, in order: initial, doubled, … up to the maximum (10s … 5m0s by default). A rung shorter
+ * than the one before means the entry was re-initialised (the container ran long enough without failing,
+ * or the entry expired): the ladder "so far" starts there.
+ *
+ * The constants are the node's (GET /api/v1/node `configuration`, so `--config` changes them here too);
+ * until the node answers, core's defaults (kubelet v1.32) stand in.
  */
 import type { ContainerStatus, PodStatus } from '@syncscope/core/api';
+import {
+  defaultKubeletConfiguration,
+  type KubeletConfiguration,
+} from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent, TraceOf } from '@syncscope/core/trace';
 import { goDuration } from './explain.ts';
 
-/** kubelet v1.32: initial and maximum container / image back-off, and the reset rule's window. */
-export const BACKOFF_INITIAL_S = 10;
-export const BACKOFF_MAX_S = 300;
-export const BACKOFF_RESET_S = 600;
+/** The back-off settings the inspector needs, as the node reports them (milliseconds). */
+export type BackoffConfig = Pick<
+  KubeletConfiguration,
+  | 'containerBackOffPeriodMs'
+  | 'maxContainerBackOffMs'
+  | 'containerBackOffResetMs'
+  | 'imageBackOffPeriodMs'
+  | 'maxImageBackOffMs'
+>;
+
+/** One kind's ladder in seconds: the first delay, the cap, and how long until the entry starts over. */
+export interface BackoffConstants {
+  initialS: number;
+  maxS: number;
+  resetS: number;
+}
+
+/**
+ * The constants of one kind. A container's entry resets after containerBackOffResetMs without a failure;
+ * an image pull's entry expires as flowcontrol.Backoff's do, at twice its maximum.
+ */
+export function backoffConstants(
+  kind: 'container' | 'image',
+  cfg: BackoffConfig = defaultKubeletConfiguration,
+): BackoffConstants {
+  return kind === 'image'
+    ? {
+        initialS: cfg.imageBackOffPeriodMs / 1000,
+        maxS: cfg.maxImageBackOffMs / 1000,
+        resetS: (2 * cfg.maxImageBackOffMs) / 1000,
+      }
+    : {
+        initialS: cfg.containerBackOffPeriodMs / 1000,
+        maxS: cfg.maxContainerBackOffMs / 1000,
+        resetS: cfg.containerBackOffResetMs / 1000,
+      };
+}
 
 export const BACKOFF_REASONS = ['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull'] as const;
 
@@ -52,11 +92,13 @@ export interface BackoffInspection {
   remainingMs: number;
   /** The delay that follows if the next try fails too. */
   nextDelayS: number;
+  /** The node's constants for this kind. */
+  constants: BackoffConstants;
 }
 
-/** The delay after `delayS`: doubled, capped at 5m0s. */
-export function nextDelayS(delayS: number): number {
-  return Math.min(BACKOFF_MAX_S, Math.max(BACKOFF_INITIAL_S, delayS * 2));
+/** The delay after `delayS`: doubled, capped at the maximum. */
+export function nextDelayS(delayS: number, c: BackoffConstants = backoffConstants('container')): number {
+  return Math.min(c.maxS, Math.max(c.initialS, delayS * 2));
 }
 
 /** One rung per back-off window of a container (and kind), oldest first, with the resets marked. */
@@ -109,15 +151,17 @@ function inspectOne(
   cs: ContainerStatus,
   events: readonly TraceEvent[],
   now: number,
+  cfg: BackoffConfig,
 ): BackoffInspection | null {
   const waiting = cs.state.waiting;
   const kind: 'container' | 'image' =
     waiting?.reason === 'ImagePullBackOff' || waiting?.reason === 'ErrImagePull' ? 'image' : 'container';
   const { rungs, resets } = backoffLadder(events, cs.name, kind);
   const current = rungs[rungs.length - 1] ?? null;
+  const constants = backoffConstants(kind, cfg);
   // Between two tries a crash-looping container is briefly Terminated or Running: it stays inspected
-  // while its latest window is recent (the entry lives 10 minutes).
-  const recent = current !== null && now - current.until < BACKOFF_RESET_S * 1000 && !cs.ready;
+  // while its latest window is recent (as long as the entry lives).
+  const recent = current !== null && now - current.until < constants.resetS * 1000 && !cs.ready;
   if (!isBackoffReason(waiting?.reason) && !recent) return null;
   const term = cs.state.terminated ?? cs.lastState.terminated;
   return {
@@ -135,18 +179,23 @@ function inspectOne(
     resets,
     current,
     remainingMs: current ? Math.max(0, current.until - now) : 0,
-    nextDelayS: current ? nextDelayS(current.delayS) : BACKOFF_INITIAL_S,
+    nextDelayS: current ? nextDelayS(current.delayS, constants) : constants.initialS,
+    constants,
   };
 }
 
-/** Every container of the pod that is in (or between tries of) a back-off, init containers first. */
+/**
+ * Every container of the pod that is in (or between tries of) a back-off, init containers first. `cfg` is
+ * the node's configuration (core's defaults when it is not known yet).
+ */
 export function inspectBackoffs(
   status: PodStatus | undefined,
   events: readonly TraceEvent[],
   now: number,
+  cfg: BackoffConfig = defaultKubeletConfiguration,
 ): BackoffInspection[] {
   const all = [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? [])];
-  return all.flatMap((cs) => inspectOne(cs, events, now) ?? []);
+  return all.flatMap((cs) => inspectOne(cs, events, now, cfg) ?? []);
 }
 
 /** A countdown as m:ss (or "now" at zero). */

@@ -4,6 +4,7 @@
  *   "app exited 1 2s ago; restartPolicy Always → restart; in back-off 20s until 12:00:41 → CrashLoopBackOff".
  * Pure: times are formatted by a ClockFormat the caller passes (local time in the UI, UTC in tests).
  */
+import { formatGoDuration } from '@syncscope/core/go-duration';
 import type { TraceEvent, TraceOf } from '@syncscope/core/trace';
 
 export type ClockFormat = (ms: number) => string;
@@ -21,20 +22,19 @@ export function clockTime(ms: number, utc = false): string {
 export const localClock: ClockFormat = (ms) => clockTime(ms);
 export const utcClock: ClockFormat = (ms) => clockTime(ms, true);
 
-/** A number of seconds as Go's time.Duration prints it: 10s, 1m20s, 5m0s, 1h0m0s, 1.5s, 250ms. */
-export function goDuration(seconds: number): string {
-  if (seconds === 0) return '0s';
-  if (seconds < 0) return `-${goDuration(-seconds)}`;
-  if (seconds < 1) return `${Number((seconds * 1000).toFixed(3))}ms`;
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = Number((seconds % 60).toFixed(3));
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
-}
+/**
+ * A number of seconds as Go's time.Duration prints it: 10s, 1m20s, 5m0s, 1h0m0s, 1.5s, 250ms. The
+ * formatter is core's (the engine's messages use the same one); this only converts from seconds.
+ */
+export const goDuration = (seconds: number): string => formatGoDuration(seconds * 1000);
 
 const short = (id: string) => id.replace(/^[a-z]+:\/\//, '').slice(0, 12);
+
+/** ", grace 30s" or ", grace 5s (override)" for a kill that carries its grace period; else "". */
+export function graceWords(ev: { gracePeriodS?: number; override?: boolean }): string {
+  if (ev.gracePeriodS === undefined) return '';
+  return `, grace ${goDuration(ev.gracePeriodS)}${ev.override ? ' (override)' : ''}`;
+}
 
 /** One line saying what an event is, without its time. */
 export function describeEvent(ev: TraceEvent): string {
@@ -42,7 +42,7 @@ export function describeEvent(ev: TraceEvent): string {
     case 'config.update':
       return `config ${ev.op} from ${ev.source}`;
     case 'worker.update':
-      return `worker update ${ev.updateType}${ev.coalesced ? ' (coalesced)' : ''}${ev.dropped ? `, dropped ${ev.dropped}` : ''}`;
+      return `worker update ${ev.updateType}${graceWords(ev)}${ev.coalesced ? ' (coalesced)' : ''}${ev.dropped ? `, dropped ${ev.dropped}` : ''}`;
     case 'worker.state':
       return `worker ${ev.from ?? '∅'} → ${ev.to}`;
     case 'sync.start':
@@ -53,9 +53,14 @@ export function describeEvent(ev: TraceEvent): string {
       return `${ev.workType} done in ${Math.round(ev.durationMs)} ms${acts ? `: ${acts}` : ''}${ev.error && !failed.length ? ` — ${ev.error}` : ''}`;
     }
     case 'runtime.call':
-      return `CRI ${ev.method}${ev.container ? ` ${ev.container}` : ''} ${Math.round(ev.durationMs)} ms${ev.error ? ` ✗ ${ev.error}` : ''}`;
-    case 'pleg.event':
-      return `PLEG ${ev.event} ${ev.containerName ?? ''} ${short(ev.containerID)}`.replace(/\s+/g, ' ');
+      return `CRI ${ev.method}${ev.container ? ` ${ev.container}` : ''} ${Math.round(ev.durationMs)} ms${graceWords(ev)}${ev.error ? ` ✗ ${ev.error}` : ''}`;
+    case 'pleg.event': {
+      const exit = ev.exitCode !== undefined ? ` (exit ${ev.exitCode})` : '';
+      return `PLEG ${ev.event} ${ev.containerName ?? ''} ${short(ev.containerID)}${exit}`.replace(
+        /\s+/g,
+        ' ',
+      );
+    }
     case 'status.update': {
       const cs = [...(ev.status.initContainerStatuses ?? []), ...(ev.status.containerStatuses ?? [])];
       return `status ${ev.status.phase}: ${cs.map((c) => `${c.name} ${containerStateWord(c.state)}`).join(', ')}`;

@@ -3,19 +3,15 @@
  * ErrImagePull (or between two tries of one), the last exit, the restart count, the delay ladder so far
  * with the current window marked, a live countdown to the next try on the engine clock, the reset rule,
  * and the logs of the last run. Test ids: `backoff-inspector`, `backoff-ladder`, `backoff-step-<n>`,
- * `backoff-countdown`, `backoff-logs`.
+ * `backoff-countdown`, `backoff-next`, `backoff-rule`, `backoff-logs`. The ladder's constants are the
+ * node's (GET /api/v1/node).
  */
 import type { PodStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { usePodLog } from '../api/logs.ts';
+import { useNode } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
-import {
-  BACKOFF_INITIAL_S,
-  BACKOFF_RESET_S,
-  type BackoffInspection,
-  formatCountdown,
-  inspectBackoffs,
-} from '../lib/backoff.ts';
+import { type BackoffInspection, formatCountdown, inspectBackoffs } from '../lib/backoff.ts';
 import { goDuration, localClock } from '../lib/explain.ts';
 
 export function BackoffInspector({
@@ -30,7 +26,9 @@ export function BackoffInspector({
   events: readonly TraceEvent[];
 }) {
   const now = useEngineNow(250);
-  const items = inspectBackoffs(status, events, now);
+  // the node's own back-off constants (its --config), core's defaults until it answers
+  const config = useNode().data?.configuration;
+  const items = inspectBackoffs(status, events, now, config);
   if (items.length === 0) return null;
   return (
     <section className="panel backoff" data-testid="backoff-inspector">
@@ -44,6 +42,7 @@ export function BackoffInspector({
 
 function BackoffContainer({ namespace, name, b }: { namespace: string; name: string; b: BackoffInspection }) {
   const waitingReason = b.reason;
+  const c = b.constants;
   return (
     <div className="backoff-container" data-container={b.container}>
       <dl className="facts">
@@ -109,14 +108,14 @@ function BackoffContainer({ namespace, name, b }: { namespace: string; name: str
             </li>
           );
         })}
-        <li className="rung rung-next" title="if the next try fails too">
+        <li className="rung rung-next" data-testid="backoff-next" title="if the next try fails too">
           next: {goDuration(b.nextDelayS)}
         </li>
       </ol>
-      <p className="sub">
+      <p className="sub" data-testid="backoff-rule">
         {b.kind === 'image'
-          ? `Each failed pull doubles the delay from ${goDuration(BACKOFF_INITIAL_S)} up to 5m0s; a successful pull clears it, and the entry expires after ${goDuration(BACKOFF_RESET_S)} without failures.`
-          : `Each crash doubles the delay from ${goDuration(BACKOFF_INITIAL_S)} up to 5m0s. The delay resets to ${goDuration(BACKOFF_INITIAL_S)} after the container runs ${BACKOFF_RESET_S / 60} minutes without failing.`}
+          ? `Each failed pull doubles the delay from ${goDuration(c.initialS)} up to ${goDuration(c.maxS)}; a successful pull clears it, and the entry expires after ${goDuration(c.resetS)} without failures.`
+          : `Each crash doubles the delay from ${goDuration(c.initialS)} up to ${goDuration(c.maxS)}. The delay resets to ${goDuration(c.initialS)} after the container runs ${spanWords(c.resetS)} without failing.`}
         {b.resets > 0 && ` Reset after ${b.resets} earlier window${b.resets > 1 ? 's' : ''}.`}
       </p>
       {b.kind === 'container' && (
@@ -158,4 +157,11 @@ function BackoffLogs({
       </pre>
     </div>
   );
+}
+
+/** "10 minutes", "1 minute", else the Go duration ("90s", "1m30s"). */
+function spanWords(seconds: number): string {
+  if (seconds < 60 || seconds % 60 !== 0) return goDuration(seconds);
+  const m = seconds / 60;
+  return `${m} minute${m === 1 ? '' : 's'}`;
 }

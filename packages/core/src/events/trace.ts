@@ -75,7 +75,15 @@ export type TracePayload =
       exitCode?: number;
     } & PodRef)
   | { type: 'pleg.mode'; mode: 'generic' | 'evented'; reason: string }
-  | ({ type: 'worker.update'; updateType: UpdateType; coalesced: boolean; dropped?: string } & PodRef)
+  | ({
+      type: 'worker.update';
+      updateType: UpdateType;
+      coalesced: boolean;
+      dropped?: string;
+      /** an update of a terminating pod: the grace period in effect, and whether it is not the spec's own */
+      gracePeriodS?: number;
+      override?: boolean;
+    } & PodRef)
   | ({ type: 'worker.state'; from: WorkerState | null; to: WorkerState } & PodRef)
   | ({ type: 'sync.start'; workType: WorkType; updateType: UpdateType } & PodRef)
   | ({
@@ -98,7 +106,10 @@ export type TracePayload =
       durationMs: number;
       code?: number;
       error?: string;
-      /** StopContainer: the grace period in seconds, and whether it overrides the pod's (imported logs) */
+      /**
+       * StopContainer: the grace period sent, and whether the caller passed an override (the kubelet then
+       * logs "Killing container with a grace period override"; a terminating pod's kills always do)
+       */
       gracePeriodS?: number;
       override?: boolean;
     }

@@ -113,6 +113,33 @@ describe('PodWorkers lifecycle', () => {
     expect(states('a')).toEqual(['SyncPod', 'TerminatingPod', 'TerminatedPod', 'Finished', 'Forgotten']);
   });
 
+  it("an update of a terminating pod shows its grace: the DELETE's own, marked when it overrides the spec's", async () => {
+    const { clock, trace, workers } = setup();
+    workers.updatePod({ updateType: 'SyncPodCreate', pod: mkPod('a') });
+    workers.updatePod({ updateType: 'SyncPodCreate', pod: mkPod('b') });
+    await clock.step(0);
+    const at = '2026-01-01T12:00:30Z';
+    workers.updatePod({
+      updateType: 'SyncPodKill',
+      pod: mkPod('a', { deletionTimestamp: at, deletionGracePeriodSeconds: 5 }),
+    });
+    workers.updatePod({
+      updateType: 'SyncPodKill',
+      pod: mkPod('b', { deletionTimestamp: at, deletionGracePeriodSeconds: 30 }),
+    });
+    const kills = trace.since(
+      0,
+      (e) => e.type === 'worker.update' && e.updateType === 'SyncPodKill',
+    ) as TraceOf<'worker.update'>[];
+    expect(kills.map((e) => [e.podUID, e.gracePeriodS, e.override])).toEqual([
+      ['a', 5, true],
+      ['b', 30, undefined],
+    ]);
+    // an update of a pod that is not terminating carries no grace
+    const creates = trace.since(0, (e) => e.type === 'worker.update' && e.updateType === 'SyncPodCreate');
+    expect(creates.every((e) => !('gracePeriodS' in e))).toBe(true);
+  });
+
   it('waits for a cache newer than its previous sync before syncing again', async () => {
     const { clock, syncer, workers } = setup();
     const pod = mkPod('a');

@@ -1,6 +1,7 @@
 import type { Pod, PodStatus } from '../api/v1.ts';
 import type { SyncAction, WorkerState } from '../events/trace.ts';
 import type { PodStatusRT, RuntimePod } from './container/runtime.ts';
+import { DefaultTerminationGracePeriodSeconds } from './kuberuntime/labels.ts';
 import { isTerminalPhase, podFullName, podRef } from './pod-ref.ts';
 import {
   calculateEffectiveGracePeriod,
@@ -154,6 +155,7 @@ export class PodWorkers extends PodWorkersQueries {
     }
 
     let wasGracePeriodShortened = false;
+    let graceShown: { gracePeriodS: number; override?: true } | undefined;
     if (status.isTerminated()) {
       if (isRuntimePod) {
         drop('pod is waiting for termination; runtime-only kill ignored');
@@ -170,6 +172,8 @@ export class PodWorkers extends PodWorkersQueries {
       status.gracePeriod = grace;
       kill.podTerminationGracePeriodSecondsOverride = grace;
       options.killPodOptions = kill;
+      const specGrace = pod.spec.terminationGracePeriodSeconds ?? DefaultTerminationGracePeriodSeconds;
+      graceShown = { gracePeriodS: grace, ...(grace !== specGrace ? { override: true as const } : {}) };
     } else if (options.killPodOptions) {
       options.killPodOptions.completed?.();
       delete options.killPodOptions;
@@ -189,7 +193,7 @@ export class PodWorkers extends PodWorkersQueries {
     }
     status.pendingUpdate = options;
     status.working = true;
-    trace.record({ type: 'worker.update', ...ref, updateType: options.updateType, coalesced });
+    trace.record({ type: 'worker.update', ...ref, updateType: options.updateType, coalesced, ...graceShown });
     updates.trySend(true);
     this.noteState(uid);
 

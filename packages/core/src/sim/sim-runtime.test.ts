@@ -375,3 +375,16 @@ describe('node-wide lists at scale', () => {
     expect((await n.sim.listPodSandbox()).map((s) => s.id)).toEqual([b.id]);
   });
 });
+
+describe('RemoveContainer of a container already removed (as containerd answers it)', () => {
+  it('succeeds again, while ContainerStatus of it answers NotFound', async () => {
+    const { id: pod, config } = await n.pod('p');
+    const id = await n.sim.createContainer(pod, containerConfig('c', ['sh', '-c', 'exit 0']), config);
+    await n.sim.removeContainer(id);
+    // containerd's CRI: "RemoveContainer called for container that does not exist" is no error
+    await expect(n.sim.removeContainer(id)).resolves.toBeUndefined();
+    const err = await criError(n.sim.containerStatus(id));
+    expect(err.code).toBe(GrpcCode.NOT_FOUND);
+    expect(err.message).toContain(`an error occurred when try to find container "${id}": not found`);
+  });
+});

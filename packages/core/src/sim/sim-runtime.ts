@@ -381,6 +381,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     this.kill(c);
   }
 
+  /** Idempotent, as containerd's CRI is: an unknown ID is no error (ContainerStatus of it is NotFound). */
   async removeContainer(id: string): Promise<void> {
     await this.call('RemoveContainer');
     const c = this.containers.get(id);

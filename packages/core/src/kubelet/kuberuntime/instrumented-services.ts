@@ -14,6 +14,9 @@ export interface CallContext {
   pod?: string;
   container?: string;
   attempt?: number;
+  /** StopContainer: the grace period sent, and whether the caller overrode the pod's own */
+  gracePeriodS?: number;
+  override?: boolean;
 }
 
 export type TracedCall = <T>(method: string, ctx: CallContext, fn: () => Promise<T>) => Promise<T>;

@@ -311,10 +311,17 @@ export async function killContainer(
   if (preStop && grace > 0) grace -= await executePreStopHook(ctx, pod, containerID, spec, preStop, grace);
   grace = Math.max(grace, ctx.config.minimumGracePeriodSeconds);
 
+  // The trace carries what the kubelet logs here: "Killing container with a grace period" gracePeriod=N,
+  // preceded by "... with a grace period override" when the caller (a terminating pod's worker, an orphan
+  // kill) passed one; a kill decided by SyncPod itself (probe, spec change) passes none.
+  const call = {
+    ...ctx.podRef(pod),
+    container: spec.name,
+    gracePeriodS: grace,
+    ...(gracePeriodOverride !== undefined ? { override: true } : {}),
+  };
   try {
-    const stop = ctx.call('StopContainer', { ...ctx.podRef(pod), container: spec.name }, () =>
-      ctx.cri.stopContainer(containerID, grace),
-    );
+    const stop = ctx.call('StopContainer', call, () => ctx.cri.stopContainer(containerID, grace));
     await (signal ? untilAborted(stop, signal) : stop);
   } catch (err) {
     if (!isNotFound(err)) throw err;

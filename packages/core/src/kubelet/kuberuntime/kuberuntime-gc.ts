@@ -6,24 +6,33 @@
  */
 import type { Pod } from '../../api/v1.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
+import { type CallContext, grpcMessage } from './instrumented-services.ts';
 import { KubernetesContainerNameLabel, KubernetesPodUIDLabel } from './labels.ts';
 import type { RuntimeContext } from './runtime-context.ts';
 import { cmpNsDesc } from './util.ts';
 
-async function removeContainer(
-  ctx: RuntimeContext,
-  pod: Pod | undefined,
-  id: string,
-  name: string,
-): Promise<boolean> {
+/**
+ * removeContainer (kuberuntime_container.go): the container's status is read first (the kubelet reads it to
+ * remove the container's logs) and only then RemoveContainer is sent. A container already removed therefore
+ * fails at ContainerStatus with the runtime's NotFound ("failed to get container status ..."), and
+ * RemoveContainer is not sent; containerd itself answers a RemoveContainer of an unknown container with
+ * success. Rejects with that error; every caller logs it and goes on, as the kubelet's do.
+ */
+export async function removeContainer(ctx: RuntimeContext, id: string, ref: CallContext): Promise<void> {
   try {
-    await ctx.call('RemoveContainer', { ...(pod ? ctx.podRef(pod) : {}), container: name }, () =>
-      ctx.cri.removeContainer(id),
-    );
-    return true;
-  } catch {
-    return false;
+    await ctx.call('ContainerStatus', ref, () => ctx.cri.containerStatus(id));
+  } catch (err) {
+    throw new Error(`failed to get container status "${id}": ${grpcMessage(err)}`, { cause: err });
   }
+  await ctx.call('RemoveContainer', ref, () => ctx.cri.removeContainer(id));
+}
+
+/** removeContainer for the pruning below: false when it failed (the next pass tries again). */
+async function tryRemove(ctx: RuntimeContext, pod: Pod, id: string, name: string): Promise<boolean> {
+  return removeContainer(ctx, id, { ...ctx.podRef(pod), container: name }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Keep only the newest exited/unknown instance of each init container. */
@@ -37,7 +46,7 @@ export async function pruneInitContainersBeforeStart(
     for (const s of status.containerStatuses) {
       if (s.name !== init.name || (s.state !== 'exited' && s.state !== 'unknown')) continue;
       if (++count === 1) continue;
-      await removeContainer(ctx, pod, s.id, s.name);
+      await tryRemove(ctx, pod, s.id, s.name);
     }
   }
 }
@@ -46,7 +55,7 @@ export async function pruneInitContainersBeforeStart(
 export async function purgeInitContainers(ctx: RuntimeContext, pod: Pod, status: PodStatusRT): Promise<void> {
   const names = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
   for (const s of status.containerStatuses) {
-    if (names.has(s.name)) await removeContainer(ctx, pod, s.id, s.name);
+    if (names.has(s.name)) await tryRemove(ctx, pod, s.id, s.name);
   }
 }
 
@@ -69,9 +78,7 @@ export async function removeOldExitedContainers(
   const removed: string[] = [];
   for (const c of exited.slice(keep)) {
     try {
-      await ctx.call('RemoveContainer', { podUID, container: containerName }, () =>
-        ctx.cri.removeContainer(c.id),
-      );
+      await removeContainer(ctx, c.id, { podUID, container: containerName });
       removed.push(c.id);
     } catch {
       // retried on the next ContainerDied or by GC

@@ -1,11 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../api/v1.ts';
-import { FakeClock } from '../../clock/fake-clock.ts';
+import { FakeClock, settle } from '../../clock/fake-clock.ts';
 import { CriError, GrpcCode } from '../../cri/types.ts';
 import { TraceRecorder } from '../../events/recorder.ts';
 import type { TraceOf } from '../../events/trace.ts';
 import { defaultKubeletConfiguration, OWNERSHIP_LABEL } from '../configuration.ts';
 import { Recorder } from '../events/recorder.ts';
+import { PodContainerDeletor } from '../pod-container-deletor.ts';
+import { containerStatusRT } from '../testing/sim-kubelet.ts';
 import { FakeCriRuntime } from './fake-cri-runtime.ts';
 import { KubeGenericRuntimeManager } from './kuberuntime-manager.ts';
 
@@ -362,6 +364,38 @@ describe('KubeGenericRuntimeManager.killPod', () => {
     expect(cri.calls.filter((c) => c.method === 'StopContainer').at(-1)?.args[1]).toBe(2);
   });
 
+  it("traces each StopContainer's grace: the spec's, a DELETE's via the override, the 2 s minimum", async () => {
+    const pod = mkPod({ terminationGracePeriodSeconds: 30 });
+    await sync(pod);
+    const stops = () =>
+      (
+        trace.since(
+          0,
+          (e) => e.type === 'runtime.call' && e.method === 'StopContainer',
+        ) as TraceOf<'runtime.call'>[]
+      ).map((e) => [e.gracePeriodS, e.override]);
+    const running = async (uid: string) => {
+      const rp = (await m.getPods(false)).find((p) => p.id === uid);
+      if (!rp) throw new Error(`${uid} is not running`);
+      return rp;
+    };
+    // a kill SyncPod decides itself (no override): the spec's grace
+    await m.killPod(pod, await running('uid-1'));
+    // a terminating pod's worker passes the effective grace, here a DELETE's 5 s
+    await sync(pod);
+    const deleted = { ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 5 } };
+    await m.killPod(deleted, await running('uid-1'), 5);
+    // an override below the minimum is raised to 2 s
+    const other = { ...pod, metadata: { ...pod.metadata, uid: 'uid-2', name: 'other' } };
+    await sync(other);
+    await m.killPod(other, await running('uid-2'), 0);
+    expect(stops()).toEqual([
+      [30, undefined],
+      [5, true],
+      [2, true],
+    ]);
+  });
+
   it('reports a failing StopContainer as KillContainerError', async () => {
     const pod = mkPod();
     await sync(pod);
@@ -369,6 +403,50 @@ describe('KubeGenericRuntimeManager.killPod', () => {
     cri.injectError('StopContainer');
     const r = await m.killPod(pod, running!);
     expect(r.actions[0]).toMatchObject({ action: 'KillContainer', error: 'KillContainerError' });
+  });
+});
+
+describe('KubeGenericRuntimeManager.deleteContainer', () => {
+  it('reads the status first: a container already removed fails with NotFound there, and the deletor goes on', async () => {
+    const pod = mkPod();
+    await sync(pod);
+    const [first] = await m.getPods(false);
+    if (!first) throw new Error('the pod is not running');
+    await m.killPod(pod, first);
+    await sync(pod);
+    const exited = [...cri.containers.keys()];
+    expect(exited).toHaveLength(2);
+    const [a, b] = exited as [string, string];
+    const mark = trace.next - 1;
+    await m.deleteContainer(a, { podUID: 'uid-1', container: 'app' });
+    await expect(m.deleteContainer(a, { podUID: 'uid-1', container: 'app' })).rejects.toThrow(
+      `failed to get container status "${a}"`,
+    );
+    const calls = trace.since(mark, (e) => e.type === 'runtime.call') as TraceOf<'runtime.call'>[];
+    expect(calls.map((e) => [e.method, e.code])).toEqual([
+      ['ContainerStatus', undefined],
+      ['RemoveContainer', undefined],
+      ['ContainerStatus', GrpcCode.NOT_FOUND],
+    ]);
+    // the pod container deletor logs the failure and removes the next one
+    const deletor = new PodContainerDeletor(m);
+    const exitedApp = (id: string) => containerStatusRT({ id, name: 'app', state: 'exited', createdAt: 0 });
+    deletor.deleteContainersInPod(
+      '',
+      {
+        id: 'uid-1',
+        name: 'web',
+        namespace: 'default',
+        ips: [],
+        containerStatuses: [exitedApp(a), exitedApp(b)],
+        sandboxStatuses: [],
+        timestamp: 0,
+      },
+      true,
+    );
+    for (let i = 0; i < 50 && cri.containers.has(b); i++) await settle();
+    expect(cri.containers.has(b)).toBe(false);
+    deletor.stop();
   });
 });
 

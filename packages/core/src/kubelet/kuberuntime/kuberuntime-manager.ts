@@ -44,6 +44,7 @@ import { killContainer, startContainer } from './kuberuntime-container.ts';
 import {
   pruneInitContainersBeforeStart,
   purgeInitContainers,
+  removeContainer,
   removeOldExitedContainers,
 } from './kuberuntime-gc.ts';
 import {
@@ -154,13 +155,12 @@ export class KubeGenericRuntimeManager implements Runtime {
     return generatePodStatus(event);
   }
 
-  /** DeleteContainer: CRI RemoveContainer (the pod container deletor's worker); NotFound is success. */
-  async deleteContainer(containerID: string, ref: CallContext = {}): Promise<void> {
-    try {
-      await this.call('RemoveContainer', ref, () => this.deps.cri.removeContainer(containerID));
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+  /**
+   * DeleteContainer (the pod container deletor's worker): removeContainer, status first. A container already
+   * gone rejects with the runtime's NotFound from ContainerStatus; the deletor logs it and goes on.
+   */
+  deleteContainer(containerID: string, ref: CallContext = {}): Promise<void> {
+    return removeContainer(this.ctx, containerID, ref);
   }
 
   /** The ContainerDied cleanup (pod container deletor): keep the newest exited instance of that name. */

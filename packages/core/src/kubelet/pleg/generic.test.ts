@@ -165,6 +165,19 @@ describe('GenericPLEG.relist', () => {
     expect(cache.get('u1').status.ips).toEqual(['10.88.0.1']);
   });
 
+  it('carries the exit code of a ContainerDied from the status just read, as the kubelet\'s "container finished" line does', async () => {
+    const { runtime, pleg, trace } = setup();
+    await runtime.syncPod(pod('u1', ['app']), await emptyStatus('u1'));
+    await pleg.relist();
+    runtime.exit('u1', 'app', 3);
+    await pleg.relist();
+    const died = trace.since(0, (e) => e.type === 'pleg.event' && e.event === 'ContainerDied');
+    expect(died.map((e) => (e as TraceOf<'pleg.event'>).exitCode)).toEqual([3]);
+    // a ContainerStarted carries none
+    const started = trace.since(0, (e) => e.type === 'pleg.event' && e.event === 'ContainerStarted');
+    expect(started.every((e) => !('exitCode' in e))).toBe(true);
+  });
+
   it('deletes the cache entry of a vanished pod and emits Died+Removed for what was running', async () => {
     const { runtime, cache, pleg, drain } = setup();
     await runtime.syncPod(pod('u1', ['app']), await emptyStatus('u1'));

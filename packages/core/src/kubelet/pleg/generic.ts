@@ -184,11 +184,17 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
       }
       // the evented PLEG wrote something newer meanwhile: its events stand, these are stale
       if (!updated) continue;
+      // exit codes from the status just read, for a pod still there ("container finished" in generic.go)
+      const exitCodes = new Map<string, number>();
+      if (rec.current) {
+        for (const c of this.cache.get(pid).status.containerStatuses) exitCodes.set(c.id, c.exitCode);
+      }
       this.updateRecord(pid);
       for (const ev of events) {
         if (ev.type === ContainerChanged) continue; // computed but never sent
         const name = containerName(rec.old, rec.current, ev.data);
         const ref = { podUID: pid, pod: podKeyOf(rec) };
+        const code = exitCodes.get(ev.data);
         if (!this.eventChannel.trySend(ev)) {
           this.discardedEvents++;
           continue;
@@ -200,6 +206,7 @@ export class GenericPLEG implements PodLifecycleEventGenerator {
           event: ev.type,
           containerID: ev.data,
           ...(name ? { containerName: name } : {}),
+          ...(ev.type === ContainerDied && code !== undefined ? { exitCode: code } : {}),
         });
       }
     }
