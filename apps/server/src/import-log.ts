@@ -20,13 +20,11 @@ import {
   looksReversed,
   readLinesBackward,
 } from '@syncscope/core/kubelet-log';
-import type { TraceEvent } from '@syncscope/core/trace';
 import { tuneHeap } from './heap.ts';
+import { NdjsonOut as Out } from './import-log-out.ts';
 
 const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
 const BLOCK = 1 << 20;
-/** output buffer size: one stdout write each */
-const CHUNK = 1 << 20;
 let readBackwards = false;
 const SNIFF_LINES = 400;
 
@@ -72,102 +70,6 @@ function options(): { file: string; year?: number; tz?: string } {
     out.tz = a.values.tz;
   }
   return out;
-}
-
-/**
- * NDJSON out: events are encoded straight into a 1 MiB buffer and stdout gets one write per full buffer. push
- * is called synchronously by the parser and never blocks; the reading loop calls `drain` between input blocks,
- * which waits while stdout has asked to (its write returned false), so at most one input block's output waits in
- * memory. `end` writes what is left.
- */
-class Out {
-  private buf = Buffer.allocUnsafe(CHUNK);
-  private pos = 0;
-  private blocked = false;
-  push = (ev: TraceEvent): void => {
-    if (ev.type === 'log.raw') this.raw(ev);
-    else this.line(JSON.stringify(ev));
-  };
-
-  /** one JSON text and its newline */
-  private line(s: string): void {
-    // UTF-8 needs at most 3 bytes per UTF-16 unit, plus the newline
-    if (!this.room(s.length * 3 + 1)) {
-      this.send(Buffer.from(`${s}\n`));
-      return;
-    }
-    this.pos += this.buf.utf8Write(s, this.pos);
-    this.buf[this.pos++] = 10;
-  }
-
-  /**
-   * log.raw is most of a log: written in three parts (a fixed head, the text as JSON, the short fields), with the
-   * same bytes JSON.stringify would give for the event object, without building that whole string first.
-   */
-  private raw(ev: Extract<TraceEvent, { type: 'log.raw' }>): void {
-    const text = JSON.stringify(ev.text);
-    const tail =
-      `,"level":${quoted(ev.level ?? '')},"source":${quoted(ev.source ?? '')}` +
-      (ev.pod !== undefined ? `,"pod":${quoted(ev.pod)}` : '') +
-      (ev.podUID !== undefined ? `,"podUID":${quoted(ev.podUID)}` : '') +
-      `,"seq":${ev.seq},"time":${ev.time},"node":${quoted(ev.node ?? '')},"origin":{"line":${ev.origin?.line ?? 0}}}\n`;
-    const most = RAW_HEAD.length + (text.length + tail.length) * 3;
-    if (!this.room(most)) {
-      this.send(Buffer.from(`{"type":"log.raw","text":${text}${tail}`));
-      return;
-    }
-    const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < RAW_HEAD.length; i++) b[p++] = RAW_HEAD[i] as number;
-    p += b.utf8Write(text, p);
-    p += b.utf8Write(tail, p);
-    this.pos = p;
-  }
-
-  /** makes room for `bytes` more bytes; false when they could never fit in one buffer */
-  private room(bytes: number): boolean {
-    if (this.pos + bytes <= this.buf.length) return true;
-    this.spill();
-    return bytes <= this.buf.length;
-  }
-
-  /** hands the filled part of the buffer to stdout and starts a new one (stdout may still hold the old) */
-  private spill(): void {
-    if (this.pos === 0) return;
-    const full = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(CHUNK);
-    this.pos = 0;
-    this.send(full);
-  }
-
-  private send(b: Buffer): void {
-    if (!process.stdout.write(b)) this.blocked = true;
-  }
-
-  async drain(): Promise<void> {
-    if (!this.blocked) return;
-    await new Promise((r) => process.stdout.once('drain', r));
-    this.blocked = false;
-  }
-
-  async end(): Promise<void> {
-    this.spill();
-    await this.drain();
-  }
-}
-
-const RAW_HEAD = Buffer.from('{"type":"log.raw","text":');
-const SAFE = /^[\w.:/ -]*$/;
-/** level, source file and node names repeat: each is quoted once (a log has a few thousand at most) */
-const quotes = new Map<string, string>();
-/** a string as JSON, the same as JSON.stringify */
-function quoted(v: string): string {
-  let q = quotes.get(v);
-  if (q === undefined) {
-    q = SAFE.test(v) ? `"${v}"` : JSON.stringify(v);
-    if (quotes.size < 65_536) quotes.set(v, q);
-  }
-  return q;
 }
 
 function firstLines(buf: Buffer): string[] {
@@ -266,7 +168,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 const opts = options();
-const out = new Out();
+const out = new Out(process.stdout);
 const parser = new KubeletLogParser({
   onEvent: out.push,
   reversed: false,
