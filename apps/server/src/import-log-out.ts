@@ -125,6 +125,19 @@ function quote(v: string): Uint8Array {
   return q;
 }
 
+/** one field's last value and its bytes: consecutive lines mostly repeat their level and node */
+class Last {
+  private value = '';
+  private bytes = quote('');
+  of(v: string): Uint8Array {
+    if (v !== this.value) {
+      this.value = v;
+      this.bytes = quote(v);
+    }
+    return this.bytes;
+  }
+}
+
 /** where the NDJSON goes: stdout, or any stream with the same write/drain contract */
 export interface Sink {
   write(b: Uint8Array): boolean;
@@ -135,6 +148,9 @@ export class NdjsonOut {
   private buf = Buffer.allocUnsafe(CHUNK);
   private pos = 0;
   private blocked = false;
+  private readonly level = new Last();
+  private readonly source = new Last();
+  private readonly node = new Last();
 
   constructor(private readonly sink: Sink) {}
 
@@ -155,11 +171,11 @@ export class NdjsonOut {
   }
 
   private raw(ev: Raw): void {
-    const level = quote(ev.level ?? '');
-    const source = quote(ev.source ?? '');
+    const level = this.level.of(ev.level ?? '');
+    const source = this.source.of(ev.source ?? '');
     const pod = ev.pod !== undefined ? quote(ev.pod) : undefined;
     const podUID = ev.podUID !== undefined ? quote(ev.podUID) : undefined;
-    const node = quote(ev.node ?? '');
+    const node = this.node.of(ev.node ?? '');
     // the text escaped takes at most 6 bytes a code unit; the numbers at most 25 bytes each
     const most =
       ev.text.length * 6 +
