@@ -20,8 +20,8 @@ import {
   looksReversed,
   readLinesBackward,
 } from '@syncscope/core/kubelet-log';
-import type { TraceEvent } from '@syncscope/core/trace';
 import { tuneHeap } from './heap.ts';
+import { NdjsonOut as Out } from './import-log-out.ts';
 
 const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
 const BLOCK = 1 << 20;
@@ -72,32 +72,6 @@ function options(): { file: string; year?: number; tz?: string } {
   return out;
 }
 
-/** NDJSON out, one write per batch of events, waiting for stdout to drain when it asks to. */
-class Out {
-  private buf: string[] = [];
-  push = (ev: TraceEvent): void => {
-    this.buf.push(ev.type === 'log.raw' ? rawLine(ev) : JSON.stringify(ev));
-  };
-  async flush(): Promise<void> {
-    if (this.buf.length === 0) return;
-    const text = `${this.buf.join('\n')}\n`;
-    this.buf = [];
-    if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r));
-  }
-}
-
-const q = JSON.stringify;
-const SAFE = /^[\w.:/ -]*$/;
-/** a string known to need no escaping is written as is */
-const str = (v: string): string => (SAFE.test(v) ? `"${v}"` : q(v));
-/** log.raw is most of a log: written field by field, the same JSON as JSON.stringify gives, faster */
-function rawLine(ev: Extract<TraceEvent, { type: 'log.raw' }>): string {
-  const opt =
-    (ev.pod !== undefined ? `,"pod":${str(ev.pod)}` : '') +
-    (ev.podUID !== undefined ? `,"podUID":${str(ev.podUID)}` : '');
-  return `{"type":"log.raw","text":${q(ev.text)},"level":${str(ev.level ?? '')},"source":${str(ev.source ?? '')}${opt},"seq":${ev.seq},"time":${ev.time},"node":${str(ev.node ?? '')},"origin":{"line":${ev.origin?.line ?? 0}}}`;
-}
-
 function firstLines(buf: Buffer): string[] {
   return buf.toString('utf8').split('\n', SNIFF_LINES);
 }
@@ -116,7 +90,7 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       readBackwards = true;
       for await (const l of readLinesBackward(read, size, BLOCK)) {
         parser.feedLine(l.text, l.no);
-        if (l.no % 4096 === 0) await out.flush();
+        if (l.no % 4096 === 0) await out.drain();
       }
       return;
     }
@@ -125,7 +99,7 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       const b = await read(pos, Math.min(size, pos + BLOCK));
       if (b.length === 0) break;
       parser.feed(dec.decode(b, { stream: true }));
-      await out.flush();
+      await out.drain();
     }
     parser.feed(dec.decode());
   } finally {
@@ -166,11 +140,11 @@ async function importStdin(parser: KubeletLogParser, out: Out): Promise<void> {
   }
   const dec = new TextDecoder('utf-8');
   parser.feed(dec.decode(first, { stream: true }));
-  await out.flush();
+  await out.drain();
   if (!done)
     for (let r = await it.next(); !r.done; r = await it.next()) {
       parser.feed(dec.decode(r.value, { stream: true }));
-      await out.flush();
+      await out.drain();
     }
   parser.feed(dec.decode());
 }
@@ -194,7 +168,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 const opts = options();
-const out = new Out();
+const out = new Out(process.stdout);
 const parser = new KubeletLogParser({
   onEvent: out.push,
   reversed: false,
@@ -204,6 +178,6 @@ const parser = new KubeletLogParser({
 if (opts.file === '-') await importStdin(parser, out);
 else await importFile(opts.file, parser, out);
 const summary = parser.end();
-await out.flush();
+await out.end();
 process.stderr.write(`${describe(summary)}\n`);
 if (summary.understood + summary.raw === 0) fail(`no kubelet lines in ${summary.lines} lines`, 1);

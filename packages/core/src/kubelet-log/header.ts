@@ -10,15 +10,95 @@ import { monthOf } from './time.ts';
 
 /** glog/klog text header: severity, MMDD hh:mm:ss.uuuuuu, thread id (the pid), file:line] */
 const KLOG = /([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) ([^\s:\]]+:\d+)\] ?/;
-/** the same header, tried at one position only */
-const KLOG_AT = new RegExp(KLOG.source, 'y');
 
-/** the klog header starting exactly at i, if there is one */
-function klogAt(raw: string, i: number): RegExpExecArray | null {
+/**
+ * The klog header last read by klogAt, its fields as numbers: one object for every line, so reading a header
+ * allocates nothing but its source name. Valid until the next klogAt call.
+ */
+const hdr = { month: 0, day: 0, h: 0, m: 0, s: 0, micros: 0, pid: 0, srcStart: 0, srcEnd: 0, end: 0 };
+
+/** the value of n ASCII digits at i, or -1 */
+function digits(raw: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const d = raw.charCodeAt(k) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** what the regular expression class \s matches */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    (c >= 0xa0 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff))
+  );
+}
+
+/**
+ * Whether the klog header (KLOG) starts exactly at i; when it does, its fields are in `hdr`. Read character by
+ * character, the same match as the regular expression at that position (every part of it is greedy and
+ * cannot give back: a digit run ends at a non-digit, the file name at a colon, blank or bracket).
+ */
+function klogAt(raw: string, i: number): boolean {
   const c = raw.charCodeAt(i);
-  if (c !== 73 && c !== 87 && c !== 69 && c !== 70) return null;
-  KLOG_AT.lastIndex = i;
-  return KLOG_AT.exec(raw);
+  if (c !== 73 && c !== 87 && c !== 69 && c !== 70) return false;
+  if (raw.length < i + 29) return false;
+  const mo = digits(raw, i + 1, 2);
+  const d = digits(raw, i + 3, 2);
+  if (mo < 0 || d < 0 || raw.charCodeAt(i + 5) !== 32) return false;
+  const h = digits(raw, i + 6, 2);
+  const m = digits(raw, i + 9, 2);
+  const s = digits(raw, i + 12, 2);
+  const us = digits(raw, i + 15, 6);
+  if (h < 0 || m < 0 || s < 0 || us < 0) return false;
+  if (raw.charCodeAt(i + 8) !== 58 || raw.charCodeAt(i + 11) !== 58 || raw.charCodeAt(i + 14) !== 46)
+    return false;
+  let j = i + 21;
+  const n = raw.length;
+  if (raw.charCodeAt(j) !== 32) return false;
+  while (j < n && raw.charCodeAt(j) === 32) j++;
+  const pidStart = j;
+  let pid = 0;
+  for (let x = raw.charCodeAt(j) - 48; j < n && x >= 0 && x <= 9; x = raw.charCodeAt(++j) - 48)
+    pid = pid * 10 + x;
+  if (j === pidStart || raw.charCodeAt(j) !== 32) return false;
+  const srcStart = ++j;
+  for (let x = raw.charCodeAt(j); j < n && x !== 58 && x !== 93 && !isSpace(x); x = raw.charCodeAt(++j));
+  if (j === srcStart || raw.charCodeAt(j) !== 58) return false;
+  const lineStart = ++j;
+  for (let x = raw.charCodeAt(j) - 48; j < n && x >= 0 && x <= 9; x = raw.charCodeAt(++j) - 48);
+  if (j === lineStart || raw.charCodeAt(j) !== 93) return false;
+  hdr.srcEnd = j;
+  j++;
+  if (raw.charCodeAt(j) === 32) j++;
+  hdr.month = mo;
+  hdr.day = d;
+  hdr.h = h;
+  hdr.m = m;
+  hdr.s = s;
+  hdr.micros = us;
+  hdr.pid = pid;
+  hdr.srcStart = srcStart;
+  hdr.end = j;
+  return true;
+}
+
+/** where the first klog header in the line starts, or -1 */
+function klogAnywhere(raw: string): number {
+  const m = KLOG.exec(raw);
+  return m !== null && klogAt(raw, m.index) ? m.index : -1;
 }
 const SYSLOG =
   /^(?:([A-Z][a-z]{2}) +(\d{1,2}) \d\d:\d\d:\d\d(?:\.\d+)?|(\d{4})-(\d\d)-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?) (\S+) ([^\s[\]:]+)(?:\[(\d+)\])?: ?$/;
@@ -149,32 +229,31 @@ export function classify(raw: string): Line {
       if ('ts' in obj && typeof obj.msg === 'string') return { kind: 'json', prefix: NO_PREFIX, obj };
     }
   }
-  let m: RegExpExecArray | null;
   // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere
-  m = klogAt(raw, 0);
-  if (m === null) {
+  let at = klogAt(raw, 0) ? 0 : -1;
+  if (at < 0) {
     const colon = raw.indexOf(': ');
-    if (colon > 0) m = klogAt(raw, colon + 2);
-    if (m === null) m = KLOG.exec(raw);
+    if (colon > 0 && klogAt(raw, colon + 2)) at = colon + 2;
+    else at = klogAnywhere(raw);
   }
-  if (m) {
-    const prefix = parsePrefix(raw.slice(0, m.index));
+  if (at >= 0) {
+    const prefix = at === 0 ? NO_PREFIX : parsePrefix(raw.slice(0, at));
     // a header after an unknown prefix is still a kubelet line (a damaged or unusual prefix); a header
     // under another program's journald identifier (kube-proxy, …) is that program's
     if (prefix && !isKubeletIdent(prefix)) return OTHER;
     return {
       kind: 'klog',
       prefix: prefix ?? NO_PREFIX,
-      level: m[1] as string,
-      month: Number(m[2]),
-      day: Number(m[3]),
-      h: Number(m[4]),
-      m: Number(m[5]),
-      s: Number(m[6]),
-      micros: Number(m[7]),
-      pid: Number(m[8]),
-      source: m[9] as string,
-      text: raw.slice(m.index + m[0].length),
+      level: raw[at] as string,
+      month: hdr.month,
+      day: hdr.day,
+      h: hdr.h,
+      m: hdr.m,
+      s: hdr.s,
+      micros: hdr.micros,
+      pid: hdr.pid,
+      source: raw.slice(hdr.srcStart, hdr.srcEnd),
+      text: raw.slice(hdr.end),
     };
   }
   const brace = raw.indexOf('{"');

@@ -84,7 +84,9 @@ export class KubeletLogParser {
   private readonly reorder: ReorderBuffer;
   private last: Entry | undefined;
   private readonly counts = { understood: 0, other: 0, raw: 0, blank: 0, tooLong: 0, events: 0 };
-  private readonly pods = new Set<string>();
+  /** pod UIDs events named, by node name (a pod is its node and UID) */
+  private readonly pods = new Map<string, Set<string>>();
+  private podCount = 0;
   private first: number | undefined;
   private lastTime: number | undefined;
   private seq = 0;
@@ -153,7 +155,7 @@ export class KubeletLogParser {
       lines: Math.max(this.splitter.lines, this.linesSeen),
       ...this.counts,
       nodes: this.nodes.all.filter((n) => n.touched.size > 0 || n.pods.size > 0 || n.used).map((n) => n.name),
-      pods: this.pods.size,
+      pods: this.podCount,
       reversed: this.mode === 'reversed',
       late: this.reorder.late,
     };
@@ -410,7 +412,17 @@ export class KubeletLogParser {
       const node = this.nodes.byName(ev.node as string);
       if (node && o.pod && !o.podUID) o.podUID = node.pods.uidOf(o.pod) ?? `${ev.node}/${o.pod}`;
       if (node && o.podUID && !o.pod) o.pod = node.pods.podOf(o.podUID) ?? '';
-      if (o.podUID) this.pods.add(`${ev.node}\u0000${o.podUID}`);
+      if (o.podUID) {
+        let uids = this.pods.get(ev.node as string);
+        if (uids === undefined) {
+          uids = new Set();
+          this.pods.set(ev.node as string, uids);
+        }
+        if (!uids.has(o.podUID)) {
+          uids.add(o.podUID);
+          this.podCount++;
+        }
+      }
     }
     // a recogniser's draft may name a field it could not fill: an event never carries an undefined field
     if (ev.type !== 'log.raw') {
