@@ -47,6 +47,7 @@ export class KubeletLoop extends KubeletComponents {
     if (this.abort) return;
     const abort = new AbortController();
     this.abort = abort;
+    this.containerDeletor?.resume();
     this.runtimeUpDone = this.runtimeUpLoop(abort.signal);
     this.pleg.start();
     this.eventedPleg?.start();
@@ -63,7 +64,8 @@ export class KubeletLoop extends KubeletComponents {
     this.loopDone = this.syncLoop(abort.signal);
   }
 
-  /** Stops every loop and timer. Containers keep running; pod workers finish their current sync only. */
+  /** Stops every loop and timer. Containers keep running; pod workers finish their current sync only; the
+   *  container deletor sends nothing more once its removal in flight has returned. */
   async stop(): Promise<void> {
     const abort = this.abort;
     if (!abort) return;
@@ -74,7 +76,7 @@ export class KubeletLoop extends KubeletComponents {
     for (const t of this.timers) t.stop();
     this.timers = [];
     this.podWorkers.stop();
-    await Promise.allSettled([this.loopDone, this.runtimeUpDone]);
+    await Promise.allSettled([this.loopDone, this.runtimeUpDone, this.containerDeletor?.pause()]);
     this.abort = undefined;
   }
 

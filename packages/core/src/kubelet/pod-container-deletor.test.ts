@@ -83,3 +83,46 @@ describe('PodContainerDeletor', () => {
     deletor.stop();
   });
 });
+
+describe('PodContainerDeletor.pause', () => {
+  it('waits for the removal in flight, drops the queued ones, and sends again after resume', async () => {
+    const sent: string[] = [];
+    let finish: () => void = () => {};
+    const runtime = {
+      deleteContainer: (id: string) => {
+        sent.push(id);
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
+    };
+    const d = new PodContainerDeletor(runtime, 0);
+    const status = (ids: string[]) => ({
+      id: 'u',
+      name: 'p',
+      namespace: 'default',
+      ips: [],
+      sandboxStatuses: [],
+      timestamp: 0,
+      containerStatuses: ids.map((id, i) =>
+        containerStatusRT({ id, name: 'app', state: 'exited', createdAt: 10 - i }),
+      ),
+    });
+    d.deleteContainersInPod('', status(['a', 'b', 'c']), true);
+    await settle();
+    expect(sent).toEqual(['a']);
+    let paused = false;
+    const p = d.pause().then(() => {
+      paused = true;
+    });
+    await settle();
+    expect(paused).toBe(false); // 'a' is still being removed
+    finish();
+    await p;
+    expect(sent).toEqual(['a']); // 'b' and 'c' were dropped, never sent
+    d.resume();
+    d.deleteContainersInPod('', status(['d']), true);
+    await settle();
+    expect(sent).toEqual(['a', 'd']);
+  });
+});

@@ -55,6 +55,9 @@ export class PodContainerDeletor {
   private readonly worker = new Channel<RemovalRequest>(CONTAINER_DELETOR_BUFFER_LIMIT);
   /** requests dropped because the queue was full */
   dropped = 0;
+  /** the removal being sent, if any */
+  private current: Promise<void> = Promise.resolve();
+  private paused = false;
 
   constructor(
     private readonly runtime: ContainerDeleter,
@@ -83,15 +86,31 @@ export class PodContainerDeletor {
     this.worker.close();
   }
 
+  /**
+   * Sends no more removals until resume(): the queued requests are dropped (container GC removes what they
+   * named) and the promise resolves once the removal in flight, if any, has returned. The Kubelet calls it
+   * when it stops, so nothing of a stopped engine still acts on the runtime.
+   */
+  async pause(): Promise<void> {
+    this.paused = true;
+    while (this.worker.tryReceive()) {
+      // dropped
+    }
+    await this.current;
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
   private async run(): Promise<void> {
     for (;;) {
       const req = await this.worker.receive();
       if (req === undefined) return;
-      try {
-        await this.runtime.deleteContainer(req.id, req);
-      } catch {
-        // "DeleteContainer returned error"; GC retries
-      }
+      if (this.paused) continue;
+      // "DeleteContainer returned error" is ignored; GC retries
+      this.current = this.runtime.deleteContainer(req.id, req).catch(() => {});
+      await this.current;
     }
   }
 }
