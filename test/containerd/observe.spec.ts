@@ -253,5 +253,6 @@ describe('observe mode beside a managed instance on containerd', () => {
     expect(['inferred', 'confirmed']).toContain(dashboard?.basis);
     expect(dashboard?.basisText).toMatch(/^(inferred|confirmed)/);
     expect(dashboard?.screenshots).toHaveLength(4);
+    expect(dashboard?.pageErrors).toEqual([]);
   });
 });
