@@ -55,4 +55,16 @@ describe('InferredBackoff', () => {
     b.forget('u1');
     expect(b.windowMs('u1', 'app')).toBe(0);
   });
+
+  it('keeps the last exit of a container, for a restart seen after its instance was removed', async () => {
+    const clock = new FakeClock();
+    const b = new InferredBackoff(clock, new TraceRecorder(clock), defaultKubeletConfiguration);
+    expect(b.lastExitAt('u1', 'app')).toBeUndefined();
+    b.exited(POD, 'app', 5_000, 1, 0);
+    expect(b.lastExitAt('u1', 'app')).toBe(5_000);
+    b.restarted(POD, 'app', b.lastExitAt('u1', 'app') as number);
+    b.exited(POD, 'app', 9_000, 1, 1);
+    b.restarted(POD, 'app', b.lastExitAt('u1', 'app') as number);
+    expect(b.windowMs('u1', 'app')).toBe(20_000);
+  });
 });

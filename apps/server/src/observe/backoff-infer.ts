@@ -64,6 +64,11 @@ export class InferredBackoff {
     return this.windows.get(InferredBackoff.key(podUID, container))?.windowMs ?? 0;
   }
 
+  /** When the last exit on record of `container` finished (undefined: none seen). */
+  lastExitAt(podUID: string, container: string): number | undefined {
+    return this.exits.get(InferredBackoff.key(podUID, container))?.finishedAt;
+  }
+
   /**
    * An instance of `container` was seen exited. Records the window the kubelet will hold the restart for,
    * when it holds one: a window is on record and it has not expired by the finish time.

@@ -189,13 +189,15 @@ export class Observer implements Engine, LogJoin {
     const ref: PodRef = { podUID: uid, pod: `${who.namespace}/${who.name}` };
     const c = status.containerStatuses.find((x) => x.id === id);
     // A new instance: the kubelet started it after the previous one's exit, stepping the window. It may have
-    // run and exited within one relist, so its first event can be its death.
+    // run and exited within one relist, so its first event can be its death; by then the kubelet may have
+    // removed the previous instance (it keeps one dead instance), whose exit is then the one on record.
     if (c && !this.instances.has(c.id)) {
       this.instances.add(c.id);
       const prev = status.containerStatuses.find(
         (x) => x.name === c.name && x.id !== c.id && x.state === 'exited' && x.createdAt <= c.createdAt,
       );
-      if (prev) this.backoff.restarted(ref, c.name, prev.finishedAt, c.startedAt || c.createdAt);
+      const prevAt = prev?.finishedAt ?? this.backoff.lastExitAt(uid, c.name);
+      if (prevAt !== undefined) this.backoff.restarted(ref, c.name, prevAt, c.startedAt || c.createdAt);
       this.open.delete(`${uid}_${c.name}`);
     }
     if (c && type === 'ContainerDied' && c.state === 'exited')

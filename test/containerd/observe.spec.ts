@@ -1,0 +1,258 @@
+/**
+ * Observe mode on a real containerd (a private one, scripts/containerd/up.sh), differential: one Syncscope in
+ * managed mode runs the scenario pods (crash loop, completing, missing image, init, graceful delete) and writes
+ * its kubelet-format log; a second one observes the same containerd and follows that log. Per pod the observer
+ * must show the manager's PLEG events (in order, each within a relist period of the manager's), restart
+ * counts, back-off windows (inferred from the exits and confirmed by the log) and final states, and it must
+ * leave the runtime as it found it: no mutating CRI call, the same sandboxes and containers listed before it
+ * started and after it stopped. The observer's dashboard is then looked at in Chromium (observe-browser.ts).
+ */
+import { join } from 'node:path';
+import type { ContainerStatus, Pod } from '@syncscope/core/api/v1';
+import { podUIDOf, type TraceEvent, type TraceOf } from '@syncscope/core/trace';
+import { type PrivateContainerd, startPrivateContainerd } from '@syncscope/server/private-containerd';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScenarios, type ScenarioOutcome } from '../scenarios/run.ts';
+import { scenarios } from '../scenarios/scenarios.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { checkObserverDashboard } from './observe-browser.ts';
+import { runtimeSnapshot, startObserver, type Watching, waitOn } from './observe-support.ts';
+
+const PODS = ['sc-crash', 'sc-ok', 'sc-noimage', 'sc-init', 'sc-grace'];
+const chosen = scenarios.filter((s) => PODS.includes(s.pod.metadata.name as string));
+/** One relist period of the manager's (1 s) and the slack of a busy machine. */
+const RELIST_SLACK_MS = 1_000 + 500;
+
+let ctd: PrivateContainerd;
+let managed: Harness;
+let observer: Watching;
+let outcomes: Map<string, ScenarioOutcome>;
+const uids = new Map<string, string>();
+let dashboard: Awaited<ReturnType<typeof checkObserverDashboard>> | undefined;
+let dashboardError: unknown;
+
+const of = <T extends TraceEvent['type']>(evs: readonly TraceEvent[], type: T) =>
+  evs.filter((e): e is TraceOf<T> => e.type === type);
+const observedTrace = (uid: string) => observer.app.trace.since(0, (e) => podUIDOf(e) === uid);
+
+/** The manager's distinct back-off windows of a pod (it records one at every sync that meets a window). */
+function managerWindows(uid: string): TraceOf<'backoff'>[] {
+  const seen = new Set<string>();
+  return of(managed.podTrace(uid), 'backoff').filter((b) => {
+    const key = `${b.kind}/${b.container}/${b.until}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** What a user reads of a container's state, times and ids aside. */
+const shape = (c: ContainerStatus | undefined) =>
+  c && {
+    name: c.name,
+    restartCount: c.restartCount,
+    running: c.state.running !== undefined,
+    terminated: c.state.terminated && {
+      exitCode: c.state.terminated.exitCode,
+      reason: c.state.terminated.reason,
+    },
+    lastExit: c.lastState.terminated?.exitCode ?? null,
+  };
+// by name: the runtime does not say which containers were init containers, so the observer lists them all
+const shapes = (p: Pod | undefined) =>
+  [...(p?.status?.initContainerStatuses ?? []), ...(p?.status?.containerStatuses ?? [])]
+    .map(shape)
+    .sort((a, b) => (a?.name ?? '').localeCompare(b?.name ?? ''));
+
+beforeAll(async () => {
+  ctd = await startPrivateContainerd(`/tmp/syncscope-ctd-observe-${process.pid}`);
+  managed = await startHarness({ runtimeEndpoint: ctd.endpoint });
+  observer = await startObserver(ctd.endpoint, join(managed.dataDir, 'kubelet.log'));
+  outcomes = await runScenarios(managed, chosen);
+  for (const name of PODS) {
+    const uid = managed.built.trace
+      .since(0, (e) => e.type === 'config.update' && 'pod' in e && e.pod === `default/${name}`)
+      .map(podUIDOf)[0];
+    if (uid) uids.set(name, uid);
+  }
+  // the crash loop climbs to a second window (10s, then 20s), so that a doubling is compared too
+  const crash = uids.get('sc-crash') as string;
+  await managed.waitFor(
+    'a 20s window for sc-crash',
+    () => managerWindows(crash).some((b) => b.delayS === 20),
+    90_000,
+  );
+  try {
+    dashboard = await checkObserverDashboard(observer.base, ctd.endpoint);
+  } catch (error) {
+    dashboardError = error;
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await observer?.close();
+  await managed?.close();
+  await ctd?.stop();
+});
+
+describe('observe mode beside a managed instance on containerd', () => {
+  it('the scenarios ran on the manager', () => {
+    for (const [name, o] of outcomes) expect(o.error, name).toBeUndefined();
+    expect([...uids.keys()].sort()).toEqual([...PODS].sort());
+  });
+
+  for (const name of PODS) {
+    it(`${name}: the same PLEG events, in order, each within a relist period of the manager's`, () => {
+      const uid = uids.get(name) as string;
+      const key = (e: TraceOf<'pleg.event'>) => `${e.event} ${e.containerID}`;
+      const theirs = of(managed.podTrace(uid), 'pleg.event');
+      const ours = of(observedTrace(uid), 'pleg.event');
+      const a = new Set(theirs.map(key));
+      const b = new Set(ours.map(key));
+      // one side may miss only a short run: a container that exited between two of its relists shows as
+      // ContainerDied alone (the kubelet has the same race); both must have seen it die
+      for (const k of [...a].filter((k) => !b.has(k)).concat([...b].filter((k) => !a.has(k))))
+        expect(k.startsWith('ContainerStarted ') && a.has(k.replace('Started', 'Died')), k).toBe(true);
+      const both = (evs: TraceOf<'pleg.event'>[]) => evs.filter((e) => a.has(key(e)) && b.has(key(e)));
+      const mine = both(theirs);
+      const seen = both(ours);
+      expect(seen.length, 'events both saw').toBeGreaterThanOrEqual(name === 'sc-noimage' ? 1 : 2);
+      // per container the same events in order; across containers an order may differ only between events
+      // the manager had within one relist period of each other (one relist reports them together)
+      for (const id of new Set(seen.map((e) => e.containerID)))
+        expect(seen.filter((e) => e.containerID === id).map(key)).toEqual(
+          mine.filter((e) => e.containerID === id).map(key),
+        );
+      const at = new Map(mine.map((e, i) => [key(e), i]));
+      for (let i = 0; i < seen.length; i++)
+        for (let j = i + 1; j < seen.length; j++) {
+          const [x, y] = [
+            at.get(key(seen[i] as TraceOf<'pleg.event'>)),
+            at.get(key(seen[j] as TraceOf<'pleg.event'>)),
+          ];
+          if ((x as number) < (y as number)) continue;
+          const gap = Math.abs(
+            (mine[x as number] as TraceEvent).time - (mine[y as number] as TraceEvent).time,
+          );
+          expect(
+            gap,
+            `${key(seen[i] as TraceOf<'pleg.event'>)} before ${key(seen[j] as TraceOf<'pleg.event'>)}`,
+          ).toBeLessThanOrEqual(RELIST_SLACK_MS);
+        }
+      const theirTime = new Map(mine.map((e) => [key(e), e.time]));
+      for (const e of seen) {
+        const dt = Math.abs(e.time - (theirTime.get(key(e)) as number));
+        expect(dt, key(e)).toBeLessThanOrEqual(RELIST_SLACK_MS);
+      }
+    });
+  }
+
+  it('sc-crash: the inferred windows are the manager’s, with their delays; the log confirms each delay', async () => {
+    const uid = uids.get('sc-crash') as string;
+    const actual = managerWindows(uid).filter((b) => b.kind !== 'image');
+    expect(actual.map((b) => b.delayS)).toEqual(expect.arrayContaining([10, 20]));
+    const inferredFor = (a: TraceOf<'backoff'>) =>
+      of(observedTrace(uid), 'backoff').find(
+        (b) => b.inferred && b.container === a.container && Math.abs(b.until - a.until) <= RELIST_SLACK_MS,
+      );
+    const confirmedFor = (a: TraceOf<'backoff'>) =>
+      of(observedTrace(uid), 'backoff').find(
+        (b) => b.confirmed === true && b.container === a.container && b.delayS === a.delayS,
+      );
+    await waitOn(observer.app.trace, 'inferred and confirmed windows for each of the manager’s', () =>
+      actual.every((a) => inferredFor(a) !== undefined && confirmedFor(a) !== undefined),
+    ).catch(() => {});
+    const show = (b: TraceOf<'backoff'> | undefined) => b && `${b.container} ${b.delayS}s`;
+    const want = actual.map((a) => `${a.container} ${a.delayS}s`);
+    const windows = of(observedTrace(uid), 'backoff').map(
+      (b) => `${b.delayS}s until ${b.until} ${b.inferred ? 'inferred' : ''}${b.confirmed ? 'confirmed' : ''}`,
+    );
+    const context = `manager's windows end ${actual.map((a) => a.until).join(', ')}; observer's: ${windows.join('; ')}`;
+    expect(
+      actual.map((a) => show(inferredFor(a))),
+      context,
+    ).toEqual(want);
+    expect(
+      actual.map((a) => show(confirmedFor(a))),
+      context,
+    ).toEqual(want);
+  });
+
+  it('sc-noimage: no container on the runtime; the pull errors reach the observer from the log', async () => {
+    const uid = uids.get('sc-noimage') as string;
+    const pullErrors = () =>
+      of(observedTrace(uid), 'sync.result').filter((r) =>
+        /ErrImagePull|ImagePullBackOff/.test(r.error ?? ''),
+      );
+    await waitOn(observer.app.trace, 'the pull errors from the log', () => pullErrors().length > 0);
+    const seen = observer.app.observer.getPod('default', 'sc-noimage');
+    expect(seen?.metadata.uid).toBe(uid);
+    expect(shapes(seen)).toEqual([]);
+  });
+
+  it('the same restart counts and final states for every pod', async () => {
+    const agree = () =>
+      PODS.every((name) => {
+        const mine = managed.built.engine.getPod('default', name);
+        const seen = observer.app.observer.getPod('default', name);
+        if (mine === undefined) return seen === undefined || shapes(seen).every((c) => c?.terminated);
+        if (name === 'sc-noimage') return true;
+        return JSON.stringify(shapes(seen)) === JSON.stringify(shapes(mine));
+      });
+    // a relist or two after the manager's last status change
+    await waitOn(observer.app.trace, 'the observer agreeing with the manager', agree, 15_000).catch(() => {});
+    for (const name of PODS) {
+      const mine = managed.built.engine.getPod('default', name);
+      const seen = observer.app.observer.getPod('default', name);
+      if (mine === undefined) {
+        expect(name).toBe('sc-grace');
+        for (const c of shapes(seen)) expect(c?.terminated, name).toBeDefined();
+        continue;
+      }
+      expect(seen?.metadata.annotations?.['syncscope.io/observed'], name).toBe('true');
+      // the image was never pulled, so no container exists for the observer to show (see above)
+      if (name === 'sc-noimage') continue;
+      expect(shapes(seen), name).toEqual(shapes(mine));
+    }
+    expect(
+      shapes(observer.app.observer.getPod('default', 'sc-crash'))[0]?.restartCount,
+    ).toBeGreaterThanOrEqual(2);
+  });
+
+  it('made no mutating CRI call, and the runtime lists the same with and without an observer', async () => {
+    expect(observer.app.cri.refused.size).toBe(0);
+    const made = [...observer.app.cri.calls.keys()];
+    expect(made.length).toBeGreaterThan(0);
+    for (const m of made)
+      expect(m).toMatch(/^(Version|Status|List\w+|\w+Status|\w*Stats|ImageFsInfo|GetContainerEvents)$/);
+    await observer.close();
+    // the manager stops (and with it every change), then a fresh observer comes and goes between two listings
+    await managed.built.close();
+    const before = await runtimeSnapshot(ctd.endpoint);
+    expect(before.containers.length).toBeGreaterThan(0);
+    const second = await startObserver(ctd.endpoint, join(managed.dataDir, 'kubelet.log'));
+    let relists = 0;
+    const off = second.app.trace.subscribe((e) => {
+      if (e.type === 'pleg.relist') relists++;
+    });
+    await waitOn(second.app.trace, 'two relists of the second observer', () => relists >= 2, 15_000).finally(
+      off,
+    );
+    expect(second.app.observer.getPod('default', 'sc-crash')).toBeDefined();
+    expect(second.app.cri.refused.size).toBe(0);
+    await second.close();
+    expect(await runtimeSnapshot(ctd.endpoint)).toEqual(before);
+  });
+
+  it('the dashboard shows the observed pods live, read-only, with the back-off basis', () => {
+    if (dashboardError) throw dashboardError;
+    expect(dashboard?.observing).toContain(`observing the kubelet on ${ctd.endpoint}`);
+    expect(dashboard?.pods).toEqual(expect.arrayContaining(['sc-crash', 'sc-init']));
+    expect(dashboard?.controls).toEqual({ apply: 0, faults: 0, deletes: 0 });
+    expect(dashboard?.timeline).toBe(true);
+    expect(['inferred', 'confirmed']).toContain(dashboard?.basis);
+    expect(dashboard?.basisText).toMatch(/^(inferred|confirmed)/);
+    expect(dashboard?.screenshots).toHaveLength(4);
+    expect(dashboard?.pageErrors).toEqual([]);
+  });
+});
