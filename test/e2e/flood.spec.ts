@@ -13,16 +13,15 @@
  * routes to the server on 127.0.0.1.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { TraceJournal } from '@syncscope/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { startServer, tempDir } from '../support/server-process.ts';
 import type { ClientsReport } from '../support/stream-clients.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,12 +36,12 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const HEALTHZ_BOUND_MS = 2_000;
 
 let dataDir: string;
-let server: ChildProcess;
+const cleanups: (() => Promise<void>)[] = [];
 let base: string;
 let wsUrl: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'syncscope-flood-'));
+  dataDir = await tempDir('syncscope-flood-', cleanups);
   const journal = new TraceJournal({ dir: join(dataDir, 'trace'), warn: () => {} });
   journal.open();
   const detail = 'flood '.repeat(10);
@@ -51,34 +50,12 @@ beforeAll(async () => {
   }
   await journal.close();
 
-  server = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--data-dir', dataDir, '--no-examples'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
-  );
-  base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    server.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    server.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Syncscope listening on (http:\/\/[^ ]+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    server.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  base = (await startServer(dataDir, cleanups)).base;
   wsUrl = `${base.replace('http', 'ws')}/api/v1/trace/stream`;
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGKILL');
-    await exited;
-  }
-  await rm(dataDir, { recursive: true, force: true });
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 /** One GET /healthz on a new connection from 127.0.0.1; its latency in ms (limitMs if it never answers). */

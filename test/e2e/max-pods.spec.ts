@@ -6,65 +6,23 @@
  *
  * The server is another process, so waiting is polling its API with a deadline.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Event, Pod } from '@syncscope/core/api';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type ListeningServer, spawnServer, startServer, tempDir } from '../support/server-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEADLINE_MS = 30_000;
 const POLL_MS = 100;
 
-interface Server {
-  proc: ChildProcess;
-  base: string;
-  exited: Promise<number | null>;
-}
-
-const servers: Server[] = [];
+type Server = ListeningServer;
+const cleanups: (() => Promise<void>)[] = [];
 let dataDir = '';
 
 afterAll(async () => {
-  for (const s of servers) {
-    if (s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill('SIGKILL');
-    await s.exited;
-  }
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** Starts the server; resolves with its URL from the "listening on" line, or rejects with its stderr. */
-function startServer(args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--no-examples', ...args],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error', ...env } },
-  );
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  let err = '';
-  proc.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), DEADLINE_MS);
-    proc.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (!m?.[1]) return;
-      clearTimeout(timer);
-      const s = { proc, base: m[1], exited };
-      servers.push(s);
-      resolve(s);
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited ${code}: ${err}`));
-    });
-  });
-}
+const start = (args: string[], env: Record<string, string> = {}): Promise<Server> =>
+  startServer(dataDir, cleanups, env, args);
 
 async function poll<T>(what: string, get: () => Promise<T | undefined>): Promise<T> {
   const until = Date.now() + DEADLINE_MS;
@@ -116,8 +74,8 @@ const rejected = (used: number, capacity: number) =>
 
 describe('--max-pods', () => {
   it('rejects a pod past capacity as the kubelet does, and admits the oldest stored pods after a restart', async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'syncscope-max-pods-'));
-    const a = await startServer(['--data-dir', dataDir, '--max-pods', '2']);
+    dataDir = await tempDir('syncscope-max-pods-', cleanups);
+    const a = await start(['--max-pods', '2']);
     for (const n of ['p1', 'p2', 'p3']) await create(a, n);
     await inPhase(a, 'p1', 'Running');
     await inPhase(a, 'p2', 'Running');
@@ -136,8 +94,8 @@ describe('--max-pods', () => {
 
     // the same store, a node that holds one pod (set from the environment this time)
     a.proc.kill('SIGTERM');
-    expect(await a.exited).toBe(0);
-    const b = await startServer(['--data-dir', dataDir], { MAX_PODS: '1' });
+    expect((await a.exited).code).toBe(0);
+    const b = await start([], { MAX_PODS: '1' });
     await inPhase(b, 'p1', 'Running');
     for (const n of ['p2', 'p3']) {
       const p = await inPhase(b, n, 'Failed');
@@ -159,16 +117,10 @@ describe('--max-pods', () => {
   });
 
   it('refuses a --max-pods that is not a whole number', async () => {
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--max-pods', '1.5'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let err = '';
-    proc.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    const dir = await tempDir('syncscope-max-pods-', cleanups);
+    const bad = spawnServer(dir, cleanups, {}, ['--max-pods', '1.5']);
+    const { code } = await bad.exited;
+    const err = bad.stderr();
     expect(code).toBe(2);
     expect(err).toContain('--max-pods must be a whole number >= 0, got 1.5');
   });

@@ -1,6 +1,6 @@
 /**
- * The real command in a child process, for crash tests: `node --import tsx apps/server/src/main.ts --port 0
- * --data-dir <dir> --no-examples`, one process (so `kill -9` of its pid kills the server itself, not a
+ * The real command in a child process: `node --import tsx apps/server/src/main.ts --port 0 --data-dir <dir>
+ * --no-examples [args…]`, one process (so `kill -9` of its pid kills the server itself, not a
  * wrapper). spawnServer returns at once (a server that must refuse to start is spawned this way);
  * startServer also waits for its "Syncscope listening on http://..." line. Every child is pushed onto the
  * caller's cleanups, which kill it (SIGKILL) if it still runs; so is every tempDir, which stops the
@@ -33,10 +33,21 @@ export function spawnServer(
   dataDir: string,
   cleanups: (() => Promise<void>)[],
   env: Record<string, string> = {},
+  args: string[] = [],
 ): ServerProcess {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'apps/server/src/main.ts', '--port', '0', '--data-dir', dataDir, '--no-examples'],
+    [
+      '--import',
+      'tsx',
+      'apps/server/src/main.ts',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--no-examples',
+      ...args,
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error', ...env } },
   );
   let err = '';
@@ -74,8 +85,9 @@ export async function startServer(
   dataDir: string,
   cleanups: (() => Promise<void>)[],
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<ListeningServer> {
-  const child = spawnServer(dataDir, cleanups, env);
+  const child = spawnServer(dataDir, cleanups, env, args);
   return { ...child, base: await child.listening };
 }
 
