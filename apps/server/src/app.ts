@@ -60,13 +60,10 @@ export const SERVER_VERSION: string = (
   JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }
 ).version;
 
-export interface AppOptions {
-  /** CRI endpoint of a real runtime (unix:///run/containerd/containerd.sock); absent → the simulated node. */
-  runtimeEndpoint?: string;
-  /** Holds the simulator's socket and, on the simulator, the pod logs (<dataDir>/pods). Created if missing. */
+/** What every server (managed, observe) is built with. */
+export interface ServerOptions {
+  /** Holds the trace journal and the lock (and, managed, the pods and the simulator). Created if missing. */
   dataDir: string;
-  /** Apply the examples marked for startup. */
-  examples: boolean;
   clock?: Clock;
   config?: Partial<KubeletConfiguration>;
   /** The built web app; default apps/web/dist. */
@@ -79,12 +76,6 @@ export interface AppOptions {
   /** When set, every route but /healthz and the web app's files needs it (access.ts). */
   token?: string;
   logger?: FastifyServerOptions['logger'];
-  /** A simulated node already running in this process (its clock should be `clock`): used instead of the
-   *  node process, left running by close(). Ignored with runtimeEndpoint. */
-  sim?: SimNode;
-  /** How long a node process this server spawns waits without a heartbeat before it stops by itself
-   *  (default: SIM_NODE_IDLE_MS from the environment, else 10 min). */
-  simIdleStopMs?: number;
   /** Size at which the trace journal starts a new segment (default 8 MiB). */
   journalSegmentBytes?: number;
   /** Total size of the trace journal on disk; oldest segments are deleted past it (default 256 MiB). */
@@ -93,8 +84,19 @@ export interface AppOptions {
   warn?: (msg: string) => void;
   /** Caps on trace streams (total, per address) and connections; see SECURITY.md. */
   limits?: HttpOptions['limits'];
-  /** Observe mode's kubelet log (--kubelet-log FILE | --kubelet-journal), for observe/log-follow.ts. */
-  kubeletLog?: { file?: string; journal?: boolean };
+}
+
+export interface AppOptions extends ServerOptions {
+  /** CRI endpoint of a real runtime (unix:///run/containerd/containerd.sock); absent → the simulated node. */
+  runtimeEndpoint?: string;
+  /** Apply the examples marked for startup. */
+  examples: boolean;
+  /** A simulated node already running in this process (its clock should be `clock`): used instead of the
+   *  node process, left running by close(). Ignored with runtimeEndpoint. */
+  sim?: SimNode;
+  /** How long a node process this server spawns waits without a heartbeat before it stops by itself
+   *  (default: SIM_NODE_IDLE_MS from the environment, else 10 min). */
+  simIdleStopMs?: number;
   /** The verbosity of <dataDir>/kubelet.log, the trace written as a kubelet's log (the kubelet's -v; default 2). */
   kubeletLogV?: number;
 }

@@ -27,9 +27,9 @@ import {
   readOnlyCri,
 } from '@syncscope/core';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { DEFAULT_WEB_ROOT, SERVER_VERSION } from '../app.ts';
-import { createHttpApp, type HttpOptions } from '../http.ts';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_WEB_ROOT, SERVER_VERSION, type ServerOptions } from '../app.ts';
+import { createHttpApp } from '../http.ts';
 import { SHUTDOWN_TIMEOUT_MS, TRACE_DIR, within } from '../lifecycle.ts';
 import { type JournaledTrace, openTrace } from '../lifecycle-trace.ts';
 import { sendStatus, status } from '../status.ts';
@@ -37,24 +37,9 @@ import { type DataDirLock, recordListening, withDataDirLock } from '../store/loc
 import { type LogFollower, startLogFollower } from './log-follow.ts';
 import { OBSERVE_REFUSAL, Observer } from './observer.ts';
 
-export interface ObserveAppOptions {
+export interface ObserveAppOptions extends ServerOptions {
   /** The CRI endpoint of the node's runtime, e.g. unix:///run/containerd/containerd.sock. */
   runtimeEndpoint: string;
-  /** Holds the trace journal and the lock; created if missing. */
-  dataDir: string;
-  clock?: Clock;
-  /** The node kubelet's settings that matter here: back-off, relist period, evented PLEG, log directory. */
-  config?: Partial<KubeletConfiguration>;
-  webRoot?: string;
-  traceCapacity?: number;
-  host?: string;
-  allowedHosts?: string[];
-  token?: string;
-  logger?: FastifyServerOptions['logger'];
-  journalSegmentBytes?: number;
-  journalMaxBytes?: number;
-  warn?: (msg: string) => void;
-  limits?: HttpOptions['limits'];
   /** The node kubelet's log to follow: a file (like tail -F) or its journal (journalctl -u kubelet -f). */
   kubeletLog?: { file?: string; journal?: boolean };
 }

@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { ImportStore, MAX_IMPORT_BYTES, NoKubeletLines, TooLarge } from '../imports/store.ts';
 import { badRequest, intParam, sendStatus, status, stringParam, unsupportedMediaType } from '../status.ts';
-import { DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT } from './trace.ts';
+import { nextSince, pageWindow } from './trace.ts';
 
 /** A file name to show: 1-255 printable characters, no slash or backslash. */
 const NAME = /^[^/\\\p{Cc}]{1,255}$/u;
@@ -87,18 +87,18 @@ export default async function importsRoutes(app: FastifyInstance, opts: ImportsO
     '/api/v1/imports/:id/trace',
     READ_ROUTE,
     async (req, reply) => {
-      const since = intParam('since', req.query.since);
-      if (isStatus(since)) return sendStatus(reply, since);
-      const limit = intParam('limit', req.query.limit, 1);
-      if (isStatus(limit)) return sendStatus(reply, limit);
+      const page = pageWindow(req.query);
+      if (isStatus(page)) return sendStatus(reply, page);
       const it = await found(req, reply);
       if (!it) return;
-      const max = Math.min(limit ?? DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT);
       const newest = it.meta.events;
-      const items = (await it.store.page(it.meta.id, since ?? 0, max)) as { seq: number }[];
-      const last = items[items.length - 1];
-      const next = items.length === max && last ? last.seq : Math.max(newest, since ?? 0);
-      return { items, next, oldest: newest > 0 ? 1 : 0, newest };
+      const items = (await it.store.page(it.meta.id, page.since, page.max)) as { seq: number }[];
+      return {
+        items,
+        next: nextSince(items, page.max, newest, page.since),
+        oldest: newest > 0 ? 1 : 0,
+        newest,
+      };
     },
   );
 

@@ -7,7 +7,7 @@
  *   GET /api/v1/trace/export?podUID=          NDJSON, one TraceEvent per line, streamed in chunks.
  */
 import { Readable } from 'node:stream';
-import { isStatus } from '@syncscope/core/api';
+import { isStatus, type Status } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -46,6 +46,30 @@ function readSince(
 }
 
 /**
+ * The page a `?since=&limit=` asks for: since (default 0) and at most `max` events (limit, default
+ * DEFAULT_TRACE_LIMIT, capped at MAX_TRACE_LIMIT); or the 400 Status naming the bad parameter.
+ */
+export function pageWindow(query: {
+  since?: string;
+  limit?: string;
+}): { since: number; max: number } | Status {
+  const since = intParam('since', query.since);
+  if (isStatus(since)) return since;
+  const limit = intParam('limit', query.limit, 1);
+  if (isStatus(limit)) return limit;
+  return { since: since ?? 0, max: Math.min(limit ?? DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT) };
+}
+
+/**
+ * What to pass as the next ?since=: the last seq of a page that `max` cut, otherwise the newest seq known
+ * (so a filtered poll does not rescan what it has seen), or a later one the page itself holds.
+ */
+export function nextSince(items: { seq: number }[], max: number, newest: number, since: number): number {
+  const last = items[items.length - 1];
+  return items.length === max && last ? last.seq : Math.max(newest, since, last?.seq ?? 0);
+}
+
+/**
  * A pod's events, plus the node-wide `server.start` markers: a restart of the server belongs on every pod's
  * timeline (what happened to the pod across it is the point of adopting its containers).
  */
@@ -61,17 +85,12 @@ async function traceRoutes(app: FastifyInstance): Promise<void> {
     '/api/v1/trace',
     READ_ROUTE,
     async (req, reply) => {
-      const since = intParam('since', req.query.since);
-      if (isStatus(since)) return sendStatus(reply, since);
-      const limit = intParam('limit', req.query.limit, 1);
-      if (isStatus(limit)) return sendStatus(reply, limit);
-      const max = Math.min(limit ?? DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT);
+      const page = pageWindow(req.query);
+      if (isStatus(page)) return sendStatus(reply, page);
       const newest = trace.next - 1;
-      const items = await readSince(trace, since ?? 0, byPod(req.query.podUID), max);
-      const last = items[items.length - 1];
       // (events recorded while the journal was read may be in items, past `newest`)
-      const next = items.length === max && last ? last.seq : Math.max(newest, since ?? 0, last?.seq ?? 0);
-      return { items, next, oldest: trace.oldest, newest };
+      const items = await readSince(trace, page.since, byPod(req.query.podUID), page.max);
+      return { items, next: nextSince(items, page.max, newest, page.since), oldest: trace.oldest, newest };
     },
   );
 
