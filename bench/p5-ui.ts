@@ -1,12 +1,3 @@
-/**
- * P5 the dashboard in Chromium (Debian's /usr/bin/chromium through playwright-core, headless): a server whose
- * trace is filled by hand with E synthetic events for P pods spread over the last hour (the engine holds the
- * pods but its runtime endpoint answers nothing, so it adds no work of its own), the built apps/web served by
- * it. Measures time to first render of the node view (every pod listed) and of one pod's timeline, and the
- * p95 frame time (requestAnimationFrame deltas collected in the page) while zooming with the wheel and
- * panning by drag on [data-testid=timeline], against the same page's idle frame p95. Target ≤ 16.7 ms.
- */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +7,7 @@ import { RealClock } from '../packages/core/src/clock/clock.ts';
 import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { BENCH_MAX_PODS, benchPod } from './lib/engine.ts';
-import { ROOT } from './lib/spawn.ts';
+import { ensureWebBuilt } from './lib/spawn.ts';
 import { p95 } from './lib/stats.ts';
 import { podEvent, synthPods } from './lib/synthetic.ts';
 import { type Row, row, skipped } from './lib/table.ts';
@@ -62,13 +53,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
   const nPods = o.smoke ? 20 : 1000;
   const nEvents = o.smoke ? 1000 : 200_000;
   if (!existsSync(CHROMIUM)) return [skipped('P5', 'dashboard', `${CHROMIUM} missing`)];
-  const web = join(ROOT, 'apps', 'web');
-  if (!o.smoke || !existsSync(join(web, 'dist', 'index.html'))) {
-    execFileSync(join(web, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
-      cwd: web,
-      stdio: 'inherit',
-    });
-  }
+  ensureWebBuilt(o.smoke);
   const dir = mkdtempSync(join(tmpdir(), 'syncscope-bench-ui-'));
   // the trace is stamped by this clock: an hour back while it is filled, then live again
   const clock = new RealClock();

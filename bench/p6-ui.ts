@@ -1,11 +1,3 @@
-/**
- * P6, the browser half: a 20 MB kubelet log (the samples repeated and re-stamped, as for the command) opened
- * in the dashboard through "Open kubelet log…" in Chromium (Debian's, headless, through playwright-core). The
- * page's requestAnimationFrame deltas are collected from the moment the file is chosen until the replay's
- * banner shows; the longest one is the figure (target: no frame over 100 ms, the parse runs in a Web Worker),
- * with the total time from choosing the file to the replay. Smoke: a 1 MB log.
- */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,20 +5,14 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { writeBigLog } from './lib/kubelet-log-gen.ts';
-import { ROOT } from './lib/spawn.ts';
+import { ensureWebBuilt } from './lib/spawn.ts';
 import { type Row, row, skipped } from './lib/table.ts';
 
 const MB = 1e6;
 
 export async function run(o: BenchOptions): Promise<Row[]> {
   if (!existsSync(CHROMIUM)) return [skipped('P6', 'kubelet log in the browser', `${CHROMIUM} missing`)];
-  const web = join(ROOT, 'apps', 'web');
-  if (!o.smoke || !existsSync(join(web, 'dist', 'index.html'))) {
-    execFileSync(join(web, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
-      cwd: web,
-      stdio: 'inherit',
-    });
-  }
+  ensureWebBuilt(o.smoke);
   const dir = mkdtempSync(join(tmpdir(), 'syncscope-bench-logui-'));
   const file = join(dir, 'kubelet.log');
   await writeBigLog(file, o.smoke ? 1 * MB : 20 * MB);

@@ -1,10 +1,21 @@
 /** Child processes a benchmark starts and must always stop (the finally of every caller). */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+/** Builds the web app for a browser benchmark: always at full size, at smoke size only when no build exists. */
+export function ensureWebBuilt(smoke: boolean): void {
+  const web = join(ROOT, 'apps', 'web');
+  if (smoke && existsSync(join(web, 'dist', 'index.html'))) return;
+  execFileSync(join(web, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
+    cwd: web,
+    stdio: 'inherit',
+  });
+}
 
 export interface Child {
   proc: ChildProcess;
