@@ -2,8 +2,9 @@ import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { PodRef, TraceOf } from '@syncscope/core/events/trace';
 import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
+import type { ContainerStatusRT } from '@syncscope/core/kubelet/container/runtime';
 import { describe, expect, it } from 'vitest';
-import { type BackoffRule, InferredBackoff } from './backoff-infer.ts';
+import { type BackoffRule, InferredBackoff, previousExitAt } from './backoff-infer.ts';
 
 const POD: PodRef = { podUID: 'u1', pod: 'default/crash' };
 
@@ -66,5 +67,46 @@ describe('InferredBackoff', () => {
     b.exited(POD, 'app', 9_000, 1, 1);
     b.restarted(POD, 'app', b.lastExitAt('u1', 'app') as number);
     expect(b.windowMs('u1', 'app')).toBe(20_000);
+  });
+
+  it('steps the window for a restart whose previous instance was never seen', async () => {
+    const instance = (
+      id: string,
+      restartCount: number,
+      createdAt: number,
+      finishedAt = 0,
+    ): ContainerStatusRT => ({
+      id,
+      name: 'app',
+      state: finishedAt ? 'exited' : 'running',
+      createdAt,
+      startedAt: createdAt + 5,
+      finishedAt,
+      exitCode: finishedAt ? 1 : 0,
+      image: 'busybox',
+      imageRef: 'busybox',
+      hash: 'h',
+      restartCount,
+      reason: '',
+      message: '',
+    });
+    // the first instance of a container: nothing before it
+    expect(previousExitAt([], instance('a', 0, 1_000), undefined)).toBeUndefined();
+    // the previous instance is still listed: its exit
+    const first = instance('a', 0, 1_000, 1_500);
+    expect(previousExitAt([first], instance('b', 1, 2_000), undefined)).toBe(1_500);
+    // removed, but its exit was seen
+    expect(previousExitAt([], instance('b', 1, 2_000), 1_500)).toBe(1_500);
+    // never seen: the restart count says one ran and exited before this one was created
+    const second = instance('b', 1, 2_000, 2_100);
+    expect(previousExitAt([second], second, undefined)).toBe(2_000);
+    // and so the exit that follows is held for the first window, as the kubelet holds it
+    const clock = new FakeClock();
+    const trace = new TraceRecorder(clock);
+    const b = new InferredBackoff(clock, trace, defaultKubeletConfiguration);
+    b.restarted(POD, 'app', previousExitAt([second], second, undefined) as number, second.startedAt);
+    b.exited(POD, 'app', second.finishedAt, 1, 1);
+    const windows = trace.since(0).filter((e): e is TraceOf<'backoff'> => e.type === 'backoff');
+    expect(windows.map((w) => [w.delayS, w.until])).toEqual([[10, 12_100]]);
   });
 });

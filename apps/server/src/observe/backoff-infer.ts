@@ -19,6 +19,7 @@ import type { PassiveClock } from '@syncscope/core/clock';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { PodRef } from '@syncscope/core/events/trace';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
+import type { ContainerStatusRT } from '@syncscope/core/kubelet/container/runtime';
 
 export type BackoffRule = Pick<
   KubeletConfiguration,
@@ -34,6 +35,24 @@ interface LastExit {
   finishedAt: number;
   exitCode: number;
   restartCount: number;
+}
+
+/**
+ * When the instance before `c` (a container instance seen for the first time) finished, as far as the runtime
+ * and what was seen before tell: the previous instance's exit when the runtime still lists it, else the last exit
+ * on record (`lastExitAt`); else, when `c` counts restarts, some instance before it exited before `c` was created
+ * although none was seen (it ran and was removed between two relists): the kubelet stepped the window when it
+ * created `c` all the same. Undefined: `c` is the container's first instance.
+ */
+export function previousExitAt(
+  listed: readonly ContainerStatusRT[],
+  c: ContainerStatusRT,
+  lastExitAt: number | undefined,
+): number | undefined {
+  const prev = listed.find(
+    (x) => x.name === c.name && x.id !== c.id && x.state === 'exited' && x.createdAt <= c.createdAt,
+  );
+  return prev?.finishedAt ?? lastExitAt ?? (c.restartCount > 0 ? c.createdAt : undefined);
 }
 
 export class InferredBackoff {

@@ -32,7 +32,7 @@ import type { Event } from '@syncscope/core/api';
 import type { PodRef } from '@syncscope/core/events/trace';
 import type { Engine } from '../engine.ts';
 import { StatusError, status } from '../status.ts';
-import { InferredBackoff } from './backoff-infer.ts';
+import { InferredBackoff, previousExitAt } from './backoff-infer.ts';
 import { type JoinResult, joinLogEvent, type LogEventPayload, type LogJoin } from './log-events.ts';
 import { type ObservedIdentity, type OpenBackoff, observedPod } from './pod-view.ts';
 
@@ -190,13 +190,11 @@ export class Observer implements Engine, LogJoin {
     const c = status.containerStatuses.find((x) => x.id === id);
     // A new instance: the kubelet started it after the previous one's exit, stepping the window. It may have
     // run and exited within one relist, so its first event can be its death; by then the kubelet may have
-    // removed the previous instance (it keeps one dead instance), whose exit is then the one on record.
+    // removed the previous instance (it keeps one dead instance), whose exit is then the one on record; or the
+    // previous instance came and went unseen, and only the restart count tells it existed.
     if (c && !this.instances.has(c.id)) {
       this.instances.add(c.id);
-      const prev = status.containerStatuses.find(
-        (x) => x.name === c.name && x.id !== c.id && x.state === 'exited' && x.createdAt <= c.createdAt,
-      );
-      const prevAt = prev?.finishedAt ?? this.backoff.lastExitAt(uid, c.name);
+      const prevAt = previousExitAt(status.containerStatuses, c, this.backoff.lastExitAt(uid, c.name));
       if (prevAt !== undefined) this.backoff.restarted(ref, c.name, prevAt, c.startedAt || c.createdAt);
       this.open.delete(`${uid}_${c.name}`);
     }
