@@ -45,6 +45,7 @@ import {
   SHUTDOWN_TIMEOUT_MS,
   storeHealth,
   TRACE_DIR,
+  traceHealth,
   within,
 } from './lifecycle.ts';
 import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
@@ -142,7 +143,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
   const trace = history.recorder;
   const store = openPodStore(opts.dataDir, warn);
   const kubeletLog = new KubeletLogFile({ dir: opts.dataDir, v: opts.kubeletLogV, warn });
-  const unlog = trace.subscribe(kubeletLog.listener);
+  const unlog = trace.subscribe(kubeletLog.listener, 'the kubelet log writer');
 
   const simulated = opts.runtimeEndpoint === undefined;
   const sim = simulated ? opts.sim : undefined;
@@ -202,7 +203,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
 
   const app = await createHttpApp({
     engine: api,
-    health: () => storeHealth(store, persistence),
+    health: () => storeHealth(store, persistence) ?? traceHealth(history.failures),
     trace: history,
     clock,
     token: opts.token,

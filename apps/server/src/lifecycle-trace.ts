@@ -42,8 +42,13 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
     return j > 0 && (r === 0 || j < r) ? j : r;
   }
 
-  subscribe(l: (ev: TraceEvent) => void): () => void {
-    return this.recorder.subscribe(l);
+  subscribe(l: (ev: TraceEvent) => void, name?: string): () => void {
+    return this.recorder.subscribe(l, name);
+  }
+
+  /** The listeners that threw and were removed (TraceRecorder.failures). */
+  get failures(): TraceRecorder['failures'] {
+    return this.recorder.failures;
   }
 
   since(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): TraceEvent[] {
@@ -116,6 +121,6 @@ export function openTrace(opts: OpenTraceOptions): { trace: JournaledTrace; firs
   recorder.preload(tail);
   // every seq is reserved on disk before it is served, so a crash can leave a gap but never reissue one
   recorder.reserveSeqs((next) => journal.reserveSeqs(next));
-  recorder.subscribe((ev) => journal.append(ev));
+  recorder.subscribe((ev) => journal.append(ev), 'the trace journal');
   return { trace: new JournaledTrace(recorder, journal), firstBoot: events === 0 };
 }

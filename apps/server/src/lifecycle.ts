@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { gracefulDeletion } from '@syncscope/core';
 import type { Pod, Status } from '@syncscope/core/api';
 import type { PassiveClock } from '@syncscope/core/clock';
+import type { ListenerFailure } from '@syncscope/core/events/recorder';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { Engine } from './engine.ts';
 import { StatusError, status } from './status.ts';
@@ -124,7 +125,7 @@ export interface PodPersistence {
  * (a throwing trace listener is dropped by the recorder).
  */
 export function persistPods(
-  trace: { subscribe(l: (ev: TraceEvent) => void): () => void },
+  trace: { subscribe(l: (ev: TraceEvent) => void, name?: string): () => void },
   engine: PersistedEngine,
   store: PodStore,
   warn: (msg: string) => void,
@@ -147,8 +148,18 @@ export function persistPods(
     if (ev.type !== 'config.update') return;
     if (!save(ev.podUID)) return;
     for (const uid of [...pending]) if (!save(uid)) return;
-  });
+  }, 'the pod store writer');
   return { stop, pending };
+}
+
+/**
+ * What /healthz reports beyond `ok` for the trace: every listener that threw and was removed (the journal, the
+ * pod store writer, the metrics, …), since what it did has stopped; undefined while none did.
+ */
+export function traceHealth(failures: readonly ListenerFailure[]): string | undefined {
+  if (failures.length === 0) return undefined;
+  const said = failures.map((f) => `${f.name} stopped at event seq ${f.seq} (${f.type}): ${f.error}`);
+  return `degraded: ${said.join('; ')}`;
 }
 
 /** What /healthz reports beyond `ok`: undefined while the store takes every write. */

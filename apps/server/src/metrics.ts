@@ -159,7 +159,7 @@ export class KubeletMetrics {
         },
       });
     }
-    this.unsubscribe = trace.subscribe((ev) => this.observe(ev));
+    this.unsubscribe = trace.subscribe((ev) => this.observe(ev), 'the metrics');
   }
 
   /** Stops following the trace; the registry keeps what it counted. */

@@ -83,7 +83,7 @@ class StreamClient implements Pumped {
       this.resync(`events ${this.cursor + 1}..${this.trace.oldest - 1} are no longer held`);
       return;
     }
-    this.unsubscribe = this.trace.subscribe((ev) => this.onEvent(ev));
+    this.unsubscribe = this.trace.subscribe((ev) => this.onEvent(ev), 'the trace stream');
     this.wake();
   }
 

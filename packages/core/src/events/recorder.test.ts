@@ -24,5 +24,18 @@ describe('TraceRecorder listeners', () => {
     expect(bad).toBe(1);
     expect(good).toEqual([1, 2]);
     expect(logged).toEqual([[expect.stringContaining('listener threw on event seq 1'), boom]]);
+    expect(trace.failures).toEqual([
+      { name: 'a listener', seq: 1, type: 'loop.iteration', error: 'disk gone' },
+    ]);
+  });
+
+  it('names a failed listener by what it was subscribed as', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const trace = new TraceRecorder(new FakeClock());
+    trace.subscribe(() => {
+      throw new Error('EIO');
+    }, 'the trace journal');
+    trace.record({ type: 'loop.iteration', source: 'sync', pods: 0, durationMs: 0 });
+    expect(trace.failures.map((f) => `${f.name}: ${f.error}`)).toEqual(['the trace journal: EIO']);
   });
 });

@@ -10,18 +10,28 @@ export type TraceListener = (ev: TraceEvent) => void;
  */
 export type SeqReserver = (next: number) => number;
 
+/** A listener that threw and was removed: what it was (its name at subscribe), where, and why. */
+export interface ListenerFailure {
+  name: string;
+  seq: number;
+  type: TraceEvent['type'];
+  error: string;
+}
+
 /**
  * TraceRecorder: the engine's journal in memory. Every component records through one instance; `record`
  * stamps seq (strictly increasing) and time (the engine clock), keeps the newest `capacity` events in a
  * ring, and calls listeners synchronously (the server's WebSocket fan-out and the on-disk journal).
  * Listeners must not throw and must not block; a listener that throws is removed, and that is logged with
- * its error (console.error), since whatever it did (the journal, a stream) stops from then on.
+ * its error (console.error) and kept in `failures`, since whatever it did (the journal, a stream) stops from
+ * then on: the server reports those on /healthz.
  */
 export class TraceRecorder {
   private ring: TraceEvent[] = [];
   private head = 0;
   private nextSeq: number;
-  private listeners = new Set<TraceListener>();
+  private listeners = new Map<TraceListener, string>();
+  private readonly failed: ListenerFailure[] = [];
   private reserver: SeqReserver | undefined;
   /** The seq from which the reserver is asked again (half of its last grant used). */
   private renewAt = Number.POSITIVE_INFINITY;
@@ -42,12 +52,13 @@ export class TraceRecorder {
       this.ring[this.head] = ev;
       this.head = (this.head + 1) % this.capacity;
     }
-    for (const l of this.listeners) {
+    for (const [l, name] of this.listeners) {
       try {
         l(ev);
       } catch (err) {
         this.listeners.delete(l);
-        console.error(`trace: a listener threw on event seq ${ev.seq} (${ev.type}) and was removed:`, err);
+        this.failed.push({ name, seq: ev.seq, type: ev.type, error: String((err as Error)?.message ?? err) });
+        console.error(`trace: ${name} threw on event seq ${ev.seq} (${ev.type}) and was removed:`, err);
       }
     }
     return ev;
@@ -118,9 +129,15 @@ export class TraceRecorder {
     return out;
   }
 
-  subscribe(l: TraceListener): () => void {
-    this.listeners.add(l);
+  /** Calls `l` with every event recorded from now on; `name` says what it does when it fails (failures). */
+  subscribe(l: TraceListener, name = 'a listener'): () => void {
+    this.listeners.set(l, name);
     return () => this.listeners.delete(l);
+  }
+
+  /** The listeners that threw and were removed, oldest first. */
+  get failures(): readonly ListenerFailure[] {
+    return this.failed;
   }
 
   private at(i: number): TraceEvent | undefined {
