@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: system packages, typecheck, lint, web build, then each vitest project in turn (unit,
-# end-to-end on the simulated node, scenarios on a private containerd, browser in Chromium), then a short
-# benchmark smoke. Ends with one line "tests: N passed, N failed, N skipped".
+# end-to-end on the simulated node, scenarios on a private containerd, browser in Chromium), unit and
+# end-to-end again on Node 22 and 24 (scripts/node-line.sh fetches them), then a short benchmark smoke. Ends with one line "tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh || exit 1
@@ -22,6 +22,17 @@ if [ "$(id -u)" = 0 ]; then projects+=(containerd); else echo "not root: skippin
 for p in "${projects[@]}"; do
   step "vitest --project $p"
   "$bin/vitest" run --project "$p" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$p.json" || fail=1
+done
+
+# Node 20 is what a fresh machine has; the current LTS lines run the unit and end-to-end projects too
+for line in 22 24; do
+  step "vitest --project unit --project e2e on Node $line"
+  if nodebin=$(bash scripts/node-line.sh "$line"); then
+    PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" "$bin/vitest" run --project unit --project e2e \
+      --reporter=default --reporter=json --outputFile.json="test-results/vitest-node$line.json" || fail=1
+  else
+    echo "Node $line could not be installed"; fail=1
+  fi
 done
 
 step "bench smoke"

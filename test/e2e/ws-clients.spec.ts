@@ -173,6 +173,8 @@ describe('100 clients on the trace stream, 10 of them not reading', () => {
     await burst(BURST, readers);
     const end = built.trace.next - 1;
     expect(end - since).toBeGreaterThanOrEqual(BURST);
+    // the engine goes on recording (relists, loop iterations) after the burst: the readers get those too
+    await until(`readers at seq ${end}`, () => readers().every((c) => lastSeq(c) >= end));
 
     // the non-readers: told to resync, then closed, and the server keeps nothing of them
     const nonReaders = clients.filter((c) => !c.reader);
