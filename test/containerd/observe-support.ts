@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { RemoteRuntime } from '@syncscope/core';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import { buildObserveApp, type ObservedApp } from '@syncscope/server/observe';
+import { waitOnTrace } from '../support/wait-trace.ts';
 
 export interface Watching {
   app: ObservedApp;
@@ -45,19 +46,7 @@ export function waitOn(
   pred: () => boolean,
   timeoutMs = 45_000,
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (pred()) return resolve();
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-    }, timeoutMs);
-    const off = trace.subscribe(() => {
-      if (!pred()) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
+  return waitOnTrace(trace, what, pred, timeoutMs);
 }
 
 export interface RuntimeSnapshot {

@@ -30,6 +30,7 @@ import {
   startServer,
   tempDir,
 } from '../support/server-process.ts';
+import { type WaitableTrace, waitOnTrace as waitOn } from '../support/wait-trace.ts';
 
 const WAIT_MS = 30_000;
 const LIFECYCLE_METHODS = [
@@ -46,25 +47,8 @@ afterEach(async () => {
 });
 
 /** Resolves when pred() holds, re-checked on every event the recorder records. */
-function waitOnTrace(
-  trace: { subscribe(l: (ev: TraceEvent) => void): () => void },
-  what: string,
-  pred: () => boolean,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (pred()) return resolve();
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out waiting for ${what}`));
-    }, WAIT_MS);
-    const off = trace.subscribe(() => {
-      if (!pred()) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
+const waitOnTrace = (trace: WaitableTrace, what: string, pred: () => boolean) =>
+  waitOn(trace, what, pred, WAIT_MS);
 
 const running = (p: Pod | undefined, restarts = 0) =>
   p?.status?.phase === 'Running' &&

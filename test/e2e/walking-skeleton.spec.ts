@@ -14,6 +14,7 @@ import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
 import { type BuiltApp, buildApp } from '@syncscope/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { waitOnTrace } from '../support/wait-trace.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const WAIT_MS = 30_000;
@@ -37,25 +38,8 @@ afterAll(async () => {
 });
 
 /** Resolves when pred() holds, re-checking on every trace event; rejects after WAIT_MS with the recent trace. */
-function waitFor(what: string, pred: () => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (pred()) return resolve();
-    const timer = setTimeout(() => {
-      unsubscribe();
-      const recent = built.trace
-        .since(built.trace.next - 30)
-        .map((e) => `${e.seq} ${e.type} ${JSON.stringify(e).slice(0, 160)}`);
-      reject(new Error(`timed out waiting for ${what}; recent trace:\n${recent.join('\n')}`));
-    }, WAIT_MS);
-    const unsubscribe = built.trace.subscribe(() => {
-      if (!pred()) return;
-      clearTimeout(timer);
-      // unsubscribing inside the listener is safe: the recorder iterates a Set
-      unsubscribe();
-      resolve();
-    });
-  });
-}
+const waitFor = (what: string, pred: () => boolean): Promise<void> =>
+  waitOnTrace(built.trace, what, pred, WAIT_MS);
 
 const podEvents = (uid: string, pod: string) =>
   built.trace.since(0, (e) => podUIDOf(e) === uid || (e.type === 'runtime.call' && e.pod === pod));

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Pod } from '@syncscope/core/api/v1';
 import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
 import { type BuiltApp, buildApp } from '@syncscope/server';
+import { waitOnTrace } from './wait-trace.ts';
 
 export const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -48,26 +49,7 @@ export async function startHarness(
   const base = `http://127.0.0.1:${addr.port}`;
 
   const waitFor = (what: string, pred: () => boolean, timeoutMs = 30_000): Promise<void> =>
-    new Promise((resolve, reject) => {
-      if (pred()) return resolve();
-      const timer = setTimeout(() => {
-        unsubscribe();
-        const recent = built.trace
-          .since(built.trace.next - 40)
-          .map((e) => `${e.seq} ${e.type} ${JSON.stringify(e).slice(0, 200)}`);
-        reject(
-          new Error(
-            `timed out after ${timeoutMs} ms waiting for ${what}; recent trace:\n${recent.join('\n')}`,
-          ),
-        );
-      }, timeoutMs);
-      const unsubscribe = built.trace.subscribe(() => {
-        if (!pred()) return;
-        clearTimeout(timer);
-        unsubscribe();
-        resolve();
-      });
-    });
+    waitOnTrace(built.trace, what, pred, timeoutMs);
 
   const h: Harness = {
     built,
