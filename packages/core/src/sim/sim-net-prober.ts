@@ -4,7 +4,7 @@
  * process: a listener the container's program opened (`httpd -f -p 8080`, `nc -l -p 9000`, nginx on :80)
  * answers, anything else is "connection refused", as a real kernel would say it.
  */
-import type { HttpProbeAnswer, NetProber, TcpProbeAnswer } from '../kubelet/prober/net-prober.ts';
+import type { HttpProbeAnswer, NetProber, TcpProbeAnswer } from '../cri/net-probe.ts';
 import type { SimNetwork } from './network.ts';
 
 export class SimNetProber implements NetProber {

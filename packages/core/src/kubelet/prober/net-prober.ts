@@ -1,16 +1,8 @@
 /**
- * NetProber: how HTTP GET and TCP probes reach a pod (pkg/probe/http, pkg/probe/tcp). The prober builds the
- * URL or address from the pod IP and turns the answer into a probe result; a NetProber only does the
- * network part.
- *
- * Two implementations: `nodeNetProber` below (node:http / node:https / node:net, for a real containerd node
- * whose pod IPs this machine can reach) and the simulated node's own, which answers from the container's
- * program without any socket.
- *
- * Errors are answers, not exceptions: a refused or timed-out connection is a probe *failure* in the kubelet
- * ("Convert errors into failures to catch timeouts"), and its text is what the Unhealthy event shows, so an
- * implementation returns `{ error }` worded as Go's net package words it (see `dialError`). Neither method
- * may reject; both must settle within timeoutMs (plus a little).
+ * How HTTP GET and TCP probes reach a pod from this machine (pkg/probe/http, pkg/probe/tcp): `nodeNetProber`
+ * (node:http / node:https / node:net), for a real containerd node whose pod IPs this machine can reach. The
+ * contract it keeps (NetProber, answers not exceptions) is in cri/net-probe.ts; errors are worded as Go's net
+ * package words them (see `dialError`), since their text is what the Unhealthy event shows.
  *
  * nodeNetProber is an I/O adapter like the gRPC client: its timeouts are real network time (node timers),
  * not engine time, since a sped-up engine clock does not make a remote pod answer faster.
@@ -25,19 +17,9 @@ export const MAX_RESP_BODY_LENGTH = 10 * 1024;
 /** The User-Agent the kubelet sends: kube-probe/<major>.<minor>. */
 export const PROBE_USER_AGENT = 'kube-probe/1.32';
 
-export type HttpProbeAnswer = { status: number; body: string } | { error: string };
-export type TcpProbeAnswer = { ok: true } | { error: string };
+import type { HttpProbeAnswer, NetProber, TcpProbeAnswer } from '../../cri/net-probe.ts';
 
-export interface NetProber {
-  /**
-   * GET url with the kubelet's headers (User-Agent kube-probe/1.32, Accept: *\/*). Redirects to the same
-   * host are followed; any other redirect is returned as is (the prober makes it a warning). `error` is the
-   * transport error without Go's `Get "<url>": ` prefix, which the prober adds.
-   */
-  http(url: string, timeoutMs: number): Promise<HttpProbeAnswer>;
-  /** Opens (and at once closes) a TCP connection. `error` is the full dial error. */
-  tcp(host: string, port: number, timeoutMs: number): Promise<TcpProbeAnswer>;
-}
+export type { HttpProbeAnswer, NetProber, TcpProbeAnswer } from '../../cri/net-probe.ts';
 
 /** net.JoinHostPort: brackets around IPv6 literals. */
 export function joinHostPort(host: string, port: number): string {
