@@ -17,6 +17,7 @@ import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './c
 import type { Example } from './examples.ts';
 import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
+import kubeApi from './kube-api/index.ts';
 import importsRoutes from './routes/imports.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';
@@ -140,6 +141,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
     allowedHosts: opts.allowedHosts,
   });
   await app.register(podsRoutes);
+  await app.register(kubeApi);
   await app.register(logsRoutes, { podLogsDirectory: opts.podLogsDirectory });
   await app.register(simRoutes, { sim: opts.sim });
   await app.register(metricsRoutes, { metrics: opts.metrics });
