@@ -15,9 +15,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { type Access, WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
 import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './context.ts';
 import type { Example } from './examples.ts';
+import kubeApi from './kube-api/index.ts';
 import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
-import kubeApi from './kube-api/index.ts';
 import importsRoutes from './routes/imports.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';

@@ -28,9 +28,30 @@ interface ApiResource {
 
 /** The verbs of the whole pod API of this server (reads here; writes and watch in their own routes). */
 export const RESOURCES: readonly ApiResource[] = [
-  { name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['get', 'list', 'watch'], shortNames: ['ev'] },
-  { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['get', 'list'], shortNames: ['ns'] },
-  { name: 'nodes', singularName: 'node', namespaced: false, kind: 'Node', verbs: ['get', 'list'], shortNames: ['no'] },
+  {
+    name: 'events',
+    singularName: 'event',
+    namespaced: true,
+    kind: 'Event',
+    verbs: ['get', 'list', 'watch'],
+    shortNames: ['ev'],
+  },
+  {
+    name: 'namespaces',
+    singularName: 'namespace',
+    namespaced: false,
+    kind: 'Namespace',
+    verbs: ['get', 'list'],
+    shortNames: ['ns'],
+  },
+  {
+    name: 'nodes',
+    singularName: 'node',
+    namespaced: false,
+    kind: 'Node',
+    verbs: ['get', 'list'],
+    shortNames: ['no'],
+  },
   {
     name: 'pods',
     singularName: 'pod',

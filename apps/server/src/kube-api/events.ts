@@ -13,8 +13,8 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { sendStatus } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
-import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { eventKey, type ResourceVersions } from './resource-version.ts';
+import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { eventPrinter } from './table/events.ts';
 
 export const EVENT_FIELDS = [

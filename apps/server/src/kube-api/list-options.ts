@@ -49,9 +49,7 @@ export function resourceVersionError(rv: string | undefined, current: number): S
   // asking for a state newer than any this server has issued (a client of another server, say)
   if (Number(rv) > current) {
     return status(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, {
-      causes: [
-        { reason: 'ResourceVersionTooLarge', message: 'Too large resource version', field: '' },
-      ],
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version', field: '' }],
     });
   }
   return undefined;
@@ -76,14 +74,21 @@ export function parseListOptions(
   }
   const match = q.resourceVersionMatch;
   if (match !== undefined && match !== '' && match !== 'NotOlderThan' && match !== 'Exact') {
-    return status(422, 'Invalid', `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
+    return status(
+      422,
+      'Invalid',
+      `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
+    );
   }
   const rvError = resourceVersionError(q.resourceVersion, currentVersion);
   if (rvError) return rvError;
   const opts: ListOptions = { labels: labels.value, fields: fields.value, limit };
   if (q.continue) {
     const after = decodeContinue(q.continue);
-    if (after === undefined) return badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    if (after === undefined)
+      return badRequest(
+        'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+      );
     opts.after = after;
   }
   return opts;
@@ -95,7 +100,10 @@ function encodeContinue(rv: number, key: string): string {
 
 function decodeContinue(token: string): string | undefined {
   try {
-    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: unknown; start?: unknown };
+    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      v?: unknown;
+      start?: unknown;
+    };
     return v.v === 'meta.k8s.io/v1' && typeof v.start === 'string' ? v.start : undefined;
   } catch {
     return undefined;
@@ -112,7 +120,9 @@ export function selectPage<T extends { metadata: ObjectMeta }>(
   resourceVersion: number,
 ): { items: T[]; metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } } {
   const matching = all
-    .filter((o) => labelsMatch(opts.labels, o.metadata.labels) && fieldsMatch(opts.fields, (f) => fieldOf(o, f)))
+    .filter(
+      (o) => labelsMatch(opts.labels, o.metadata.labels) && fieldsMatch(opts.fields, (f) => fieldOf(o, f)),
+    )
     .map((o) => ({ key: objectKey(o.metadata), o }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const after = opts.after;

@@ -87,4 +87,7 @@ async function namespaceRoutes(app: FastifyInstance): Promise<void> {
   );
 }
 
-export default fp(namespaceRoutes, { name: 'syncscope-kube-namespaces', dependencies: ['syncscope-context'] });
+export default fp(namespaceRoutes, {
+  name: 'syncscope-kube-namespaces',
+  dependencies: ['syncscope-context'],
+});

@@ -16,9 +16,10 @@
  * NodeObject.get() is called from request handlers: synchronous, reads only what the engine already holds
  * and what was read from the machine at construction.
  */
+
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { arch, cpus, networkInterfaces, release, totalmem } from 'node:os';
-import { createHash } from 'node:crypto';
 import { rfc3339 } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 
@@ -97,7 +98,14 @@ function internalIP(): string {
 }
 
 /** GOARCH names, which node labels and nodeInfo use. */
-const GOARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64', arm: 'arm', ia32: '386', s390x: 's390x', ppc64: 'ppc64le' };
+const GOARCH: Record<string, string> = {
+  x64: 'amd64',
+  arm64: 'arm64',
+  arm: 'arm',
+  ia32: '386',
+  s390x: 's390x',
+  ppc64: 'ppc64le',
+};
 
 interface Machine {
   cpu: string;
@@ -165,7 +173,9 @@ export class NodeObject {
           'kubernetes.io/os': 'linux',
         },
         annotations: {
-          ...(info.runtime.endpoint ? { 'kubeadm.alpha.kubernetes.io/cri-socket': info.runtime.endpoint } : {}),
+          ...(info.runtime.endpoint
+            ? { 'kubeadm.alpha.kubernetes.io/cri-socket': info.runtime.endpoint }
+            : {}),
           'node.alpha.kubernetes.io/ttl': '0',
         },
       },
@@ -178,7 +188,12 @@ export class NodeObject {
           pods,
         },
         conditions: [
-          condition('MemoryPressure', true, 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+          condition(
+            'MemoryPressure',
+            true,
+            'KubeletHasSufficientMemory',
+            'kubelet has sufficient memory available',
+          ),
           condition('DiskPressure', true, 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
           condition('PIDPressure', true, 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
           errors.length === 0

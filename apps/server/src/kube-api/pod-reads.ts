@@ -14,8 +14,8 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { sendStatus, stringParam } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
-import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import type { ResourceVersions } from './resource-version.ts';
+import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { podPrinter } from './table/pods.ts';
 
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -90,11 +90,15 @@ async function podReads(app: FastifyInstance): Promise<void> {
       .map((p) => kubePod(p, nodeName, versions));
   };
 
-  app.get<{ Querystring: ListQuery & { namespace?: string } }>('/api/v1/pods', READ_ROUTE, async (req, reply) => {
-    const ns = stringParam('namespace', req.query.namespace, NAMESPACE, 'must be a namespace name');
-    if (isStatus(ns)) return sendStatus(reply, ns);
-    return sendList(req, reply, POD_LIST, pods(ns), versions, clock.now());
-  });
+  app.get<{ Querystring: ListQuery & { namespace?: string } }>(
+    '/api/v1/pods',
+    READ_ROUTE,
+    async (req, reply) => {
+      const ns = stringParam('namespace', req.query.namespace, NAMESPACE, 'must be a namespace name');
+      if (isStatus(ns)) return sendStatus(reply, ns);
+      return sendList(req, reply, POD_LIST, pods(ns), versions, clock.now());
+    },
+  );
 
   app.get<{ Params: { ns: string }; Querystring: ListQuery }>(
     '/api/v1/namespaces/:ns/pods',
@@ -108,7 +112,13 @@ async function podReads(app: FastifyInstance): Promise<void> {
   ) => {
     const pod = engine.getPod(req.params.ns, req.params.name);
     if (!pod) return sendStatus(reply, notFoundOf('pods', req.params.name));
-    return sendObject(req, reply, podPrinter, kubePod(pod, engine.nodeInfo().nodeName, versions), clock.now());
+    return sendObject(
+      req,
+      reply,
+      podPrinter,
+      kubePod(pod, engine.nodeInfo().nodeName, versions),
+      clock.now(),
+    );
   };
   app.get<{ Params: { ns: string; name: string }; Querystring: ListQuery }>(
     '/api/v1/namespaces/:ns/pods/:name',

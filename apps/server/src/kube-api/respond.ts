@@ -40,7 +40,9 @@ export function sendList<T extends { metadata: ObjectMeta }>(
   if (table) {
     const include = includeObjectParam(req.query.includeObject);
     if (!include) return sendStatus(reply, badIncludeObject(req.query.includeObject));
-    return reply.send(toTable(spec.printer, page.items, { version: table, include, now, metadata: page.metadata }));
+    return reply.send(
+      toTable(spec.printer, page.items, { version: table, include, now, metadata: page.metadata }),
+    );
   }
   return reply.send({ apiVersion: 'v1', kind: spec.listKind, metadata: page.metadata, items: page.items });
 }
@@ -62,4 +64,6 @@ export function sendObject<T extends { metadata: ObjectMeta }>(
 }
 
 const badIncludeObject = (v: unknown) =>
-  badRequest(`includeObject: Unsupported value: ${JSON.stringify(String(v))}: supported values: "None", "Metadata", "Object"`);
+  badRequest(
+    `includeObject: Unsupported value: ${JSON.stringify(String(v))}: supported values: "None", "Metadata", "Object"`,
+  );

@@ -321,7 +321,8 @@ function unescapeValue(v: string): string {
   for (let i = 0; i < v.length; i++) {
     const c = v[i] as string;
     if (c !== '\\') {
-      if (c === ',' || c === '=') throw new Error(`invalid field selector: unescaped character '${c}' in value`);
+      if (c === ',' || c === '=')
+        throw new Error(`invalid field selector: unescaped character '${c}' in value`);
       out += c;
       continue;
     }

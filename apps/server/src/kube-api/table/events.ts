@@ -17,7 +17,10 @@ export const eventPrinter: Printer<Event> = {
   columns: [
     column('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
     column('Type', 'Type of this event (Normal, Warning), new types could be added in the future.'),
-    column('Reason', 'This should be a short, machine understandable string that gives the reason for this event being generated.'),
+    column(
+      'Reason',
+      'This should be a short, machine understandable string that gives the reason for this event being generated.',
+    ),
     column('Object', 'The object that this event is about.'),
     column('Subobject', 'The subobject (a container of a pod, its fieldPath) this event is about.', 1),
     column('Source', 'The component reporting this event.', 1),

@@ -43,9 +43,21 @@ export const nodePrinter: Printer<Node> = {
     column('Version', 'Kubelet Version reported by the node.'),
     column('Internal-IP', 'List of addresses reachable to the node.', 1),
     column('External-IP', 'List of addresses reachable to the node.', 1),
-    column('OS-Image', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
-    column('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
-    column('Container-Runtime', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+    column(
+      'OS-Image',
+      'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).',
+      1,
+    ),
+    column(
+      'Kernel-Version',
+      "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
+      1,
+    ),
+    column(
+      'Container-Runtime',
+      'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
+      1,
+    ),
   ],
   row(node, now) {
     const info = node.status.nodeInfo;
@@ -67,18 +79,10 @@ export const nodePrinter: Printer<Node> = {
 };
 
 export const namespacePrinter: Printer<Namespace> = {
-  columns: [
-    NAME_COLUMN,
-    column('Status', 'The status of the namespace'),
-    AGE_COLUMN,
-  ],
+  columns: [NAME_COLUMN, column('Status', 'The status of the namespace'), AGE_COLUMN],
   row(ns, now) {
     return {
-      cells: [
-        ns.metadata.name,
-        ns.status.phase,
-        translateTimestampSince(ns.metadata.creationTimestamp, now),
-      ],
+      cells: [ns.metadata.name, ns.status.phase, translateTimestampSince(ns.metadata.creationTimestamp, now)],
     };
   },
 };

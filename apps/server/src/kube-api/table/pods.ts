@@ -56,7 +56,11 @@ export const podPrinter: Printer<Pod> = {
         nominated || NONE,
         readinessGates(pod),
       ],
-      ...(phase === 'Succeeded' ? { conditions: SUCCEEDED } : phase === 'Failed' ? { conditions: FAILED } : {}),
+      ...(phase === 'Succeeded'
+        ? { conditions: SUCCEEDED }
+        : phase === 'Failed'
+          ? { conditions: FAILED }
+          : {}),
     };
   },
 };

@@ -74,7 +74,7 @@ export type TableVersion = 'v1' | 'v1beta1';
  * with a version we serve), or undefined for a plain answer.
  */
 export function tableRequested(accept: string | undefined): TableVersion | undefined {
-  if (!accept || !accept.includes('as=Table')) return undefined;
+  if (!accept?.includes('as=Table')) return undefined;
   for (const media of accept.split(',')) {
     const params = new Map<string, string>();
     for (const p of media.split(';').slice(1)) {
