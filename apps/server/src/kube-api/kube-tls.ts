@@ -17,6 +17,10 @@ import { createServer, type Server } from 'node:https';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { httpServerOptions } from '../limits.ts';
+
+/** kubectl opens a few connections at a time; more than this on the https port are refused. */
+const MAX_TLS_CONNECTIONS = 256;
 
 export interface ServingCert {
   cert: string;
@@ -67,7 +71,14 @@ export async function listenTls(
   host: string,
   port: number,
 ): Promise<Server> {
-  const server = createServer({ cert: cert.cert, key: cert.key }, (req, res) => app.routing(req, res));
+  // the plain listener's timeouts (limits.ts), so a slow client holds a TLS socket no longer than a plain one
+  const limits = httpServerOptions();
+  const server = createServer({ cert: cert.cert, key: cert.key, ...limits.http }, (req, res) =>
+    app.routing(req, res),
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeout ?? server.keepAliveTimeout;
+  server.setTimeout(limits.connectionTimeout ?? 0);
+  server.maxConnections = MAX_TLS_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
