@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite runs against, if missing: Chromium for the browser tests,
-# containerd + runc + busybox-static + CNI plugins + iptables for the real-node tests. Needs root (apt-get).
+# containerd + runc + busybox-static + CNI plugins + iptables for the real-node tests, and kubectl (Debian's
+# kubernetes-client) for the kubectl tests unless a kubectl is already on PATH. Needs root (apt-get).
 set -euo pipefail
 pkgs=(containerd runc busybox-static containernetworking-plugins iptables chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "ensure-system-deps: missing ${missing[*]}; run as root or: sudo apt-get install -y ${missing[*]}" >&2

@@ -65,7 +65,7 @@ describe('route access declarations', () => {
     const undeclared = table.filter((r) => !isAccess(r.access));
     expect(undeclared).toEqual([]);
     const pub = table.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url}`);
-    for (const p of pub) expect(p).toMatch(/ (\/healthz|\/\*)$/);
+    for (const p of pub) expect(p).toMatch(/ (\/healthz|\/livez|\/readyz|\/\*)$/);
     // the web app's files, the health endpoint and the 405 answers on it are there and public
     expect(pub).toEqual(expect.arrayContaining(['GET /*', 'HEAD /*', 'GET /healthz', 'POST /healthz']));
     // every change is a write

@@ -8,6 +8,7 @@
  * first (store/lock.ts). SIGTERM/SIGINT stop it cleanly within 2 s (lifecycle.ts).
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncscope/core';
@@ -17,6 +18,8 @@ import { buildApp, handleShutdownSignals } from './app.ts';
 import { checkDataDir } from './data-dir.ts';
 import { tuneHeap } from './heap.ts';
 import { isLoopbackAddress } from './hosts.ts';
+import { closeTls, ensureServingCert, listenTls } from './kube-api/kube-tls.ts';
+import { clientURL, writeKubeconfig } from './kube-api/kubeconfig.ts';
 import { buildObserveApp } from './observe/app.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 import { DataDirInUseError } from './store/lock.ts';
@@ -38,6 +41,11 @@ Options (each also from the environment):
   --journal-segment-bytes <n> trace journal segment size (JOURNAL_SEGMENT_BYTES, default 8388608)
   --journal-max-bytes <n>     trace journal total size kept on disk (JOURNAL_MAX_BYTES, default 268435456)
   --no-examples               do not apply the example pods at startup (NO_EXAMPLES=1)
+  --node-name <name>          the name of this node in the API (the Node object, pods' spec.nodeName, events'
+                              source) (NODE_NAME, default the host name, as the kubelet's --hostname-override)
+  --kube-tls-port <n>         with SYNCSCOPE_TOKEN: the https port for Kubernetes clients (kubectl sends a
+                              token only over https; <data-dir>/kubeconfig names it) (KUBE_TLS_PORT,
+                              default 0 = any free port)
   --max-pods <n>              pods the node admits; past it a new pod is rejected (Failed, OutOfpods)
                               (MAX_PODS, default 110, the kubelet's)
   --config <file>             engine constants, YAML or JSON, with the names GET /api/v1/node shows
@@ -72,6 +80,8 @@ async function main(): Promise<void> {
     'journal-segment-bytes': { type: 'string' },
     'journal-max-bytes': { type: 'string' },
     'max-pods': { type: 'string' },
+    'node-name': { type: 'string' },
+    'kube-tls-port': { type: 'string' },
     config: { type: 'string' },
     v: { type: 'string' },
     'private-containerd': { type: 'boolean' },
@@ -121,6 +131,13 @@ async function main(): Promise<void> {
       fail(`--max-pods must be a whole number >= 0, got ${maxPodsText}`);
     config = { ...config, maxPods: Number(maxPodsText) };
   }
+  const tlsPortText = v['kube-tls-port'] ?? (env.KUBE_TLS_PORT || '0');
+  if (!/^\d+$/.test(tlsPortText) || Number(tlsPortText) > 65535)
+    fail(`--kube-tls-port must be 0..65535, got ${tlsPortText}`);
+  const nodeName = v['node-name'] ?? (env.NODE_NAME || config?.nodeName || defaultNodeName());
+  if (nodeName.length > 253 || !DNS1123_SUBDOMAIN.test(nodeName))
+    fail(`--node-name must be a lowercase DNS-1123 subdomain (e.g. node-1), got ${nodeName}`);
+  config = { ...config, nodeName };
   const dataDir = resolve(v['data-dir'] ?? env.DATA_DIR ?? '.syncscope');
   const noExamples = v['no-examples'] === true || ['1', 'true', 'yes'].includes(env.NO_EXAMPLES ?? '');
   const token = env.SYNCSCOPE_TOKEN || undefined;
@@ -196,8 +213,10 @@ async function main(): Promise<void> {
     process.stderr.write(`syncscope: ${e.message}\n`);
     process.exit(1);
   });
+  let tls: Awaited<ReturnType<typeof listenTls>> | undefined;
   handleShutdownSignals({
     close: async () => {
+      if (tls) await closeTls(tls);
       await built.close();
       await ctd?.stop();
     },
@@ -218,6 +237,30 @@ async function main(): Promise<void> {
     ? 'simulated node'
     : `${observe ? 'observing the kubelet on ' : 'runtime '}${built.runtimeEndpoint}`;
   process.stdout.write(`Syncscope listening on http://${shownHost}:${actualPort} (${what})\n`);
+  try {
+    let server = clientURL(host, actualPort);
+    let caCert: string | undefined;
+    if (token) {
+      // client-go sends a kubeconfig's token only over https
+      const cert = ensureServingCert(dataDir, host);
+      tls = await listenTls(built.app, cert, host, Number(tlsPortText));
+      const tlsAddr = tls.address();
+      server = clientURL(host, typeof tlsAddr === 'object' && tlsAddr ? tlsAddr.port : 0, 'https');
+      caCert = cert.cert;
+    }
+    const file = writeKubeconfig(dataDir, { server, token, caCert });
+    process.stdout.write(`kubectl: kubectl --kubeconfig ${file} get pods (${server})\n`);
+  } catch (e) {
+    process.stderr.write(`syncscope: no kubeconfig for kubectl: ${(e as Error).message}\n`);
+  }
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** The kubelet's default node name: the host name, lowercased; syncscope-node if that is not a valid name. */
+function defaultNodeName(): string {
+  const h = hostname().toLowerCase();
+  return h.length <= 253 && DNS1123_SUBDOMAIN.test(h) ? h : 'syncscope-node';
 }
 
 /** --config: a partial KubeletConfiguration; unknown names and wrong types are refused. */

@@ -161,6 +161,10 @@ export async function readPodLogFile(
 export interface CriLogOptions {
   /** Keep the last n records only. */
   tailLines?: number;
+  /** Drop records written before this time (ms since the epoch); applied after tailLines, as the kubelet does. */
+  sinceMs?: number;
+  /** Stop once this many bytes of output are written (the last line may be cut). */
+  limitBytes?: number;
   /** Prefix each line with its RFC 3339 time, as `kubectl logs --timestamps`. */
   timestamps?: boolean;
 }
@@ -179,10 +183,15 @@ export function parseCriLog(text: string, opts: CriLogOptions = {}): string {
     const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/.exec(rec);
     if (!m) continue;
     const [, time, , tag, content] = m as unknown as [string, string, string, string, string];
+    if (opts.sinceMs !== undefined && !(Date.parse(time) >= opts.sinceMs)) continue;
     if (opts.timestamps && !midLine) out += `${time} `;
     out += content;
     midLine = tag === 'P';
     if (!midLine) out += '\n';
+    if (opts.limitBytes !== undefined && Buffer.byteLength(out) >= opts.limitBytes) break;
+  }
+  if (opts.limitBytes !== undefined && Buffer.byteLength(out) > opts.limitBytes) {
+    out = Buffer.from(out).subarray(0, opts.limitBytes).toString('utf8');
   }
   return out;
 }

@@ -1,8 +1,10 @@
 /**
- * GET /api/v1/namespaces/:ns/pods/:name/log?container=&previous=&tailLines=&timestamps=
+ * GET /api/v1/namespaces/:ns/pods/:name/log?container=&previous=&tailLines=&timestamps=&sinceSeconds=
+ *     &sinceTime=&limitBytes=&follow=
  *
  * The logs of one container instance as `kubectl logs` prints them (text/plain): the current instance, or
- * with previous=true the one before it. Errors are v1 Status objects with the API server's and kubelet's
+ * with previous=true the one before it. With follow=true the answer stays open and carries what the
+ * instance writes next (kube-api/log-follow.ts) until it stops running or the client goes. Errors are v1 Status objects with the API server's and kubelet's
  * wording (see pod-logs.ts). The log directory is `podLogsDirectory` when given, else the engine's
  * configuration (GET /api/v1/node shows it).
  */
@@ -10,6 +12,7 @@ import { isStatus } from '@syncscope/core/api';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
+import { followLog, isRunning, logLimits, startOffsetOf } from '../kube-api/log-follow.ts';
 import { logAttempt, parseCriLog, readPodLogFile, resolveLogContainer } from '../pod-logs.ts';
 import { badParam, badRequest, intParam, notFound, sendStatus } from '../status.ts';
 
@@ -22,6 +25,10 @@ interface LogQuery {
   previous?: string;
   tailLines?: string;
   timestamps?: string;
+  sinceSeconds?: string;
+  sinceTime?: string;
+  limitBytes?: string;
+  follow?: string;
 }
 
 function boolParam(param: string, v: string | undefined) {
@@ -44,6 +51,10 @@ async function logsRoutes(app: FastifyInstance, opts: LogsRoutesOptions): Promis
       if (isStatus(timestamps)) return sendStatus(reply, timestamps);
       const tailLines = intParam('tailLines', q.tailLines);
       if (isStatus(tailLines)) return sendStatus(reply, tailLines);
+      const follow = boolParam('follow', q.follow);
+      if (isStatus(follow)) return sendStatus(reply, follow);
+      const limits = logLimits(q, app.syncscope.clock.now());
+      if (isStatus(limits)) return sendStatus(reply, limits);
 
       const pod = engine.getPod(req.params.ns, req.params.name);
       if (!pod?.metadata.uid) return sendStatus(reply, notFound(req.params.name));
@@ -66,7 +77,23 @@ async function logsRoutes(app: FastifyInstance, opts: LogsRoutesOptions): Promis
         }
         return sendStatus(reply, raw);
       }
-      return reply.type('text/plain; charset=utf-8').send(parseCriLog(raw, { tailLines, timestamps }));
+      const text = parseCriLog(raw, { tailLines, timestamps, ...limits });
+      reply.type('text/plain; charset=utf-8');
+      if (!follow || (limits.limitBytes !== undefined && Buffer.byteLength(text) >= limits.limitBytes)) {
+        return reply.send(text);
+      }
+      return reply.send(
+        followLog({
+          dir,
+          pod,
+          container,
+          attempt,
+          first: text,
+          startOffset: startOffsetOf(raw),
+          opts: { timestamps, ...limits },
+          running: () => isRunning(engine.getPodByUID(pod.metadata.uid as string), container, attempt),
+        }),
+      );
     },
   );
 }

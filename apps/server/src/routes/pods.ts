@@ -1,11 +1,7 @@
 /**
- * Pods and Events, as the API server serves them:
- *   GET    /api/v1/pods[?namespace=]                 PodList, all namespaces
- *   GET    /api/v1/namespaces/:ns/pods               PodList
+ * Pod writes, as the API server serves them (the reads are in kube-api/pod-reads.ts and kube-api/events.ts):
  *   POST   /api/v1/namespaces/:ns/pods               create (YAML or JSON body) → 201 Pod
- *   GET    /api/v1/namespaces/:ns/pods/:name         Pod, or 404 Status
  *   DELETE /api/v1/namespaces/:ns/pods/:name[?gracePeriodSeconds=]  graceful delete → 200 Pod (deletionTimestamp set)
- *   GET    /api/v1/events                            EventList
  *
  * A create or delete is acknowledged only once it is on disk: the engine the routes get from buildApp
  * stores the pod first (durableEngine, lifecycle.ts), and when the disk refuses its addPod/deletePod throw a
@@ -13,15 +9,13 @@
  * sends it. Nothing in between awaits, so admission's checks still hold when the pod is stored.
  */
 import { gracefulDeletion } from '@syncscope/core';
-import { isStatus, type Pod, type PodList } from '@syncscope/core/api';
+import { isStatus } from '@syncscope/core/api';
 import { MAX_GRACE_PERIOD_SECONDS } from '@syncscope/core/api/validation';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
+import { WRITE_ROUTE } from '../access.ts';
 import { admitPod, MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
-import { intParam, notFound, sendStatus, stringParam, unsupportedMediaType } from '../status.ts';
-
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+import { intParam, notFound, sendStatus, unsupportedMediaType } from '../status.ts';
 
 interface NsParams {
   ns: string;
@@ -30,22 +24,8 @@ interface PodParams extends NsParams {
   name: string;
 }
 
-function podList(items: Pod[]): PodList {
-  return { apiVersion: 'v1', kind: 'PodList', metadata: {}, items };
-}
-
 async function podsRoutes(app: FastifyInstance): Promise<void> {
   const { engine, clock } = app.syncscope;
-
-  app.get<{ Querystring: { namespace?: string } }>('/api/v1/pods', READ_ROUTE, async (req, reply) => {
-    const ns = stringParam('namespace', req.query.namespace, NAMESPACE, 'must be a namespace name');
-    if (isStatus(ns)) return sendStatus(reply, ns);
-    return podList(engine.getPods().filter((p) => !ns || p.metadata.namespace === ns));
-  });
-
-  app.get<{ Params: NsParams }>('/api/v1/namespaces/:ns/pods', READ_ROUTE, async (req) =>
-    podList(engine.getPods().filter((p) => p.metadata.namespace === req.params.ns)),
-  );
 
   app.post<{ Params: NsParams; Body: string }>(
     '/api/v1/namespaces/:ns/pods',
@@ -65,11 +45,6 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: PodParams }>('/api/v1/namespaces/:ns/pods/:name', READ_ROUTE, async (req, reply) => {
-    const pod = engine.getPod(req.params.ns, req.params.name);
-    return pod ?? sendStatus(reply, notFound(req.params.name));
-  });
-
   app.delete<{ Params: PodParams; Querystring: { gracePeriodSeconds?: string } }>(
     '/api/v1/namespaces/:ns/pods/:name',
     WRITE_ROUTE,
@@ -87,13 +62,6 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
       return gracefulDeletion(now ?? pod, grace, asked) ?? now ?? pod;
     },
   );
-
-  app.get('/api/v1/events', READ_ROUTE, async () => ({
-    apiVersion: 'v1',
-    kind: 'EventList',
-    metadata: {},
-    items: engine.getEvents(),
-  }));
 }
 
 export default fp(podsRoutes, { name: 'syncscope-pods', dependencies: ['syncscope-context'] });

@@ -1,0 +1,101 @@
+/**
+ * API discovery, as a client (kubectl, client-go, @kubernetes/client-node) reads it before any request:
+ *   GET /api        APIVersions: core v1
+ *   GET /api/v1     APIResourceList: pods (po) with pods/log and pods/status, events (ev), nodes (no),
+ *                   namespaces (ns). Syncscope's own endpoints under /api/v1 (node, trace, sim, …) are not
+ *                   Kubernetes resources and are not listed.
+ *   GET /apis       APIGroupList: no group
+ *   GET /version    the version of the Kubernetes API the server speaks (the kubelet release it models)
+ *   GET /livez, /readyz   `ok`, as the API server's health endpoints (public, as /healthz)
+ * An aggregated-discovery Accept header gets the plain documents with Content-Type application/json, which
+ * clients take as "no aggregated discovery" and read as above. Any other path under /api, /apis, /openapi
+ * or /version is a 404 Status (routes/web.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { PUBLIC_ROUTE, READ_ROUTE } from '../access.ts';
+import { KUBELET_VERSION } from './node-object.ts';
+
+interface ApiResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+
+/** The verbs of the whole pod API of this server (reads here; writes and watch in their own routes). */
+export const RESOURCES: readonly ApiResource[] = [
+  {
+    name: 'events',
+    singularName: 'event',
+    namespaced: true,
+    kind: 'Event',
+    verbs: ['get', 'list', 'watch'],
+    shortNames: ['ev'],
+  },
+  {
+    name: 'namespaces',
+    singularName: 'namespace',
+    namespaced: false,
+    kind: 'Namespace',
+    verbs: ['get', 'list'],
+    shortNames: ['ns'],
+  },
+  {
+    name: 'nodes',
+    singularName: 'node',
+    namespaced: false,
+    kind: 'Node',
+    verbs: ['get', 'list'],
+    shortNames: ['no'],
+  },
+  {
+    name: 'pods',
+    singularName: 'pod',
+    namespaced: true,
+    kind: 'Pod',
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+    shortNames: ['po'],
+    categories: ['all'],
+  },
+  { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
+  { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
+];
+
+/** Major and minor of the modelled release, e.g. v1.32.10 → 1, 32. */
+function versionParts(v: string): { major: string; minor: string } {
+  const m = /^v(\d+)\.(\d+)/.exec(v);
+  return { major: m?.[1] ?? '1', minor: m?.[2] ?? '0' };
+}
+
+async function discovery(app: FastifyInstance, opts: { version: string }): Promise<void> {
+  app.get('/api', READ_ROUTE, async (req) => ({
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: req.host }],
+  }));
+  app.get('/api/v1', READ_ROUTE, async () => ({
+    kind: 'APIResourceList',
+    groupVersion: 'v1',
+    resources: RESOURCES,
+  }));
+  app.get('/apis', READ_ROUTE, async () => ({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] }));
+  app.get('/version', READ_ROUTE, async () => ({
+    ...versionParts(KUBELET_VERSION),
+    gitVersion: KUBELET_VERSION,
+    gitCommit: `syncscope-${opts.version}`,
+    gitTreeState: 'clean',
+    buildDate: '1970-01-01T00:00:00Z',
+    goVersion: `node${process.versions.node}`,
+    compiler: 'syncscope',
+    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+  }));
+  for (const path of ['/livez', '/readyz']) {
+    app.get(path, PUBLIC_ROUTE, async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok'));
+  }
+}
+
+export default fp(discovery, { name: 'syncscope-kube-discovery' });
