@@ -21,7 +21,7 @@ const ALL = [
   'p6-import',
   'p6-ui',
   'p7-observe',
-  'p8-table',
+  'p9-table',
 ];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];

@@ -1,5 +1,5 @@
 /**
- * P8 Kubernetes API Table output: GET /api/v1/pods of 5,000 pods as a server-side Table (what `kubectl get
+ * P9 Kubernetes API Table output: GET /api/v1/pods of 5,000 pods as a server-side Table (what `kubectl get
  * pods -A` asks for) against the plain JSON PodList, side by side in the same process, alternating, median
  * of the rounds each. The route is driven with app.inject on a fake engine holding 5,000 pods with running
  * and crash-looping statuses (5,000 real pods on the simulated node take minutes to start and measure the
@@ -101,13 +101,13 @@ export async function run(o: BenchOptions): Promise<Row[]> {
   );
   return [
     row({
-      bench: 'P8',
+      bench: 'P9',
       metric: `Table list of ${n} pods vs the plain JSON list (app.inject, median of ${rounds})`,
       value: tm,
       floor: jm,
       unit: 'ms',
       target: { op: '<=', bound: 2, on: 'ratio' },
     }),
-    row({ bench: 'P8', metric: `plain JSON list of ${n} pods`, value: jm, unit: 'ms' }),
+    row({ bench: 'P9', metric: `plain JSON list of ${n} pods`, value: jm, unit: 'ms' }),
   ];
 }
