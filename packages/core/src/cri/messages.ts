@@ -6,12 +6,48 @@
  * objects.
  */
 import type {
+  ContainerConfig,
   ImageSpec,
   LinuxContainerResources,
   LinuxContainerSecurityContext,
   LinuxSandboxSecurityContext,
   NamespaceOption,
+  PodSandboxConfig,
 } from './types.ts';
+
+export function podSandboxConfig(fields: Partial<PodSandboxConfig>): PodSandboxConfig {
+  return {
+    metadata: null,
+    hostname: '',
+    log_directory: '',
+    dns_config: null,
+    port_mappings: [],
+    labels: {},
+    annotations: {},
+    linux: null,
+    ...fields,
+  };
+}
+
+export function containerConfig(fields: Partial<ContainerConfig>): ContainerConfig {
+  return {
+    metadata: null,
+    image: null,
+    command: [],
+    args: [],
+    working_dir: '',
+    envs: [],
+    mounts: [],
+    labels: {},
+    annotations: {},
+    log_path: '',
+    stdin: false,
+    stdin_once: false,
+    tty: false,
+    linux: null,
+    ...fields,
+  };
+}
 
 export function imageSpec(fields: Partial<ImageSpec>): ImageSpec {
   return { image: '', annotations: {}, user_specified_image: '', runtime_handler: '', ...fields };

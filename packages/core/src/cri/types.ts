@@ -170,7 +170,7 @@ export interface RuntimeService {
 export interface ImageService {
   imageStatus(image: ImageSpec): Promise<ImageStatusResponse>;
   pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig): Promise<PullImageResponse>;
-  listImages(filter?: { image?: ImageSpec }): Promise<Image[]>;
+  listImages(filter?: ImageFilter): Promise<Image[]>;
   removeImage(image: ImageSpec): Promise<void>;
 }
 

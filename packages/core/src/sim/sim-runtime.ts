@@ -13,6 +13,7 @@ import {
   type ExecSyncResponse,
   GrpcCode,
   type Image,
+  type ImageFilter,
   type ImageSpec,
   type ImageStatusResponse,
   type PodSandbox,
@@ -472,7 +473,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     return { image_ref: def.id };
   }
 
-  async listImages(filter?: { image?: ImageSpec }): Promise<Image[]> {
+  async listImages(filter?: ImageFilter): Promise<Image[]> {
     await this.call('ListImages');
     const only = filter?.image?.image ? this.images.local(filter.image) : undefined;
     if (filter?.image?.image && !only) return [];
