@@ -5,6 +5,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  containerConfig as emptyContainerConfig,
+  imageSpec,
+  linuxContainerSecurityContext,
+  linuxSandboxSecurityContext,
+  namespaceOption,
+} from '../../packages/core/src/cri/messages.ts';
 import type { RemoteRuntime } from '../../packages/core/src/cri/remote-runtime.ts';
 import type { ContainerConfig, PodSandboxConfig } from '../../packages/core/src/cri/types.ts';
 
@@ -30,29 +37,32 @@ export function sandboxConfig(
     annotations: {},
     linux: {
       cgroup_parent: '',
-      security_context: {
-        namespace_options: { network: hostNetwork ? 'NODE' : 'POD', pid: 'CONTAINER', ipc: 'POD' },
-      },
+      security_context: linuxSandboxSecurityContext({
+        namespace_options: namespaceOption({
+          network: hostNetwork ? 'NODE' : 'POD',
+          pid: 'CONTAINER',
+          ipc: 'POD',
+        }),
+      }),
+      sysctls: {},
     },
   };
 }
 
 export function containerConfig(name: string, script: string): ContainerConfig {
-  return {
+  return emptyContainerConfig({
     metadata: { name, attempt: 0 },
-    image: { image: 'docker.io/library/busybox:latest', annotations: {} } as ContainerConfig['image'],
+    image: imageSpec({ image: 'docker.io/library/busybox:latest' }),
     command: ['sh', '-c', script],
-    args: [],
-    working_dir: '',
-    envs: [],
     labels: { 'io.kubernetes.container.name': name },
-    annotations: {},
     log_path: `${name}/0.log`,
     linux: {
       resources: null,
-      security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } },
+      security_context: linuxContainerSecurityContext({
+        namespace_options: namespaceOption({ network: 'POD', pid: 'CONTAINER', ipc: 'POD' }),
+      }),
     },
-  };
+  });
 }
 
 /** Runs `n` jobs on `concurrency` async workers; resolves with each job's wall time in ms. */

@@ -5,6 +5,7 @@
  */
 import type { PodSandboxConfig } from '@syncscope/core';
 import { RemoteRuntime } from '@syncscope/core';
+import { linuxSandboxSecurityContext, namespaceOption } from '@syncscope/core/cri';
 import {
   type PrivateContainerd,
   pauseContainerd,
@@ -51,7 +52,10 @@ describe('a containerd shared with others', () => {
       annotations: {},
       linux: {
         cgroup_parent: '',
-        security_context: { namespace_options: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD' } },
+        security_context: linuxSandboxSecurityContext({
+          namespace_options: namespaceOption({ network: 'NODE', pid: 'CONTAINER', ipc: 'POD' }),
+        }),
+        sysctls: {},
       },
     };
     const id = await cri.runPodSandbox(foreign);

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { SimRuntime } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api';
 import { FakeClock, RealClock } from '@syncscope/core/clock';
-import type { ContainerConfig, PodSandboxConfig } from '@syncscope/core/cri';
+import {
+  type ContainerConfig,
+  imageSpec,
+  linuxSandboxSecurityContext,
+  namespaceOption,
+  type PodSandboxConfig,
+} from '@syncscope/core/cri';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,7 +43,10 @@ function sandboxConfig(): PodSandboxConfig {
     annotations: {},
     linux: {
       cgroup_parent: '',
-      security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } },
+      security_context: linuxSandboxSecurityContext({
+        namespace_options: namespaceOption({ network: 'POD', pid: 'CONTAINER', ipc: 'POD' }),
+      }),
+      sysctls: {},
     },
   };
 }
@@ -45,11 +54,12 @@ function sandboxConfig(): PodSandboxConfig {
 function containerConfig(name: string, attempt: number): ContainerConfig {
   return {
     metadata: { name, attempt },
-    image: { image: 'busybox' },
+    image: imageSpec({ image: 'busybox' }),
     command: ['sleep', '3600'],
     args: [],
     working_dir: '',
     envs: [],
+    mounts: [],
     labels: {
       'io.kubernetes.pod.name': 'web',
       'io.kubernetes.pod.namespace': 'default',
@@ -58,7 +68,10 @@ function containerConfig(name: string, attempt: number): ContainerConfig {
     },
     annotations: { 'io.kubernetes.container.restartCount': String(attempt) },
     log_path: `${name}/${attempt}.log`,
-    linux: { resources: null },
+    stdin: false,
+    stdin_once: false,
+    tty: false,
+    linux: { resources: null, security_context: null },
   };
 }
 

@@ -7,7 +7,9 @@
  * - Each RPC delegates to the matching `impl` method. A CriError rejection goes out with the same gRPC
  *   code and details; any other throw or rejection goes out as UNKNOWN with the error's message.
  * - Requests arrive decoded like every other CRI message (int64 as strings); the integer arguments of
- *   the interface (StopContainer/ExecSync timeout) are converted to numbers here.
+ *   the interface (StopContainer/ExecSync timeout) are converted to numbers here. A message argument the
+ *   client left unset (null) reaches `impl` as the empty message, which is how a Go runtime reads it through
+ *   its nil-safe getters; `impl` then refuses it with the runtime's own words (e.g. missing metadata).
  * - GetContainerEvents forwards impl.getContainerEvents events until the client cancels (the impl stream
  *   is cancelled then) or the impl ends it (an error from onEnd closes the RPC with that status).
  * - close() drops every connection and open stream at once (like a runtime that goes away) and removes
@@ -16,7 +18,25 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import type { ContainerStatusRequest__Output as ContainerStatusRequest } from './generated/runtime/v1/ContainerStatusRequest.ts';
+import type { CreateContainerRequest__Output as CreateContainerRequest } from './generated/runtime/v1/CreateContainerRequest.ts';
+import type { ExecSyncRequest__Output as ExecSyncRequest } from './generated/runtime/v1/ExecSyncRequest.ts';
+import type { GetEventsRequest__Output as GetEventsRequest } from './generated/runtime/v1/GetEventsRequest.ts';
+import type { ImageStatusRequest__Output as ImageStatusRequest } from './generated/runtime/v1/ImageStatusRequest.ts';
+import type { ListContainersRequest__Output as ListContainersRequest } from './generated/runtime/v1/ListContainersRequest.ts';
+import type { ListImagesRequest__Output as ListImagesRequest } from './generated/runtime/v1/ListImagesRequest.ts';
+import type { ListPodSandboxRequest__Output as ListPodSandboxRequest } from './generated/runtime/v1/ListPodSandboxRequest.ts';
+import type { PodSandboxStatusRequest__Output as PodSandboxStatusRequest } from './generated/runtime/v1/PodSandboxStatusRequest.ts';
+import type { PullImageRequest__Output as PullImageRequest } from './generated/runtime/v1/PullImageRequest.ts';
+import type { RemoveContainerRequest__Output as RemoveContainerRequest } from './generated/runtime/v1/RemoveContainerRequest.ts';
+import type { RemoveImageRequest__Output as RemoveImageRequest } from './generated/runtime/v1/RemoveImageRequest.ts';
+import type { RemovePodSandboxRequest__Output as RemovePodSandboxRequest } from './generated/runtime/v1/RemovePodSandboxRequest.ts';
+import type { RunPodSandboxRequest__Output as RunPodSandboxRequest } from './generated/runtime/v1/RunPodSandboxRequest.ts';
+import type { StartContainerRequest__Output as StartContainerRequest } from './generated/runtime/v1/StartContainerRequest.ts';
+import type { StopContainerRequest__Output as StopContainerRequest } from './generated/runtime/v1/StopContainerRequest.ts';
+import type { StopPodSandboxRequest__Output as StopPodSandboxRequest } from './generated/runtime/v1/StopPodSandboxRequest.ts';
 import { encodeListItemwise } from './list-codec.ts';
+import { containerConfig, imageSpec, podSandboxConfig } from './messages.ts';
 import { loadCriServices } from './proto.ts';
 import { MAX_MSG_SIZE } from './remote-runtime.ts';
 import { type ContainerEventResponse, CriError, type CriRuntime, GrpcCode } from './types.ts';
@@ -26,9 +46,6 @@ export interface CriServer {
   /** "unix:///abs/path.sock", ready for `new RemoteRuntime(endpoint)`. */
   endpoint: string;
 }
-
-// The decoded request shapes; fields are always present (proto-loader `defaults`).
-type Req = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export async function serveCri(impl: CriRuntime, socketPath: string): Promise<CriServer> {
   const path = resolve(socketPath);
@@ -45,31 +62,55 @@ export async function serveCri(impl: CriRuntime, socketPath: string): Promise<Cr
   server.addService(runtime, {
     Version: unary(() => impl.version()),
     Status: unary(() => impl.status()),
-    RunPodSandbox: unary(async (r) => ({
-      pod_sandbox_id: await impl.runPodSandbox(r.config, r.runtime_handler),
+    RunPodSandbox: unary<RunPodSandboxRequest>(async (r) => ({
+      pod_sandbox_id: await impl.runPodSandbox(r.config ?? podSandboxConfig({}), r.runtime_handler),
     })),
-    StopPodSandbox: unary(async (r) => void (await impl.stopPodSandbox(r.pod_sandbox_id))),
-    RemovePodSandbox: unary(async (r) => void (await impl.removePodSandbox(r.pod_sandbox_id))),
-    PodSandboxStatus: unary((r) => impl.podSandboxStatus(r.pod_sandbox_id)),
-    ListPodSandbox: unary(async (r) => ({ items: await impl.listPodSandbox(r.filter ?? undefined) })),
-    CreateContainer: unary(async (r) => ({
-      container_id: await impl.createContainer(r.pod_sandbox_id, r.config, r.sandbox_config),
+    StopPodSandbox: unary<StopPodSandboxRequest>(
+      async (r) => void (await impl.stopPodSandbox(r.pod_sandbox_id)),
+    ),
+    RemovePodSandbox: unary<RemovePodSandboxRequest>(
+      async (r) => void (await impl.removePodSandbox(r.pod_sandbox_id)),
+    ),
+    PodSandboxStatus: unary<PodSandboxStatusRequest>((r) => impl.podSandboxStatus(r.pod_sandbox_id)),
+    ListPodSandbox: unary<ListPodSandboxRequest>(async (r) => ({
+      items: await impl.listPodSandbox(r.filter ?? undefined),
     })),
-    StartContainer: unary(async (r) => void (await impl.startContainer(r.container_id))),
-    StopContainer: unary(async (r) => void (await impl.stopContainer(r.container_id, Number(r.timeout)))),
-    RemoveContainer: unary(async (r) => void (await impl.removeContainer(r.container_id))),
-    ListContainers: unary(async (r) => ({ containers: await impl.listContainers(r.filter ?? undefined) })),
-    ContainerStatus: unary((r) => impl.containerStatus(r.container_id)),
-    ExecSync: unary((r) => impl.execSync(r.container_id, r.cmd, Number(r.timeout))),
-    GetContainerEvents: (call: grpc.ServerWritableStream<Req, ContainerEventResponse>) =>
+    CreateContainer: unary<CreateContainerRequest>(async (r) => ({
+      container_id: await impl.createContainer(
+        r.pod_sandbox_id,
+        r.config ?? containerConfig({}),
+        r.sandbox_config ?? podSandboxConfig({}),
+      ),
+    })),
+    StartContainer: unary<StartContainerRequest>(
+      async (r) => void (await impl.startContainer(r.container_id)),
+    ),
+    StopContainer: unary<StopContainerRequest>(
+      async (r) => void (await impl.stopContainer(r.container_id, Number(r.timeout))),
+    ),
+    RemoveContainer: unary<RemoveContainerRequest>(
+      async (r) => void (await impl.removeContainer(r.container_id)),
+    ),
+    ListContainers: unary<ListContainersRequest>(async (r) => ({
+      containers: await impl.listContainers(r.filter ?? undefined),
+    })),
+    ContainerStatus: unary<ContainerStatusRequest>((r) => impl.containerStatus(r.container_id)),
+    ExecSync: unary<ExecSyncRequest>((r) => impl.execSync(r.container_id, r.cmd, Number(r.timeout))),
+    GetContainerEvents: (call: grpc.ServerWritableStream<GetEventsRequest, ContainerEventResponse>) =>
       streamEvents(impl, call),
   });
 
   server.addService(image, {
-    ImageStatus: unary((r) => impl.imageStatus(r.image)),
-    PullImage: unary((r) => impl.pullImage(r.image, r.sandbox_config ?? undefined)),
-    ListImages: unary(async (r) => ({ images: await impl.listImages(r.filter ?? undefined) })),
-    RemoveImage: unary(async (r) => void (await impl.removeImage(r.image))),
+    ImageStatus: unary<ImageStatusRequest>((r) => impl.imageStatus(r.image ?? imageSpec({}))),
+    PullImage: unary<PullImageRequest>((r) =>
+      impl.pullImage(r.image ?? imageSpec({}), r.sandbox_config ?? undefined),
+    ),
+    ListImages: unary<ListImagesRequest>(async (r) => ({
+      images: await impl.listImages(r.filter ?? undefined),
+    })),
+    RemoveImage: unary<RemoveImageRequest>(
+      async (r) => void (await impl.removeImage(r.image ?? imageSpec({}))),
+    ),
   });
 
   const endpoint = `unix://${path}`;
@@ -105,8 +146,11 @@ function withListEncoders(def: grpc.ServiceDefinition): grpc.ServiceDefinition {
   return out as grpc.ServiceDefinition;
 }
 
-/** A unary handler from an async function; an undefined result becomes the empty response message. */
-function unary(fn: (req: Req) => Promise<unknown>): grpc.handleUnaryCall<Req, unknown> {
+/**
+ * A unary handler from an async function of the decoded request (an RPC without arguments takes none);
+ * an undefined result becomes the empty response message.
+ */
+function unary<Req = unknown>(fn: (req: Req) => Promise<unknown>): grpc.handleUnaryCall<Req, unknown> {
   return (call, callback) => {
     let p: Promise<unknown>;
     try {
@@ -126,7 +170,10 @@ function toStatus(err: unknown): Partial<grpc.StatusObject> {
   return { code: GrpcCode.UNKNOWN, details: err instanceof Error ? err.message : String(err) };
 }
 
-function streamEvents(impl: CriRuntime, call: grpc.ServerWritableStream<Req, ContainerEventResponse>): void {
+function streamEvents(
+  impl: CriRuntime,
+  call: grpc.ServerWritableStream<GetEventsRequest, ContainerEventResponse>,
+): void {
   let open = true;
   const end = (err?: Error): void => {
     if (!open) return;

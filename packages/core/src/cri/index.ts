@@ -1,6 +1,7 @@
 /** The CRI layer: message types and interfaces, the gRPC client, and the gRPC server for in-process runtimes. */
 
 export { type CriServer, serveCri } from './grpc-server.ts';
+export * from './messages.ts';
 export { type CriServices, LOADER_OPTIONS, loadCriServices, PROTO_PATH } from './proto.ts';
 export { READ_ONLY_CRI_RPCS, type ReadOnlyCri, ReadOnlyCriError, readOnlyCri, rpcName } from './read-only.ts';
 export {

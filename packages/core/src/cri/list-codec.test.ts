@@ -14,13 +14,19 @@ function container(id: string, state: Container['state'] = 'CONTAINER_RUNNING'):
     id,
     pod_sandbox_id: `sb-${id}`,
     metadata: { name: `c-${id}`, attempt: 1 },
-    image: { image: 'docker.io/library/busybox:latest', annotations: {}, user_specified_image: '' },
+    image: {
+      image: 'docker.io/library/busybox:latest',
+      annotations: {},
+      user_specified_image: '',
+      runtime_handler: '',
+    },
     image_ref: 'sha256:bb',
     state,
     created_at: '1700000000123456789', // beyond 2^53: must stay a decimal string
     labels: { 'io.kubernetes.pod.uid': `uid-${id}`, 'io.kubernetes.container.name': `c-${id}` },
     annotations: { 'io.kubernetes.container.hash': 'abc123', 'io.kubernetes.container.restartCount': '0' },
-  } as Container;
+    image_id: '',
+  };
 }
 
 describe('decodeListItemwise', () => {

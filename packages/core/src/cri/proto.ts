@@ -2,9 +2,10 @@
  * Loads runtime-v1.proto once and hands out the two service definitions that both the client
  * (remote-runtime.ts) and the server (grpc-server.ts) are built from.
  *
- * The decode options fix the JS shape of every message, and types.ts is written against exactly this shape:
- * snake_case keys, int64/uint64 as decimal strings, enums as their names, every field present (defaults),
- * unset message fields as null.
+ * The decode options fix the JS shape of every message: snake_case keys, int64/uint64 as decimal strings, enums
+ * as their names, every field present (defaults), unset message fields as null. The message types in
+ * generated/ (named by types.ts) are written from these same options (gen-types.ts); changing them means
+ * `pnpm gen:cri`, or the drift test fails.
  */
 import { fileURLToPath } from 'node:url';
 import type { ServiceDefinition } from '@grpc/grpc-js';

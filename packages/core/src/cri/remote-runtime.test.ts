@@ -3,6 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CriServer, serveCri } from './grpc-server.ts';
+import {
+  imageSpec,
+  linuxContainerResources,
+  linuxContainerSecurityContext,
+  linuxSandboxSecurityContext,
+  namespaceOption,
+} from './messages.ts';
 import { parseEndpoint, RemoteRuntime } from './remote-runtime.ts';
 import {
   type Container,
@@ -97,7 +104,7 @@ class FakeRuntime implements CriRuntime {
         network: { ip: '10.88.0.7', additional_ips: [] },
         linux: { namespaces: { options: s.config.linux?.security_context?.namespace_options ?? null } },
       };
-      return { status, info: {} };
+      return { status, info: {}, containers_statuses: [], timestamp: '0' };
     });
   }
   listPodSandbox(filter?: PodSandboxFilter) {
@@ -146,6 +153,7 @@ class FakeRuntime implements CriRuntime {
             created_at,
             labels,
             annotations,
+            image_id: '',
           };
         }),
     );
@@ -241,13 +249,25 @@ class FakeRuntime implements CriRuntime {
       message: '',
       labels: c.config.labels,
       annotations: c.config.annotations,
+      mounts: [],
       log_path: c.config.log_path,
+      resources: null,
+      image_id: '',
     };
   }
 }
 
 function image(id: string, tag: string): Image {
-  return { id, repo_tags: [tag], repo_digests: [], size: '4400000', spec: null, pinned: false };
+  return {
+    id,
+    repo_tags: [tag],
+    repo_digests: [],
+    size: '4400000',
+    uid: null,
+    username: '',
+    spec: null,
+    pinned: false,
+  };
 }
 
 const sandboxConfig: PodSandboxConfig = {
@@ -260,21 +280,31 @@ const sandboxConfig: PodSandboxConfig = {
   annotations: { 'kubernetes.io/config.seen': 'now' },
   linux: {
     cgroup_parent: '/kubepods/besteffort/poduid-1',
-    security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } },
+    security_context: linuxSandboxSecurityContext({
+      namespace_options: namespaceOption({ network: 'POD', pid: 'CONTAINER', ipc: 'POD' }),
+    }),
+    sysctls: {},
   },
 };
 
 const containerConfig: ContainerConfig = {
   metadata: { name: 'nginx', attempt: 2 },
-  image: { image: 'busybox:1.36' },
+  image: imageSpec({ image: 'busybox:1.36' }),
   command: ['sh', '-c'],
   args: ['sleep infinity'],
   working_dir: '/work',
   envs: [{ key: 'A', value: '1' }],
+  mounts: [],
   labels: { 'io.kubernetes.container.name': 'nginx' },
   annotations: { 'io.kubernetes.container.restartCount': '2' },
   log_path: 'nginx/2.log',
-  linux: { resources: { memory_limit_in_bytes: '33554432', cpu_shares: '2' } },
+  stdin: false,
+  stdin_once: false,
+  tty: false,
+  linux: {
+    resources: linuxContainerResources({ memory_limit_in_bytes: '33554432', cpu_shares: '2' }),
+    security_context: linuxContainerSecurityContext({}),
+  },
 };
 
 let dir: string;
@@ -367,14 +397,16 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
     await rt().removePodSandbox(sb);
     expect(await rt().listPodSandbox()).toEqual([]);
 
-    expect((await rt().imageStatus({ image: 'nginx:1.27' })).image).toBeNull();
-    expect(await rt().pullImage({ image: 'nginx:1.27' }, sandboxConfig)).toEqual({ image_ref: 'sha256:10' });
-    expect((await rt().imageStatus({ image: 'nginx:1.27' })).image).toMatchObject({
+    expect((await rt().imageStatus(imageSpec({ image: 'nginx:1.27' }))).image).toBeNull();
+    expect(await rt().pullImage(imageSpec({ image: 'nginx:1.27' }), sandboxConfig)).toEqual({
+      image_ref: 'sha256:10',
+    });
+    expect((await rt().imageStatus(imageSpec({ image: 'nginx:1.27' }))).image).toMatchObject({
       id: 'sha256:10',
       repo_tags: ['nginx:1.27'],
     });
     expect((await rt().listImages()).map((i) => i.repo_tags[0])).toEqual(['busybox:1.36', 'nginx:1.27']);
-    await rt().removeImage({ image: 'nginx:1.27' });
+    await rt().removeImage(imageSpec({ image: 'nginx:1.27' }));
     expect((await rt().listImages()).length).toBe(1);
   });
 
@@ -402,7 +434,7 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
   });
 
   it('maps a plain runtime error to UNKNOWN, keeping the message', async () => {
-    const err = await rejection(rt().pullImage({ image: 'missing:1' }));
+    const err = await rejection(rt().pullImage(imageSpec({ image: 'missing:1' })));
     expect([err.method, err.code, err.details]).toEqual([
       'PullImage',
       2,

@@ -36,6 +36,7 @@ import {
   type ExecSyncResponse,
   GrpcCode,
   type Image,
+  type ImageFilter,
   type ImageSpec,
   type ImageStatusResponse,
   type PodSandbox,
@@ -329,7 +330,7 @@ export class RemoteRuntime implements CriRuntime {
     );
   }
 
-  async listImages(filter?: { image?: ImageSpec }): Promise<Image[]> {
+  async listImages(filter?: ImageFilter): Promise<Image[]> {
     const res = await this.unary<{ images: Image[] }>('image', 'ListImages', { filter: filter ?? null });
     return res.images;
   }

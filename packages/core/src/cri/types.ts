@@ -1,314 +1,133 @@
 /**
- * The subset of CRI runtime.v1 that Syncscope uses, as plain objects in the shape @grpc/proto-loader gives
- * them with {keepCase, longs: String, enums: String, defaults, oneofs}: snake_case field names, every int64
- * (timestamps in ns, sizes, exit-code-free ints) as a decimal string, enums as their string names.
+ * The CRI runtime.v1 messages Syncscope uses, named from the types proto-loader-gen-types writes for
+ * runtime-v1.proto into ./generated/ (`pnpm gen:cri`; a unit test fails when they drift from the proto).
  *
- * These names match kubernetes/cri-api pkg/apis/runtime/v1/api.proto exactly; runtime-v1.proto beside this
- * file carries the same messages with the same field numbers, so one client talks to containerd and to the
- * simulated node alike.
+ * Each name is the generated `__Output` type: the object @grpc/proto-loader decodes with LOADER_OPTIONS
+ * (proto.ts): snake_case keys, every int64 a decimal string, enums their string names, every scalar, list and
+ * map present (its zero value when unset), and an unset message field `null`. So a reader of a decoded
+ * message handles `null` wherever the proto has a message field, as the kubelet handles a nil pointer.
+ *
+ * The same types are what the engine sends and what the simulated node receives in-process (no decoding in
+ * between), so a message the engine builds carries every field too, as a Go struct literal does. Only the
+ * list filters are partial: an absent field filters nothing, as an unset one does on the wire.
+ *
+ * runtime-v1.proto carries the messages of kubernetes/cri-api pkg/apis/runtime/v1/api.proto that we use, with
+ * the same names and field numbers, so one client talks to containerd and to the simulated node alike.
  */
 
+import type { Capability__Output } from './generated/runtime/v1/Capability.ts';
+import type { Container__Output } from './generated/runtime/v1/Container.ts';
+import type { ContainerConfig__Output } from './generated/runtime/v1/ContainerConfig.ts';
+import type { ContainerEventResponse__Output } from './generated/runtime/v1/ContainerEventResponse.ts';
+import type { ContainerEventType__Output } from './generated/runtime/v1/ContainerEventType.ts';
+import type { ContainerFilter__Output } from './generated/runtime/v1/ContainerFilter.ts';
+import type { ContainerMetadata__Output } from './generated/runtime/v1/ContainerMetadata.ts';
+import type { ContainerResources__Output } from './generated/runtime/v1/ContainerResources.ts';
+import type { ContainerState__Output } from './generated/runtime/v1/ContainerState.ts';
+import type { ContainerStateValue__Output } from './generated/runtime/v1/ContainerStateValue.ts';
+import type { ContainerStatus__Output } from './generated/runtime/v1/ContainerStatus.ts';
+import type { ContainerStatusResponse__Output } from './generated/runtime/v1/ContainerStatusResponse.ts';
+import type { DNSConfig__Output } from './generated/runtime/v1/DNSConfig.ts';
+import type { ExecSyncResponse__Output } from './generated/runtime/v1/ExecSyncResponse.ts';
+import type { Image__Output } from './generated/runtime/v1/Image.ts';
+import type { ImageFilter__Output } from './generated/runtime/v1/ImageFilter.ts';
+import type { ImageSpec__Output } from './generated/runtime/v1/ImageSpec.ts';
+import type { ImageStatusResponse__Output } from './generated/runtime/v1/ImageStatusResponse.ts';
+import type { Int64Value__Output } from './generated/runtime/v1/Int64Value.ts';
+import type { KeyValue__Output } from './generated/runtime/v1/KeyValue.ts';
+import type { LinuxContainerConfig__Output } from './generated/runtime/v1/LinuxContainerConfig.ts';
+import type { LinuxContainerResources__Output } from './generated/runtime/v1/LinuxContainerResources.ts';
+import type { LinuxContainerSecurityContext__Output } from './generated/runtime/v1/LinuxContainerSecurityContext.ts';
+import type { LinuxPodSandboxConfig__Output } from './generated/runtime/v1/LinuxPodSandboxConfig.ts';
+import type { LinuxPodSandboxStatus__Output } from './generated/runtime/v1/LinuxPodSandboxStatus.ts';
+import type { LinuxSandboxSecurityContext__Output } from './generated/runtime/v1/LinuxSandboxSecurityContext.ts';
+import type { Mount__Output } from './generated/runtime/v1/Mount.ts';
+import type { MountPropagation__Output } from './generated/runtime/v1/MountPropagation.ts';
+import type { Namespace__Output } from './generated/runtime/v1/Namespace.ts';
+import type { NamespaceMode__Output } from './generated/runtime/v1/NamespaceMode.ts';
+import type { NamespaceOption__Output } from './generated/runtime/v1/NamespaceOption.ts';
+import type { PodIP__Output } from './generated/runtime/v1/PodIP.ts';
+import type { PodSandbox__Output } from './generated/runtime/v1/PodSandbox.ts';
+import type { PodSandboxConfig__Output } from './generated/runtime/v1/PodSandboxConfig.ts';
+import type { PodSandboxFilter__Output } from './generated/runtime/v1/PodSandboxFilter.ts';
+import type { PodSandboxMetadata__Output } from './generated/runtime/v1/PodSandboxMetadata.ts';
+import type { PodSandboxNetworkStatus__Output } from './generated/runtime/v1/PodSandboxNetworkStatus.ts';
+import type { PodSandboxState__Output } from './generated/runtime/v1/PodSandboxState.ts';
+import type { PodSandboxStateValue__Output } from './generated/runtime/v1/PodSandboxStateValue.ts';
+import type { PodSandboxStatus__Output } from './generated/runtime/v1/PodSandboxStatus.ts';
+import type { PodSandboxStatusResponse__Output } from './generated/runtime/v1/PodSandboxStatusResponse.ts';
+import type { PortMapping__Output } from './generated/runtime/v1/PortMapping.ts';
+import type { Protocol__Output } from './generated/runtime/v1/Protocol.ts';
+import type { PullImageResponse__Output } from './generated/runtime/v1/PullImageResponse.ts';
+import type { RuntimeCondition__Output } from './generated/runtime/v1/RuntimeCondition.ts';
+import type { RuntimeStatus__Output } from './generated/runtime/v1/RuntimeStatus.ts';
+import type { SecurityProfile__Output } from './generated/runtime/v1/SecurityProfile.ts';
+import type { StatusResponse__Output } from './generated/runtime/v1/StatusResponse.ts';
+import type { VersionResponse__Output } from './generated/runtime/v1/VersionResponse.ts';
+
+/** int64 and uint64 fields: decimal strings (`longs: String`). */
 export type Int64 = string;
 
-export interface KeyValue {
-  key: string;
-  value: string;
-}
+// Enums: the string unions of their value names (`enums: String`).
+export type NamespaceMode = NamespaceMode__Output;
+export type Protocol = Protocol__Output;
+export type PodSandboxState = PodSandboxState__Output;
+export type MountPropagation = MountPropagation__Output;
+export type ContainerState = ContainerState__Output;
+export type ContainerEventType = ContainerEventType__Output;
 
-export interface VersionResponse {
-  version: string;
-  runtime_name: string;
-  runtime_version: string;
-  runtime_api_version: string;
-}
+// Shared parts.
+export type KeyValue = KeyValue__Output;
+export type Int64Value = Int64Value__Output;
+export type SecurityProfile = SecurityProfile__Output;
+export type NamespaceOption = NamespaceOption__Output;
+export type ImageSpec = ImageSpec__Output;
+export type Mount = Mount__Output;
 
-export interface RuntimeCondition {
-  type: string; // 'RuntimeReady' | 'NetworkReady'
-  status: boolean;
-  reason: string;
-  message: string;
-}
+// Runtime status and version.
+export type VersionResponse = VersionResponse__Output;
+export type RuntimeCondition = RuntimeCondition__Output;
+export type RuntimeStatus = RuntimeStatus__Output;
+export type StatusResponse = StatusResponse__Output;
 
-export interface StatusResponse {
-  status: { conditions: RuntimeCondition[] } | null;
-  info: Record<string, string>;
-}
+// Sandboxes.
+export type PodSandboxMetadata = PodSandboxMetadata__Output;
+export type PortMapping = PortMapping__Output;
+export type DNSConfig = DNSConfig__Output;
+export type LinuxSandboxSecurityContext = LinuxSandboxSecurityContext__Output;
+export type LinuxPodSandboxConfig = LinuxPodSandboxConfig__Output;
+export type PodSandboxConfig = PodSandboxConfig__Output;
+export type PodIP = PodIP__Output;
+export type PodSandboxNetworkStatus = PodSandboxNetworkStatus__Output;
+export type Namespace = Namespace__Output;
+export type LinuxPodSandboxStatus = LinuxPodSandboxStatus__Output;
+export type PodSandboxStatus = PodSandboxStatus__Output;
+export type PodSandboxStatusResponse = PodSandboxStatusResponse__Output;
+export type PodSandbox = PodSandbox__Output;
+export type PodSandboxStateValue = PodSandboxStateValue__Output;
+export type PodSandboxFilter = Partial<PodSandboxFilter__Output>;
 
-export interface PodSandboxMetadata {
-  name: string;
-  uid: string;
-  namespace: string;
-  attempt: number;
-}
+// Containers.
+export type ContainerMetadata = ContainerMetadata__Output;
+export type LinuxContainerResources = LinuxContainerResources__Output;
+export type ContainerResources = ContainerResources__Output;
+export type Capability = Capability__Output;
+export type LinuxContainerSecurityContext = LinuxContainerSecurityContext__Output;
+export type LinuxContainerConfig = LinuxContainerConfig__Output;
+export type ContainerConfig = ContainerConfig__Output;
+export type Container = Container__Output;
+export type ContainerStateValue = ContainerStateValue__Output;
+export type ContainerFilter = Partial<ContainerFilter__Output>;
+export type ContainerStatus = ContainerStatus__Output;
+export type ContainerStatusResponse = ContainerStatusResponse__Output;
+export type ExecSyncResponse = ExecSyncResponse__Output;
+export type ContainerEventResponse = ContainerEventResponse__Output;
 
-export type NamespaceMode = 'POD' | 'CONTAINER' | 'NODE' | 'TARGET';
-
-export interface NamespaceOption {
-  network: NamespaceMode;
-  pid: NamespaceMode;
-  ipc: NamespaceMode;
-  target_id?: string;
-}
-
-export interface PortMapping {
-  protocol: 'TCP' | 'UDP' | 'SCTP';
-  container_port: number;
-  host_port: number;
-  host_ip: string;
-}
-
-export interface DNSConfig {
-  servers: string[];
-  searches: string[];
-  options: string[];
-}
-
-export interface Int64Value {
-  value: Int64;
-}
-
-export interface SecurityProfile {
-  profile_type: 'RuntimeDefault' | 'Unconfined' | 'Localhost';
-  localhost_ref: string;
-}
-
-export interface LinuxSandboxSecurityContext {
-  namespace_options: NamespaceOption | null;
-  run_as_user?: Int64Value | null;
-  run_as_group?: Int64Value | null;
-  readonly_rootfs?: boolean;
-  supplemental_groups?: Int64[];
-  privileged?: boolean;
-  seccomp?: SecurityProfile | null;
-}
-
-export interface LinuxPodSandboxConfig {
-  cgroup_parent: string;
-  security_context: LinuxSandboxSecurityContext | null;
-  sysctls?: Record<string, string>;
-}
-
-export interface PodSandboxConfig {
-  metadata: PodSandboxMetadata;
-  hostname: string;
-  log_directory: string;
-  dns_config: DNSConfig | null;
-  port_mappings: PortMapping[];
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  linux: LinuxPodSandboxConfig | null;
-}
-
-export type PodSandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
-
-export interface PodSandboxNetworkStatus {
-  ip: string;
-  additional_ips: { ip: string }[];
-}
-
-export interface PodSandboxStatus {
-  id: string;
-  metadata: PodSandboxMetadata;
-  state: PodSandboxState;
-  created_at: Int64;
-  network: PodSandboxNetworkStatus | null;
-  linux: { namespaces: { options: NamespaceOption | null } | null } | null;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  runtime_handler: string;
-}
-
-export interface PodSandboxStatusResponse {
-  status: PodSandboxStatus | null;
-  info: Record<string, string>;
-  /** Only from runtimes that support the evented PLEG; absent or empty otherwise. */
-  containers_statuses?: ContainerStatus[];
-  timestamp?: Int64;
-}
-
-export interface PodSandbox {
-  id: string;
-  metadata: PodSandboxMetadata;
-  state: PodSandboxState;
-  created_at: Int64;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  runtime_handler: string;
-}
-
-export interface PodSandboxFilter {
-  id?: string;
-  state?: { state: PodSandboxState } | null;
-  label_selector?: Record<string, string>;
-}
-
-export interface ContainerMetadata {
-  name: string;
-  attempt: number;
-}
-
-export interface ImageSpec {
-  image: string;
-  annotations?: Record<string, string>;
-  user_specified_image?: string;
-  runtime_handler?: string;
-}
-
-export interface LinuxContainerResources {
-  cpu_period?: Int64;
-  cpu_quota?: Int64;
-  cpu_shares?: Int64;
-  memory_limit_in_bytes?: Int64;
-  oom_score_adj?: Int64;
-  cpuset_cpus?: string;
-  cpuset_mems?: string;
-  unified?: Record<string, string>;
-  memory_swap_limit_in_bytes?: Int64;
-}
-
-export type MountPropagation =
-  | 'PROPAGATION_PRIVATE'
-  | 'PROPAGATION_HOST_TO_CONTAINER'
-  | 'PROPAGATION_BIDIRECTIONAL';
-
-export interface Mount {
-  container_path: string;
-  host_path: string;
-  readonly: boolean;
-  selinux_relabel?: boolean;
-  propagation?: MountPropagation;
-}
-
-export interface LinuxContainerSecurityContext {
-  capabilities?: {
-    add_capabilities: string[];
-    drop_capabilities: string[];
-    add_ambient_capabilities?: string[];
-  } | null;
-  privileged?: boolean;
-  namespace_options: NamespaceOption | null;
-  run_as_user?: Int64Value | null;
-  run_as_username?: string;
-  run_as_group?: Int64Value | null;
-  readonly_rootfs?: boolean;
-  supplemental_groups?: Int64[];
-  no_new_privs?: boolean;
-  masked_paths?: string[];
-  readonly_paths?: string[];
-  seccomp?: SecurityProfile | null;
-  apparmor?: SecurityProfile | null;
-}
-
-export interface ContainerConfig {
-  metadata: ContainerMetadata;
-  image: ImageSpec;
-  command: string[];
-  args: string[];
-  working_dir: string;
-  envs: KeyValue[];
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  log_path: string;
-  mounts?: Mount[];
-  stdin?: boolean;
-  stdin_once?: boolean;
-  tty?: boolean;
-  linux: {
-    resources: LinuxContainerResources | null;
-    security_context?: LinuxContainerSecurityContext | null;
-  } | null;
-}
-
-export type ContainerState =
-  | 'CONTAINER_CREATED'
-  | 'CONTAINER_RUNNING'
-  | 'CONTAINER_EXITED'
-  | 'CONTAINER_UNKNOWN';
-
-export interface Container {
-  id: string;
-  pod_sandbox_id: string;
-  metadata: ContainerMetadata;
-  image: ImageSpec;
-  image_ref: string;
-  state: ContainerState;
-  created_at: Int64;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  image_id?: string;
-}
-
-export interface ContainerFilter {
-  id?: string;
-  state?: { state: ContainerState } | null;
-  pod_sandbox_id?: string;
-  label_selector?: Record<string, string>;
-}
-
-export interface ContainerStatus {
-  id: string;
-  metadata: ContainerMetadata;
-  state: ContainerState;
-  created_at: Int64;
-  started_at: Int64;
-  finished_at: Int64;
-  exit_code: number;
-  image: ImageSpec;
-  image_ref: string;
-  reason: string;
-  message: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  mounts?: Mount[];
-  log_path: string;
-  resources?: { linux: LinuxContainerResources | null } | null;
-  image_id?: string;
-}
-
-export interface ContainerStatusResponse {
-  status: ContainerStatus | null;
-  info: Record<string, string>;
-}
-
-export interface ExecSyncResponse {
-  stdout: Buffer | Uint8Array;
-  stderr: Buffer | Uint8Array;
-  exit_code: number;
-}
-
-export type ContainerEventType =
-  | 'CONTAINER_CREATED_EVENT'
-  | 'CONTAINER_STARTED_EVENT'
-  | 'CONTAINER_STOPPED_EVENT'
-  | 'CONTAINER_DELETED_EVENT';
-
-export interface ContainerEventResponse {
-  container_id: string;
-  container_event_type: ContainerEventType;
-  created_at: Int64;
-  pod_sandbox_status: PodSandboxStatus | null;
-  containers_statuses: ContainerStatus[];
-}
-
-export interface Image {
-  id: string;
-  repo_tags: string[];
-  repo_digests: string[];
-  size: Int64;
-  uid?: Int64Value | null;
-  username?: string;
-  spec: ImageSpec | null;
-  pinned: boolean;
-}
-
-export interface ImageStatusResponse {
-  image: Image | null;
-  info: Record<string, string>;
-}
-
-export interface PullImageResponse {
-  image_ref: string;
-}
+// Images.
+export type Image = Image__Output;
+export type ImageFilter = Partial<ImageFilter__Output>;
+export type ImageStatusResponse = ImageStatusResponse__Output;
+export type PullImageResponse = PullImageResponse__Output;
 
 /** A cancellable server stream of container events. */
 export interface ContainerEventStream {
@@ -351,7 +170,7 @@ export interface RuntimeService {
 export interface ImageService {
   imageStatus(image: ImageSpec): Promise<ImageStatusResponse>;
   pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig): Promise<PullImageResponse>;
-  listImages(filter?: { image?: ImageSpec }): Promise<Image[]>;
+  listImages(filter?: ImageFilter): Promise<Image[]>;
   removeImage(image: ImageSpec): Promise<void>;
 }
 

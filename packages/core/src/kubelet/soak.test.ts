@@ -172,7 +172,7 @@ describe('soak: 100 pods, 1% of CRI calls failing, 10 virtual minutes', () => {
       }
       const ready = (await sim.listPodSandbox({})).filter((s) => s.state === 'SANDBOX_READY');
       const perPod = new Map<string, number>();
-      for (const s of ready) perPod.set(s.metadata.uid, (perPod.get(s.metadata.uid) ?? 0) + 1);
+      for (const s of ready) perPod.set(s.metadata?.uid ?? '', (perPod.get(s.metadata?.uid ?? '') ?? 0) + 1);
       for (const [uid, n] of perPod) {
         if (!desired.has(uid)) problems.push(`leaked READY sandbox of ${uid}`);
         else if (n > 1) problems.push(`${n} READY sandboxes for ${uid}`);
@@ -180,7 +180,7 @@ describe('soak: 100 pods, 1% of CRI calls failing, 10 virtual minutes', () => {
       const running = (await sim.listContainers({})).filter((c) => c.state === 'CONTAINER_RUNNING');
       const perCtr = new Map<string, number>();
       for (const c of running) {
-        const key = `${c.labels['io.kubernetes.pod.uid']}/${c.metadata.name}`;
+        const key = `${c.labels['io.kubernetes.pod.uid']}/${c.metadata?.name}`;
         perCtr.set(key, (perCtr.get(key) ?? 0) + 1);
       }
       for (const [key, n] of perCtr) {

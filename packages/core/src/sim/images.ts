@@ -226,7 +226,9 @@ export class ImageCatalogue {
       repo_tags: [d.ref],
       repo_digests: [],
       size: String(d.size),
-      spec: { image: d.id, annotations: {} },
+      uid: null,
+      username: '',
+      spec: { image: d.id, annotations: {}, user_specified_image: '', runtime_handler: '' },
       pinned: false,
     };
   }

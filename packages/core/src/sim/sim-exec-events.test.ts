@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { imageSpec } from '../cri/messages.ts';
 import { type ContainerEventResponse, CriError, GrpcCode } from '../cri/types.ts';
 import { containerConfig, type Node, newNode } from './test-helpers.ts';
 
@@ -110,29 +111,31 @@ describe('GetContainerEvents', () => {
 
 describe('images', () => {
   it('short names normalise; ImageStatus of a missing image is OK with null', async () => {
-    const s = await n.sim.imageStatus({ image: 'busybox' });
+    const s = await n.sim.imageStatus(imageSpec({ image: 'busybox' }));
     expect(s.image).toMatchObject({ repo_tags: ['docker.io/library/busybox:latest'], repo_digests: [] });
-    expect((await n.sim.imageStatus({ image: 'busybox:1.36' })).image).toBeNull();
-    expect((await n.sim.imageStatus({ image: s.image?.id ?? '' })).image?.id).toBe(s.image?.id);
+    expect((await n.sim.imageStatus(imageSpec({ image: 'busybox:1.36' }))).image).toBeNull();
+    expect((await n.sim.imageStatus(imageSpec({ image: s.image?.id ?? '' }))).image?.id).toBe(s.image?.id);
   });
 
   it('pull of a catalogue image takes its delay; unknown images fail UNKNOWN', async () => {
-    await n.sim.removeImage({ image: 'nginx' });
-    expect((await n.sim.imageStatus({ image: 'nginx' })).image).toBeNull();
+    await n.sim.removeImage(imageSpec({ image: 'nginx' }));
+    expect((await n.sim.imageStatus(imageSpec({ image: 'nginx' }))).image).toBeNull();
     let pulled = '';
-    const p = n.sim.pullImage({ image: 'nginx' }).then((r) => (pulled = r.image_ref));
+    const p = n.sim.pullImage(imageSpec({ image: 'nginx' })).then((r) => (pulled = r.image_ref));
     await n.clock.step(299);
     expect(pulled).toBe('');
     await n.clock.step(1);
     await p;
     expect(pulled).toMatch(/^sha256:/);
-    expect((await n.sim.imageStatus({ image: 'docker.io/library/nginx:latest' })).image?.id).toBe(pulled);
-    const e = await criError(n.sim.pullImage({ image: 'doesnotexist:1' }));
+    expect((await n.sim.imageStatus(imageSpec({ image: 'docker.io/library/nginx:latest' }))).image?.id).toBe(
+      pulled,
+    );
+    const e = await criError(n.sim.pullImage(imageSpec({ image: 'doesnotexist:1' })));
     expect(e.code).toBe(GrpcCode.UNKNOWN);
     expect(e.details).toBe(
       'failed to pull and unpack image "docker.io/library/doesnotexist:1": failed to resolve reference "docker.io/library/doesnotexist:1": failed to do request: Head "https://registry-1.docker.io/v2/library/doesnotexist/manifests/1": dial tcp: lookup registry-1.docker.io on 10.255.255.53:53: no such host',
     );
-    expect((await criError(n.sim.pullImage({ image: 'Bad Name!!' }))).details).toMatch(
+    expect((await criError(n.sim.pullImage(imageSpec({ image: 'Bad Name!!' })))).details).toMatch(
       /^failed to parse image reference "Bad Name!!": invalid reference format/,
     );
   });
@@ -196,7 +199,7 @@ describe('faults', () => {
     expect((await n.sim.podSandboxStatus(pod)).status?.state).toBe('SANDBOX_NOTREADY');
     expect((await n.sim.containerStatus(c)).status).toMatchObject({ exit_code: 137, reason: 'Error' });
     n.sim.faults.imageMissing('busybox');
-    expect((await n.sim.imageStatus({ image: 'busybox' })).image).toBeNull();
-    expect((await criError(n.sim.pullImage({ image: 'busybox' }))).code).toBe(GrpcCode.UNKNOWN);
+    expect((await n.sim.imageStatus(imageSpec({ image: 'busybox' }))).image).toBeNull();
+    expect((await criError(n.sim.pullImage(imageSpec({ image: 'busybox' })))).code).toBe(GrpcCode.UNKNOWN);
   });
 });

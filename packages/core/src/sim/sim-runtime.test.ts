@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { imageSpec } from '../cri/messages.ts';
 import { CriError, GrpcCode, msToNs } from '../cri/types.ts';
 import { containerConfig, type Node, newNode } from './test-helpers.ts';
 
@@ -88,7 +89,7 @@ describe('container states (as containerd 1.6 reports them)', () => {
   it('StopContainer: in the sandbox-shared pid namespace (no pid option), SIGTERM ends the container with 143', async () => {
     const { id: pod, config } = await n.pod('p');
     const c = containerConfig('shared', ['sh', '-c', 'while true; do sleep 1; done']);
-    c.linux = { resources: null };
+    c.linux = { resources: null, security_context: null };
     const id = await n.sim.createContainer(pod, c, config);
     await n.sim.startContainer(id);
     await n.sim.stopContainer(id, 30);
@@ -141,7 +142,7 @@ describe('container states (as containerd 1.6 reports them)', () => {
 
   it('nginx exits 0 on SIGTERM', async () => {
     const { id: pod, config } = await n.pod('web');
-    const id = await n.run(pod, config, 'nginx', [], { image: { image: 'nginx' } });
+    const id = await n.run(pod, config, 'nginx', [], { image: imageSpec({ image: 'nginx' }) });
     expect(n.sim.isListening(id, 80)).toBe(true);
     expect(await n.sim.httpGet(n.sim.podIP(pod), 80, '/healthz')).toBe(200);
     await n.sim.stopContainer(id, 30);
@@ -258,7 +259,7 @@ describe('errors and idempotence (containerd 1.6 codes and texts)', () => {
     let e = await criError(
       n.sim.createContainer(
         pod,
-        containerConfig('c', ['true'], { image: { image: 'doesnotexist:1' } }),
+        containerConfig('c', ['true'], { image: imageSpec({ image: 'doesnotexist:1' }) }),
         config,
       ),
     );

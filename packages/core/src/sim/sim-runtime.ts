@@ -13,6 +13,7 @@ import {
   type ExecSyncResponse,
   GrpcCode,
   type Image,
+  type ImageFilter,
   type ImageSpec,
   type ImageStatusResponse,
   type PodSandbox,
@@ -144,6 +145,8 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
   async runPodSandbox(config: PodSandboxConfig): Promise<string> {
     await this.call('RunPodSandbox');
     const m = config.metadata;
+    // containerd names the sandbox from its metadata and refuses a config without one.
+    if (!m) throw this.err('RunPodSandbox', GrpcCode.UNKNOWN, 'sandbox config must include metadata');
     const name = `${m.name}_${m.namespace}_${m.uid}_${m.attempt}`;
     const holder = this.sandboxNames.get(name);
     if (holder)
@@ -166,7 +169,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     const id = newId();
     const sb: SandboxRecord = {
       id,
-      config,
+      config: { ...config, metadata: m },
       createdAt: this.clock.now(),
       notReady: false,
       hostNetwork,
@@ -220,7 +223,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
         GrpcCode.NOT_FOUND,
         'an error occurred when try to find sandbox: not found',
       );
-    return { status: toPodSandboxStatus(sb), info: {} };
+    return { status: toPodSandboxStatus(sb), info: {}, containers_statuses: [], timestamp: '0' };
   }
 
   async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
@@ -256,8 +259,10 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
         `failed to get sandbox container task: no running task found: task ${sandboxId} not found: not found`,
       );
     }
+    const cm = config.metadata;
+    if (!cm) throw this.err('CreateContainer', GrpcCode.UNKNOWN, 'container config must include metadata');
     const pm = sb.config.metadata;
-    const name = `${config.metadata.name}_${pm.name}_${pm.namespace}_${pm.uid}_${config.metadata.attempt}`;
+    const name = `${cm.name}_${pm.name}_${pm.namespace}_${pm.uid}_${cm.attempt}`;
     const holder = this.containerNames.get(name);
     if (holder)
       throw this.err(
@@ -265,10 +270,17 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
         GrpcCode.UNKNOWN,
         `failed to reserve container name "${name}": name "${name}" is reserved for "${holder}"`,
       );
-    const image = this.images.local(config.image);
+    // An unset image spec is resolved as the empty name, as containerd reads it.
+    const spec = config.image ?? {
+      image: '',
+      annotations: {},
+      user_specified_image: '',
+      runtime_handler: '',
+    };
+    const image = this.images.local(spec);
     if (!image) {
-      const p = config.image.image.startsWith('sha256:') ? null : normalizeImageRef(config.image.image);
-      const shown = p?.ok ? p.ref : config.image.image;
+      const p = spec.image.startsWith('sha256:') ? null : normalizeImageRef(spec.image);
+      const shown = p?.ok ? p.ref : spec.image;
       throw this.err('CreateContainer', GrpcCode.NOT_FOUND, `failed to resolve image "${shown}": not found`);
     }
     const id = newId();
@@ -279,7 +291,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     const c: ContainerRecord = {
       id,
       sandboxId,
-      config,
+      config: { ...config, metadata: cm, image: spec },
       image,
       name,
       createdAt: this.clock.now(),
@@ -461,7 +473,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     return { image_ref: def.id };
   }
 
-  async listImages(filter?: { image?: ImageSpec }): Promise<Image[]> {
+  async listImages(filter?: ImageFilter): Promise<Image[]> {
     await this.call('ListImages');
     const only = filter?.image?.image ? this.images.local(filter.image) : undefined;
     if (filter?.image?.image && !only) return [];

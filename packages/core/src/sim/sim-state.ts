@@ -1,11 +1,14 @@
 import {
   type Container,
   type ContainerConfig,
+  type ContainerMetadata,
   type ContainerState,
   type ContainerStatus,
+  type ImageSpec,
   msToNs,
   type PodSandbox,
   type PodSandboxConfig,
+  type PodSandboxMetadata,
   type PodSandboxState,
   type PodSandboxStatus,
 } from '../cri/types.ts';
@@ -21,9 +24,15 @@ import type { SignalBox } from './process.ts';
  *      └───────────── start failed: finishedAt set, startedAt stays 0 (EXITED, 128 "StartError")
  *   `unknown` (a fault) shows CONTAINER_UNKNOWN until the process ends; it then exits 255 "Unknown".
  */
+/** A sandbox config as RunPodSandbox keeps it, once it has checked that the metadata is there. */
+export type SandboxConfig = PodSandboxConfig & { metadata: PodSandboxMetadata };
+
+/** A container config as CreateContainer keeps it: metadata checked, the image spec it resolved. */
+export type CreatedContainerConfig = ContainerConfig & { metadata: ContainerMetadata; image: ImageSpec };
+
 export interface SandboxRecord {
   id: string;
-  config: PodSandboxConfig;
+  config: SandboxConfig;
   createdAt: number;
   /** Stopped (StopPodSandbox) or its pause process died (fault, CNI failure). */
   notReady: boolean;
@@ -47,7 +56,7 @@ export interface RunningProcess {
 export interface ContainerRecord {
   id: string;
   sandboxId: string;
-  config: ContainerConfig;
+  config: CreatedContainerConfig;
   image: ImageDef;
   /** Reserved name `<ctr>_<pod>_<namespace>_<uid>_<attempt>`, released by RemoveContainer. */
   name: string;
@@ -123,6 +132,7 @@ export function toContainer(c: ContainerRecord): Container {
     created_at: ns(c.createdAt),
     labels: { ...c.config.labels },
     annotations: { ...c.config.annotations },
+    image_id: '',
   };
 }
 
@@ -141,7 +151,10 @@ export function toContainerStatus(c: ContainerRecord): ContainerStatus {
     message: c.message,
     labels: { ...c.config.labels },
     annotations: { ...c.config.annotations },
+    mounts: [],
     log_path: c.logPath,
+    resources: null,
+    image_id: '',
   };
 }
 

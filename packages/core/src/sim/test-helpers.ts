@@ -2,6 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '../clock/fake-clock.ts';
+import {
+  imageSpec,
+  linuxContainerResources,
+  linuxContainerSecurityContext,
+  linuxSandboxSecurityContext,
+  namespaceOption,
+} from '../cri/messages.ts';
 import type { ContainerConfig, PodSandboxConfig } from '../cri/types.ts';
 import { SimRuntime } from './sim-runtime.ts';
 
@@ -22,9 +29,14 @@ export function sandboxConfig(
     annotations: {},
     linux: {
       cgroup_parent: '',
-      security_context: {
-        namespace_options: { network: hostNetwork ? 'NODE' : 'POD', pid: 'CONTAINER', ipc: 'POD' },
-      },
+      security_context: linuxSandboxSecurityContext({
+        namespace_options: namespaceOption({
+          network: hostNetwork ? 'NODE' : 'POD',
+          pid: 'CONTAINER',
+          ipc: 'POD',
+        }),
+      }),
+      sysctls: {},
     },
     ...rest,
   };
@@ -38,18 +50,24 @@ export function containerConfig(
   const { memoryLimit, ...rest } = over;
   return {
     metadata: { name, attempt: 0 },
-    image: { image: 'busybox' },
+    image: imageSpec({ image: 'busybox' }),
     command,
     args: [],
     working_dir: '',
     envs: [],
+    mounts: [],
     labels: { 'io.kubernetes.container.name': name },
     annotations: { 'io.kubernetes.container.restartCount': '0' },
     log_path: `${name}/0.log`,
+    stdin: false,
+    stdin_once: false,
+    tty: false,
     linux: {
-      resources: memoryLimit ? { memory_limit_in_bytes: String(memoryLimit) } : null,
+      resources: memoryLimit ? linuxContainerResources({ memory_limit_in_bytes: String(memoryLimit) }) : null,
       // as the kubelet sets it: the container's own pid namespace, so its command is PID 1
-      security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } },
+      security_context: linuxContainerSecurityContext({
+        namespace_options: namespaceOption({ network: 'POD', pid: 'CONTAINER', ipc: 'POD' }),
+      }),
     },
     ...rest,
   };

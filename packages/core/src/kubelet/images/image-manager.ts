@@ -11,6 +11,7 @@
  */
 import type { Container, Pod } from '../../api/v1.ts';
 import type { Clock } from '../../clock/clock.ts';
+import { imageSpec } from '../../cri/messages.ts';
 import type { ImageService, PodSandboxConfig } from '../../cri/types.ts';
 import type { TraceRecorder } from '../../events/recorder.ts';
 import type { KubeletConfiguration } from '../configuration.ts';
@@ -81,7 +82,7 @@ export class ImageManager {
       event('Warning', Reasons.FailedToInspectImage, msg);
       return { imageRef: '', message: msg, error: ErrInvalidImageName };
     }
-    const spec = { image: tagged.image, user_specified_image: imgRef };
+    const spec = imageSpec({ image: tagged.image, user_specified_image: imgRef });
 
     let present = '';
     try {

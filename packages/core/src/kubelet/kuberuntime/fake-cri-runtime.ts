@@ -52,7 +52,7 @@ export class FakeCriRuntime implements CriRuntime {
   }
 
   containersNamed(name: string): (ContainerStatus & { config: ContainerConfig })[] {
-    return [...this.containers.values()].filter((c) => c.metadata.name === name);
+    return [...this.containers.values()].filter((c) => c.metadata?.name === name);
   }
 
   private enter(method: string, ...args: unknown[]): void {
@@ -126,7 +126,7 @@ export class FakeCriRuntime implements CriRuntime {
     const s = this.sandboxes.get(id);
     if (!s) throw new CriError('PodSandboxStatus', GrpcCode.NOT_FOUND, `sandbox "${id}" not found`);
     const { config: _c, ...status } = s;
-    return { status, info: {} };
+    return { status, info: {}, containers_statuses: [], timestamp: '0' };
   }
 
   async listPodSandbox(filter?: PodSandboxFilter) {
@@ -157,12 +157,15 @@ export class FakeCriRuntime implements CriRuntime {
       finished_at: '0',
       exit_code: 0,
       image: config.image,
-      image_ref: config.image.image,
+      image_ref: config.image?.image ?? '',
       reason: '',
       message: '',
       labels: config.labels,
       annotations: config.annotations,
+      mounts: [],
       log_path: config.log_path,
+      resources: null,
+      image_id: '',
       config,
       sandboxId,
     });
@@ -207,6 +210,7 @@ export class FakeCriRuntime implements CriRuntime {
         created_at: c.created_at,
         labels: c.labels,
         annotations: c.annotations,
+        image_id: '',
       }));
   }
 
@@ -219,7 +223,7 @@ export class FakeCriRuntime implements CriRuntime {
   async execSync(id: string, cmd: string[], timeout: number) {
     this.enter('ExecSync', id, cmd, timeout);
     this.mustContainer('ExecSync', id);
-    return { stdout: new Uint8Array(), stderr: new Uint8Array(), exit_code: 0 };
+    return { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exit_code: 0 };
   }
 
   getContainerEvents() {
@@ -237,6 +241,8 @@ export class FakeCriRuntime implements CriRuntime {
             repo_tags: [spec.image],
             repo_digests: [],
             size: String(size),
+            uid: null,
+            username: '',
             spec: null,
             pinned: false,
           };

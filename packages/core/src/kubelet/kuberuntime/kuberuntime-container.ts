@@ -8,6 +8,12 @@
  */
 import type { Container, LifecycleHandler, Pod } from '../../api/v1.ts';
 import { abortError } from '../../clock/clock.ts';
+import {
+  imageSpec,
+  linuxContainerResources,
+  linuxContainerSecurityContext,
+  namespaceOption,
+} from '../../cri/messages.ts';
 import type {
   ContainerConfig,
   KeyValue,
@@ -85,7 +91,7 @@ export function generateContainerConfig(
     env.set(e.name, value);
     envs.push({ key: e.name, value });
   }
-  const resources: LinuxContainerResources = {};
+  const resources: LinuxContainerResources = linuxContainerResources({});
   const limits = container.resources?.limits ?? {};
   const requests = container.resources?.requests ?? {};
   if (limits.memory !== undefined)
@@ -101,21 +107,29 @@ export function generateContainerConfig(
   }
   return {
     metadata: { name: container.name, attempt: restartCount },
-    image: { image: imageRef, user_specified_image: container.image },
+    image: imageSpec({ image: imageRef, user_specified_image: container.image }),
     command: (container.command ?? []).map((s) => expandVars(s, env)),
     args: (container.args ?? []).map((s) => expandVars(s, env)),
     working_dir: container.workingDir ?? '',
     envs,
+    mounts: [],
     labels: newContainerLabels(container, pod, ctx.config.ownershipLabel),
     annotations: newContainerAnnotations(container, pod, restartCount),
     log_path: `${container.name}/${restartCount}.log`,
+    stdin: false,
+    stdin_once: false,
+    tty: false,
     // The kubelet gives each container its own PID namespace (unless shareProcessNamespace), so the
     // container's command is PID 1 and a shell without a TERM trap ignores SIGTERM until the grace ends.
     linux: {
       resources,
-      security_context: {
-        namespace_options: { network: pod.spec.hostNetwork ? 'NODE' : 'POD', pid: 'CONTAINER', ipc: 'POD' },
-      },
+      security_context: linuxContainerSecurityContext({
+        namespace_options: namespaceOption({
+          network: pod.spec.hostNetwork ? 'NODE' : 'POD',
+          pid: 'CONTAINER',
+          ipc: 'POD',
+        }),
+      }),
     },
   };
 }

@@ -148,7 +148,7 @@ describe('KubeGenericRuntimeManager.syncPod', () => {
     await clock.step(8_000);
     const fourth = await sync(pod);
     expect(fourth.actions.find((a) => a.action === 'StartContainer')?.error).toBeUndefined();
-    expect(cri.containersNamed('app')[2]!.config.metadata.attempt).toBe(2);
+    expect(cri.containersNamed('app')[2]?.config.metadata?.attempt).toBe(2);
     expect(
       m.backOff.get(
         `web_default_uid-1_app_${cri.containersNamed('app')[2]?.annotations['io.kubernetes.container.hash']}`,
@@ -307,7 +307,7 @@ describe('KubeGenericRuntimeManager.syncPod', () => {
       'ConfigPodSandbox',
       'StartContainer',
     ]);
-    expect([...cri.sandboxes.values()].map((s) => s.metadata.attempt)).toEqual([0, 1]);
+    expect([...cri.sandboxes.values()].map((s) => s.metadata?.attempt)).toEqual([0, 1]);
   });
 
   it('a changed image kills the running container and starts the new one', async () => {
@@ -497,6 +497,6 @@ describe('KubeGenericRuntimeManager listing', () => {
     expect(cri.containersNamed('app')).toHaveLength(3);
     const removed = await m.removeOldExitedContainers('uid-1', 'app');
     expect(removed).toHaveLength(2);
-    expect(cri.containersNamed('app').map((c) => c.config.metadata.attempt)).toEqual([2]);
+    expect(cri.containersNamed('app').map((c) => c.config.metadata?.attempt)).toEqual([2]);
   });
 });

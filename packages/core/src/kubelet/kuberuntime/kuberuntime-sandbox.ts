@@ -5,6 +5,7 @@
  * namespace options (network NODE for hostNetwork).
  */
 import type { Pod } from '../../api/v1.ts';
+import { linuxSandboxSecurityContext, namespaceOption } from '../../cri/messages.ts';
 import type { PodSandboxConfig, PodSandboxStatus, PortMapping } from '../../cri/types.ts';
 import { newPodAnnotations, newPodLabels, podNamespace } from './labels.ts';
 import { parseQuantity } from './quantity.ts';
@@ -109,9 +110,14 @@ export function generatePodSandboxConfig(ctx: RuntimeContext, pod: Pod, attempt:
     annotations: newPodAnnotations(pod),
     linux: {
       cgroup_parent: podCgroupParent(pod),
-      security_context: {
-        namespace_options: { network: hostNetwork ? 'NODE' : 'POD', pid: 'CONTAINER', ipc: 'POD' },
-      },
+      sysctls: {},
+      security_context: linuxSandboxSecurityContext({
+        namespace_options: namespaceOption({
+          network: hostNetwork ? 'NODE' : 'POD',
+          pid: 'CONTAINER',
+          ipc: 'POD',
+        }),
+      }),
     },
   };
 }

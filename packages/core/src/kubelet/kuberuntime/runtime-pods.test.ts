@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../cri/list-codec.ts';
+import { imageSpec } from '../../cri/messages.ts';
 import type { Container, PodSandbox } from '../../cri/types.ts';
 import { RuntimePodGrouper } from './runtime-pods.ts';
 
@@ -28,13 +29,14 @@ function container(uid: string, name: string, state: Container['state'] = 'CONTA
     id: `${uid}-${name}`,
     pod_sandbox_id: `sb-${uid}`,
     metadata: { name, attempt: 0 },
-    image: { image: 'busybox' },
+    image: imageSpec({ image: 'busybox' }),
     image_ref: 'sha256:bb',
     state,
     created_at: '1700000000000000000',
     labels: { ...podLabels(uid), 'io.kubernetes.container.name': name },
     annotations: { 'io.kubernetes.container.hash': 'h1' },
-  } as Container;
+    image_id: '',
+  };
 }
 
 describe('RuntimePodGrouper', () => {

@@ -30,7 +30,7 @@ export function kubeletHarness(config: Partial<KubeletConfiguration> = {}) {
   let exec: (id: string, cmd: string[]) => number = () => 0;
   api.execSync = async (id: string, cmd: string[]): Promise<ExecSyncResponse> => {
     const code = exec(id, cmd);
-    return { exit_code: code, stdout: new Uint8Array(), stderr: Buffer.from(code ? 'probe says no' : '') };
+    return { exit_code: code, stdout: Buffer.alloc(0), stderr: Buffer.from(code ? 'probe says no' : '') };
   };
   const kl = new Kubelet({
     cri,
