@@ -108,13 +108,17 @@ export class SpanModel {
     if (uid === undefined || uid === '') return;
     switch (ev.type) {
       case 'worker.state':
-        return this.workerState(ev, uid);
+        this.workerState(ev, uid);
+        return;
       case 'sync.start':
-        return this.syncStart(ev, uid);
+        this.syncStart(ev, uid);
+        return;
       case 'sync.result':
-        return this.syncResult(ev, uid);
+        this.syncResult(ev, uid);
+        return;
       case 'runtime.call':
-        return this.criCall(ev, uid);
+        this.criCall(ev, uid);
+        return;
       default: {
         const e = spanEventOf(ev);
         if (e) this.addEvent(this.pod(ev, uid), e, ev);
