@@ -76,6 +76,7 @@ describe('SpanModel', () => {
     });
     push(3100, { type: 'worker.state', from: 'TerminatingPod', to: 'TerminatedPod', ...ref });
     push(3200, { type: 'worker.state', from: 'TerminatedPod', to: 'Finished', ...ref });
+    push(3300, { type: 'runtime.call', method: 'RemoveContainer', durationMs: 1, ...ref });
 
     const [worker] = named('SyncPod').filter((s) => s.parentSpanId === undefined);
     expect(worker).toMatchObject({ startMs: 1001, endMs: 3000, traceId: traceIdOf(UID) });
@@ -102,7 +103,9 @@ describe('SpanModel', () => {
     const [terminating] = named('TerminatingPod');
     const [stop] = named('CRI StopContainer');
     expect(stop).toMatchObject({ parentSpanId: terminating?.spanId, error: 'boom' });
-    expect(named('TerminatedPod')).toHaveLength(1);
+    const [terminated] = named('TerminatedPod');
+    // a finished pod's cleanup still belongs to it: under its last worker span, not a root of its own
+    expect(named('CRI RemoveContainer')[0]?.parentSpanId).toBe(terminated?.spanId);
     expect(spans.every((s) => s.traceId === traceIdOf(UID))).toBe(true);
   });
 

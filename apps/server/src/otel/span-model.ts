@@ -76,6 +76,8 @@ interface Pod {
   /** the open pod-worker span, or in observe mode the open Observed span (`observed`) */
   worker?: SpanRecord;
   observed?: boolean;
+  /** the last worker span that ended: CRI calls after it (a finished pod's cleanup) become its children */
+  last?: { spanId: string; endMs: number };
   run?: SpanRecord;
   /** events seen while no span was open */
   pending: SpanEventRecord[];
@@ -139,7 +141,8 @@ export class SpanModel {
       }
       const first = pod.pending[0];
       if (first && !pod.worker && !pod.run && nowMs - first.timeMs >= this.windowMs) pod.pending = [];
-      if (!pod.worker && !pod.run && pod.pending.length === 0) this.pods.delete(uid);
+      const recent = pod.last !== undefined && nowMs - pod.last.endMs < this.windowMs;
+      if (!pod.worker && !pod.run && pod.pending.length === 0 && !recent) this.pods.delete(uid);
     }
   }
 
@@ -193,6 +196,7 @@ export class SpanModel {
   private workerState(ev: Extract<TraceEvent, { type: 'worker.state' }>, uid: string): void {
     const pod = this.pod(ev, uid);
     if (pod.worker) {
+      if (!pod.observed) pod.last = { spanId: pod.worker.spanId, endMs: ev.time };
       this.end(pod.worker, ev.time, pod.observed ? undefined : { 'k8s.pod.worker.next_state': ev.to });
       pod.worker = undefined;
       pod.observed = false;
@@ -246,6 +250,7 @@ export class SpanModel {
     this.observe(pod, ev, ev.time - ev.durationMs);
     const parent = pod.run ?? pod.worker;
     const span = this.open(pod, ev, `CRI ${ev.method}`, ev.time - ev.durationMs, parent);
+    if (!parent && pod.last) span.parentSpanId = pod.last.spanId;
     const a = span.attributes;
     a['rpc.system'] = 'grpc';
     a['rpc.service'] = IMAGE_METHODS.has(ev.method) ? 'runtime.v1.ImageService' : 'runtime.v1.RuntimeService';
@@ -256,7 +261,7 @@ export class SpanModel {
     if (ev.code !== undefined) a['rpc.grpc.status_code'] = ev.code;
     if (ev.error !== undefined || ev.code !== undefined) span.error = ev.error ?? `gRPC code ${ev.code}`;
     this.end(span, ev.time);
-    if (!parent && this.pendingDone(pod)) this.pods.delete(uid);
+    if (!parent && !pod.last && this.pendingDone(pod)) this.pods.delete(uid);
   }
 
   /** Observe mode: opens the pod's Observed span when nothing of the pod is open. */
