@@ -11,9 +11,11 @@
  *  (b) with the collector down (a refused port) and a small queue, the same load runs side by side with a
  *      server that does not export: the engine's sync-loop p99 (loop.iteration durations) stays close, and
  *      /metrics counts the dropped spans;
- *  (c) a bad --otlp-endpoint exits 2 naming the flag.
+ *  (c) a bad --otlp-endpoint exits 2 naming the flag;
+ *  (d) `pnpm -s export-otlp` sends an imported kubelet log's trace once, each span under its log's node.
  */
-import { writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Pod } from '@syncscope/core/api/v1';
@@ -21,7 +23,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { example } from '../support/harness.ts';
 import { type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.ts';
-import { spawnServer, startServer, tempDir } from '../support/server-process.ts';
+import { ROOT, spawnServer, startServer, tempDir } from '../support/server-process.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -196,5 +198,51 @@ describe('OTLP export', () => {
       expect(code).toBe(2);
       expect(child.stderr()).toContain('--otlp-endpoint must be an http:// or https:// URL');
     }
+  });
+
+  it('export-otlp sends an imported kubelet log once, each span under its node', async () => {
+    const receiver = await startOtlpReceiver();
+    cleanups.push(() => receiver.close());
+    const dir = await tempDir('syncscope-otlp-file-', cleanups);
+    const log = join(
+      ROOT,
+      'packages/core/src/kubelet-log/testdata/03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log',
+    );
+    const ndjson = join(dir, 'trace.ndjson');
+    const run = (args: string[], stdout?: string) =>
+      new Promise<{ code: number | null; err: string }>((resolve) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT });
+        let out = '';
+        let err = '';
+        p.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+        });
+        p.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+        });
+        p.on('exit', async (code) => {
+          if (stdout) await writeFile(stdout, out);
+          resolve({ code, err });
+        });
+      });
+    expect((await run(['apps/server/src/import-log.ts', log], ndjson)).code).toBe(0);
+    const events = (await readFile(ndjson, 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as TraceEvent);
+    const nodes = new Set(events.flatMap((e) => (e.node ? [e.node] : [])));
+    expect(nodes.size).toBeGreaterThan(0);
+
+    const sent = await run(['apps/server/src/otel/export-file.ts', ndjson, '--otlp-endpoint', receiver.url]);
+    expect(sent.code, sent.err).toBe(0);
+    expect(sent.err).toMatch(/\d+ spans sent to .*, 0 dropped/);
+    const count = Number(/(\d+) spans sent/.exec(sent.err)?.[1]);
+    expect(count).toBeGreaterThan(0);
+    expect(receiver.spans).toHaveLength(count);
+    for (const s of receiver.spans) expect(nodes.has(String(s.resource['k8s.node.name']))).toBe(true);
+    const uids = new Set(
+      events.flatMap((e) => ('podUID' in e && e.podUID ? [e.podUID.replace(/-/g, '')] : [])),
+    );
+    expect(receiver.spans.some((s) => uids.has(s.traceId))).toBe(true);
   });
 });
