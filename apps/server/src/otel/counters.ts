@@ -14,6 +14,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export class OtlpCounters {
   private readonly exported: Counter;
   private readonly dropped: Counter<'reason'>;
+  /** the same counts, for a caller without a registry (export-file.ts, the benchmark) */
+  readonly totals = { exported: 0, dropped: 0 };
 
   constructor(registry: Registry, queued: () => number) {
     const registers = [registry];
@@ -42,9 +44,11 @@ export class OtlpCounters {
 
   exportedSpans(n: number): void {
     this.exported.inc(n);
+    this.totals.exported += n;
   }
 
   droppedSpans(reason: 'queue_full' | 'export_failed', n: number): void {
     this.dropped.inc({ reason }, n);
+    this.totals.dropped += n;
   }
 }

@@ -12,7 +12,6 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { checkTraceEvent, type TraceEvent } from '@syncscope/core/trace';
-import { Registry } from 'prom-client';
 import { SERVER_VERSION } from '../app.ts';
 import { otlpConfig } from './config.ts';
 import { OtlpExport } from './exporter.ts';
@@ -44,14 +43,12 @@ async function main(): Promise<void> {
   if (typeof config === 'string') fail(config);
   if (!config) fail(`no collector: give --otlp-endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT\n${USAGE}`);
 
-  const registry = new Registry();
   let last = 0;
   // a file is sent as fast as it is read: the queue holds it whole rather than dropping
   const exp = new OtlpExport({
     config: { ...config, maxQueueSize: Math.max(config.maxQueueSize, 1 << 20) },
     nodeName: 'syncscope-node',
     version: SERVER_VERSION,
-    registry,
     now: () => last,
   });
   const input = file === '-' ? process.stdin : createReadStream(file);
@@ -72,11 +69,7 @@ async function main(): Promise<void> {
     exp.listener(ev as TraceEvent);
   }
   await exp.close();
-  const metrics = await registry.getMetricsAsJSON();
-  const count = (name: string) =>
-    (metrics.find((m) => m.name === name)?.values ?? []).reduce((s, v) => s + Number(v.value), 0);
-  const sent = count('syncscope_otlp_spans_exported_total');
-  const dropped = count('syncscope_otlp_spans_dropped_total');
+  const { exported: sent, dropped } = exp.totals;
   process.stderr.write(
     `export-otlp: ${n} lines, ${sent} spans sent to ${config.tracesUrl}, ${dropped} dropped\n`,
   );

@@ -27,7 +27,7 @@ import {
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TraceEvent } from '@syncscope/core/trace';
-import type { Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { OtlpConfig } from './config.ts';
 import { OtlpCounters } from './counters.ts';
 import { SpanModel, type SpanRecord } from './span-model.ts';
@@ -37,8 +37,8 @@ export interface OtlpExportOptions {
   /** k8s.node.name of this server's spans. */
   nodeName: string;
   version: string;
-  /** Where the counters go (the server's /metrics registry). */
-  registry: Registry;
+  /** Where the counters go (the server's /metrics registry; default a registry of its own). */
+  registry?: Registry;
   /** Observe mode: no pod workers, events go to Observed spans (span-model.ts). */
   observed?: boolean;
   /** The engine's clock (trace times); tick() and close() end spans at this time. Default Date.now. */
@@ -68,7 +68,7 @@ export class OtlpExport {
     const { config } = opts;
     this.now = opts.now ?? Date.now;
     this.maxQueue = config.maxQueueSize;
-    this.counters = new OtlpCounters(opts.registry, () => this.queued);
+    this.counters = new OtlpCounters(opts.registry ?? new Registry(), () => this.queued);
     // env last: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override ours
     this.base = defaultResource()
       .merge(
@@ -105,6 +105,11 @@ export class OtlpExport {
       await this.processor.shutdown().catch(() => {});
     })();
     return this.closed;
+  }
+
+  /** Spans the collector accepted, and spans dropped, so far. */
+  get totals(): { readonly exported: number; readonly dropped: number } {
+    return this.counters.totals;
   }
 
   /** Sends what is queued now (an imported log's end). */
