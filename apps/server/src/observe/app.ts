@@ -84,7 +84,7 @@ async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<
   const ro = readOnlyCri(new RemoteRuntime(opts.runtimeEndpoint));
   const endpoint = ro.cri.endpoint;
   const observer = new Observer({ cri: ro.cri, clock, trace, config, endpoint });
-  const metrics = new KubeletMetrics(trace, observer);
+  const metrics = new KubeletMetrics(history, observer);
   const otlp = attachOtlp(trace, opts.otlp, {
     nodeName: config.nodeName,
     version: SERVER_VERSION,
