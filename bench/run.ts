@@ -21,6 +21,7 @@ const ALL = [
   'p6-import',
   'p6-ui',
   'p7-observe',
+  'p8-otlp',
   'p9-table',
 ];
 const smoke = process.argv.includes('--smoke');

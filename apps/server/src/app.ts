@@ -26,7 +26,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kubelet, RemoteRuntime, SimNetProber, type SimNode } from '@syncscope/core';
+import {
+  defaultKubeletConfiguration,
+  Kubelet,
+  RemoteRuntime,
+  SimNetProber,
+  type SimNode,
+} from '@syncscope/core';
 import { type Clock, RealClock } from '@syncscope/core/clock';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
@@ -50,6 +56,8 @@ import {
 } from './lifecycle.ts';
 import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
 import { KubeletMetrics } from './metrics.ts';
+import type { OtlpConfig } from './otel/config.ts';
+import { attachOtlp } from './otel/exporter.ts';
 import type { SimControl } from './sim-control.ts';
 import { linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
 import { type DataDirLock, recordListening, withDataDirLock } from './store/lock.ts';
@@ -85,6 +93,8 @@ export interface ServerOptions {
   warn?: (msg: string) => void;
   /** Caps on trace streams (total, per address) and connections; see SECURITY.md. */
   limits?: HttpOptions['limits'];
+  /** Export the trace as OpenTelemetry spans (--otlp-endpoint; otel/). */
+  otlp?: OtlpConfig;
 }
 
 export interface AppOptions extends ServerOptions {
@@ -184,6 +194,12 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     ...(netProber ? { netProber } : {}),
   });
   const metrics = new KubeletMetrics(trace, engine, history.journal);
+  const otlp = attachOtlp(trace, opts.otlp, {
+    nodeName: { ...defaultKubeletConfiguration, ...config }.nodeName,
+    version: SERVER_VERSION,
+    registry: metrics.registry,
+    now: () => clock.now(),
+  });
   trace.record({
     type: 'server.start',
     version: SERVER_VERSION,
@@ -244,8 +260,10 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     closed ??= (async () => {
       await within(app.close(), step);
       await within(engine.stop(), step);
+      const exported = within(otlp.close(), step);
       cri.close();
       await node?.close(step);
+      await exported;
       persistence.stop();
       await within(history.journal.close(), step);
       // last, so the journal closes when it always has; what the log still has queued is written now

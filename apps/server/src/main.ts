@@ -21,6 +21,7 @@ import { isLoopbackAddress } from './hosts.ts';
 import { closeTls, ensureServingCert, listenTls } from './kube-api/kube-tls.ts';
 import { clientURL, writeKubeconfig } from './kube-api/kubeconfig.ts';
 import { buildObserveApp } from './observe/app.ts';
+import { otlpConfig } from './otel/config.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 import { DataDirInUseError } from './store/lock.ts';
 
@@ -59,6 +60,9 @@ Options (each also from the environment):
   --kubelet-log <file>        observe mode: follow this kubelet log like tail -F (KUBELET_LOG)
   --kubelet-journal           observe mode: follow the kubelet's journal (journalctl -u kubelet -f)
                               (KUBELET_JOURNAL=1); excludes --kubelet-log
+  --otlp-endpoint <url>       export the trace as OpenTelemetry spans over OTLP/HTTP protobuf to this
+                              collector (<url>/v1/traces) (OTEL_EXPORTER_OTLP_ENDPOINT; also read:
+                              OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES)
   -h, --help                  this text
 `;
 
@@ -88,6 +92,7 @@ async function main(): Promise<void> {
     'kubelet-log': { type: 'string' },
     'kubelet-journal': { type: 'boolean' },
     observe: { type: 'boolean' },
+    'otlp-endpoint': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   } as const;
   try {
@@ -123,6 +128,8 @@ async function main(): Promise<void> {
     fail('--observe needs --runtime-endpoint, the CRI socket of the node whose kubelet to watch');
   if ((kubeletLogFile !== undefined || kubeletJournal) && !observe)
     fail('--kubelet-log and --kubelet-journal need --observe');
+  const otlp = otlpConfig(v['otlp-endpoint'], env);
+  if (typeof otlp === 'string') fail(otlp);
   const configFile = v.config ?? (env.KUBELET_CONFIG || undefined);
   let config = configFile ? readKubeletConfig(configFile) : undefined;
   const maxPodsText = v['max-pods'] ?? (env.MAX_PODS || undefined);
@@ -206,6 +213,7 @@ async function main(): Promise<void> {
       ? { kubeletLog: kubeletJournal ? { journal: true } : { file: resolve(kubeletLogFile as string) } }
       : {}),
     kubeletLogV,
+    ...(otlp ? { otlp } : {}),
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   }).catch(async (e: unknown) => {
     if (!(e instanceof DataDirInUseError)) throw e;
@@ -237,6 +245,7 @@ async function main(): Promise<void> {
     ? 'simulated node'
     : `${observe ? 'observing the kubelet on ' : 'runtime '}${built.runtimeEndpoint}`;
   process.stdout.write(`Syncscope listening on http://${shownHost}:${actualPort} (${what})\n`);
+  if (otlp) process.stdout.write(`exporting the trace as OpenTelemetry spans to ${otlp.tracesUrl}\n`);
   try {
     let server = clientURL(host, actualPort);
     let caCert: string | undefined;

@@ -32,6 +32,8 @@ import { DEFAULT_WEB_ROOT, SERVER_VERSION, type ServerOptions } from '../app.ts'
 import { createHttpApp } from '../http.ts';
 import { SHUTDOWN_TIMEOUT_MS, TRACE_DIR, within } from '../lifecycle.ts';
 import { type JournaledTrace, openTrace } from '../lifecycle-trace.ts';
+import { KubeletMetrics } from '../metrics.ts';
+import { attachOtlp } from '../otel/exporter.ts';
 import { sendStatus, status } from '../status.ts';
 import { type DataDirLock, recordListening, withDataDirLock } from '../store/lock.ts';
 import { type LogFollower, startLogFollower } from './log-follow.ts';
@@ -82,6 +84,14 @@ async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<
   const ro = readOnlyCri(new RemoteRuntime(opts.runtimeEndpoint));
   const endpoint = ro.cri.endpoint;
   const observer = new Observer({ cri: ro.cri, clock, trace, config, endpoint });
+  const metrics = new KubeletMetrics(history, observer);
+  const otlp = attachOtlp(trace, opts.otlp, {
+    nodeName: config.nodeName,
+    version: SERVER_VERSION,
+    registry: metrics.registry,
+    observed: true,
+    now: () => clock.now(),
+  });
   trace.record({ type: 'server.start', version: SERVER_VERSION, runtime: 'observe', endpoint });
 
   const app = await createHttpApp({
@@ -95,6 +105,7 @@ async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<
     examples: [],
     logger: opts.logger,
     podLogsDirectory: config.podLogsDirectory,
+    metrics,
     limits: opts.limits,
   });
   // after the access check (a request without the token still gets its 401): nothing here writes
@@ -121,6 +132,7 @@ async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<
       await within(app.close(), step);
       await within(follower?.stop() ?? Promise.resolve(), step);
       await within(observer.stop(), step);
+      await within(otlp.close(), step);
       ro.cri.close();
       await within(history.journal.close(), step);
       lock.release();
