@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarios, type ScenarioOutcome } from '../scenarios/run.ts';
 import { scenarios } from '../scenarios/scenarios.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { expectSamePlegStory } from '../support/pleg-agreement.ts';
 import { checkObserverDashboard } from './observe-browser.ts';
 import { runtimeSnapshot, startObserver, type Watching, waitOn } from './observe-support.ts';
 
@@ -104,46 +105,10 @@ describe('observe mode beside a managed instance on containerd', () => {
   for (const name of PODS) {
     it(`${name}: the same PLEG events, in order, each within a relist period of the manager's`, () => {
       const uid = uids.get(name) as string;
-      const key = (e: TraceOf<'pleg.event'>) => `${e.event} ${e.containerID}`;
-      const theirs = of(managed.podTrace(uid), 'pleg.event');
-      const ours = of(observedTrace(uid), 'pleg.event');
-      const a = new Set(theirs.map(key));
-      const b = new Set(ours.map(key));
-      // one side may miss only a short run: a container that exited between two of its relists shows as
-      // ContainerDied alone (the kubelet has the same race); both must have seen it die
-      for (const k of [...a].filter((k) => !b.has(k)).concat([...b].filter((k) => !a.has(k))))
-        expect(k.startsWith('ContainerStarted ') && a.has(k.replace('Started', 'Died')), k).toBe(true);
-      const both = (evs: TraceOf<'pleg.event'>[]) => evs.filter((e) => a.has(key(e)) && b.has(key(e)));
-      const mine = both(theirs);
-      const seen = both(ours);
-      expect(seen.length, 'events both saw').toBeGreaterThanOrEqual(name === 'sc-noimage' ? 1 : 2);
-      // per container the same events in order; across containers an order may differ only between events
-      // the manager had within one relist period of each other (one relist reports them together)
-      for (const id of new Set(seen.map((e) => e.containerID)))
-        expect(seen.filter((e) => e.containerID === id).map(key)).toEqual(
-          mine.filter((e) => e.containerID === id).map(key),
-        );
-      const at = new Map(mine.map((e, i) => [key(e), i]));
-      for (let i = 0; i < seen.length; i++)
-        for (let j = i + 1; j < seen.length; j++) {
-          const [x, y] = [
-            at.get(key(seen[i] as TraceOf<'pleg.event'>)),
-            at.get(key(seen[j] as TraceOf<'pleg.event'>)),
-          ];
-          if ((x as number) < (y as number)) continue;
-          const gap = Math.abs(
-            (mine[x as number] as TraceEvent).time - (mine[y as number] as TraceEvent).time,
-          );
-          expect(
-            gap,
-            `${key(seen[i] as TraceOf<'pleg.event'>)} before ${key(seen[j] as TraceOf<'pleg.event'>)}`,
-          ).toBeLessThanOrEqual(RELIST_SLACK_MS);
-        }
-      const theirTime = new Map(mine.map((e) => [key(e), e.time]));
-      for (const e of seen) {
-        const dt = Math.abs(e.time - (theirTime.get(key(e)) as number));
-        expect(dt, key(e)).toBeLessThanOrEqual(RELIST_SLACK_MS);
-      }
+      expectSamePlegStory(managed.podTrace(uid), observedTrace(uid), {
+        slackMs: RELIST_SLACK_MS,
+        atLeast: name === 'sc-noimage' ? 1 : 2,
+      });
     });
   }
 
