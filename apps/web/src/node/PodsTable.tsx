@@ -68,6 +68,8 @@ export function PodsTable() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
   const [active, setActive] = useState(0);
+  // bumped by every keyboard move, so the focus effect runs even when the active row stays the same
+  const [, setMoves] = useState(0);
   const [confirm, setConfirm] = useState<DeleteTarget | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const scrollRef = useRef<HTMLElement>(null);
@@ -107,6 +109,7 @@ export function PodsTable() {
     if (n === 0) return;
     const next = Math.max(0, Math.min(n - 1, i));
     setActive(next);
+    setMoves((m) => m + 1);
     focusWanted.current = true;
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
