@@ -27,5 +27,5 @@ export function useViewNow(intervalMs = 1_000): number {
   const { staleSince } = useConnection();
   const node = useNode();
   if (staleSince === null) return now;
-  return Math.min(now, estimateEngineNow(node.data?.clock, node.dataUpdatedAt, staleSince));
+  return estimateEngineNow(node.data?.clock, node.dataUpdatedAt, staleSince);
 }
