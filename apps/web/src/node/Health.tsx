@@ -54,7 +54,7 @@ function Stalls({ node, events, now }: { node: NodeInfo; events: readonly TraceE
     <div className="stalled" role="alert" data-testid="node-stalled">
       {lines.map((l) => (
         <div key={l.name} data-testid={`stalled-${l.name}`}>
-          {l.name === 'loop' ? 'sync loop' : l.name === 'relist' ? 'PLEG' : 'housekeeping'} {l.text}
+          {l.name === 'loop' ? 'sync loop' : l.name === 'relist' ? 'PLEG' : 'housekeeping'} stalled: {l.text}
         </div>
       ))}
     </div>

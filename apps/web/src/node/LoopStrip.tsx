@@ -39,6 +39,11 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
       role="img"
       aria-label="sync loop iterations of the last 60 seconds, one lane per source"
     >
+      <defs>
+        <pattern id="loop-nodata-hatch" width="6" height="6" patternUnits="userSpaceOnUse">
+          <path d="M0,6 L6,0" className="loop-hatch" />
+        </pattern>
+      </defs>
       <g className="loop-labels">
         {LOOP_SOURCES.map((s) => (
           <text key={s} x={LABEL_WIDTH - 8} y={layout.laneY[s] + LOOP_LANE_HEIGHT - 4} textAnchor="end">
@@ -61,6 +66,7 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
           <rect
             className="loop-nodata"
             data-testid="loop-nodata"
+            fill="url(#loop-nodata-hatch)"
             x={0}
             y={0}
             width={Math.max(0, layout.x(layout.dataFrom))}

@@ -79,8 +79,8 @@ export const BEAT_WORDS: Record<BeatName, { noun: string; none: string }> = {
   housekeeping: { noun: 'housekeeping run', none: 'no housekeeping run seen yet' },
 };
 
-/** "sync loop stalled: no iteration for 12s (last at 16:55:02)" */
+/** "no sync loop iteration for 12s (last at 16:55:02)": what a stalled beat's chip and line say */
 export function stalledText(name: BeatName, s: Extract<BeatState, { state: 'stalled' }>): string {
   const secs = Math.round(s.silentMs / 1000);
-  return `stalled: no ${BEAT_WORDS[name].noun} for ${secs}s (last at ${clockText(s.last)})`;
+  return `no ${BEAT_WORDS[name].noun} for ${secs}s (last at ${clockText(s.last)})`;
 }
