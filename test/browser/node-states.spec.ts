@@ -85,6 +85,42 @@ describe('node view states', () => {
     await shots('node-live');
   });
 
+  it('lays the panels out without overlap from 1024 to 2560 px, using the width of large screens', async () => {
+    for (const width of [1024, 1280, 1600, 1920, 2560]) {
+      await page.setViewportSize({ width, height: 1000 });
+      await page.locator('[data-testid="pod-row-healthy"]').waitFor();
+      const seen = await page.evaluate(() => {
+        const boxes = [...document.querySelectorAll('section.panel')].map((el) => {
+          const r = el.getBoundingClientRect();
+          return {
+            id: el.getAttribute('data-testid') ?? el.className,
+            l: r.left,
+            r: r.right,
+            t: r.top,
+            b: r.bottom,
+          };
+        });
+        const overlaps: string[] = [];
+        for (let i = 0; i < boxes.length; i++)
+          for (let j = i + 1; j < boxes.length; j++) {
+            const a = boxes[i] as (typeof boxes)[0];
+            const b = boxes[j] as (typeof boxes)[0];
+            if (a.l < b.r - 1 && b.l < a.r - 1 && a.t < b.b - 1 && b.t < a.b - 1)
+              overlaps.push(`${a.id} × ${b.id}`);
+          }
+        const used = Math.max(...boxes.map((b) => b.r)) - Math.min(...boxes.map((b) => b.l));
+        return { overlaps, used, scrollWidth: document.documentElement.scrollWidth };
+      });
+      expect(seen.overlaps, `${width}px`).toEqual([]);
+      expect(seen.scrollWidth, `${width}px: nothing sticks out sideways`).toBeLessThanOrEqual(width);
+      expect(seen.used / width, `${width}px: share of the width used`).toBeGreaterThan(0.9);
+      // every control of the pods panel is on screen horizontally
+      const search = await page.locator('[data-testid="pod-search"]').boundingBox();
+      expect(search && search.x + search.width <= width).toBe(true);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('opens the pod page from the row trace link, and exports with its own button', async () => {
     await page.locator('[data-testid="trace-healthy"]').click();
     await page.waitForURL('**/#/pods/default/healthy');
