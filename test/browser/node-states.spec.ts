@@ -117,6 +117,7 @@ describe('node view states', () => {
       // every control of the pods panel is on screen horizontally
       const search = await page.locator('[data-testid="pod-search"]').boundingBox();
       expect(search && search.x + search.width <= width).toBe(true);
+      await page.screenshot({ path: join(RESULTS, `node-layout-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
@@ -196,6 +197,7 @@ describe('node view states', () => {
     await page.locator('[data-testid="pods-state"][data-state="stale"]').waitFor();
     await page.locator('[data-testid="cadence-state"][data-state="stale"]').waitFor();
     expect(await page.locator('[data-testid="node-stalled"]').count()).toBe(0); // it cannot know any more
+    await page.locator('[data-testid="runtime-health"].health-stale').waitFor(); // nor that it is ready
     const before = await page.locator('[data-testid="pleg-health"]').textContent();
     const age = await page.locator('[data-testid="pod-row-healthy"] td').nth(5).textContent();
     await pageTimePasses(2_500);

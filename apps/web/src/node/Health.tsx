@@ -68,6 +68,8 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
   const { staleSince } = useConnection();
   const events = trace.data?.events;
   const seen = useMemo(() => latest(events ?? []), [events]);
+  // the stream is gone: what these say was true at staleSince, so they lose their colour
+  const stale = staleSince !== null;
   if (!node)
     return (
       <section className="panel node-health" aria-busy="true">
@@ -107,14 +109,14 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
         </div>
       </div>
       <div
-        className={`health ${ready ? 'health-ok' : 'health-bad'}`}
+        className={`health ${stale ? 'health-stale' : ready ? 'health-ok' : 'health-bad'}`}
         data-testid="runtime-health"
         data-ready={String(ready)}
       >
         {ready ? 'runtime ready' : `runtime not ready: ${errors.join('; ') || 'status unknown'}`}
       </div>
       <div
-        className={`health ${plegHealthy ? 'health-ok' : 'health-bad'}`}
+        className={`health ${stale ? 'health-stale' : plegHealthy ? 'health-ok' : 'health-bad'}`}
         data-testid="pleg-health"
         data-healthy={String(plegHealthy)}
       >
