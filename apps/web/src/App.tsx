@@ -4,7 +4,7 @@
  * it stopped being live) is provided to the views through ConnectionContext. In a replay no stream is
  * open and ReplayContext makes every query hook read the imported trace instead of the server.
  */
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useNode } from './api/queries.ts';
 import { useTraceStream } from './api/use-trace-stream.ts';
 import { LogBanner } from './kubelet-log/LogBanner.tsx';
@@ -16,9 +16,14 @@ import { type Connection, ConnectionContext, useConnection } from './node/connec
 import { clockText } from './node/liveness.ts';
 import { ReplayContext, useReplay } from './replay/context.ts';
 import { NodeView } from './views/NodeView.tsx';
-import { PodView } from './views/PodView.tsx';
 import { TokenGate } from './views/TokenGate.tsx';
 import './tokens.css';
+
+/**
+ * The pod page is its own chunk: the node page (the first one most loads open) does not parse the timeline
+ * and step-through code before it can show the pods.
+ */
+const PodView = lazy(() => import('./views/PodView.tsx').then((m) => ({ default: m.PodView })));
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(window.location.hash));
@@ -108,7 +113,9 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
       </header>
       <main>
         {route.view === 'pod' ? (
-          <PodView key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />
+          <Suspense fallback={<p aria-busy="true">Loading the pod page…</p>}>
+            <PodView key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />
+          </Suspense>
         ) : (
           <NodeView node={node.data} onReplay={onReplay} />
         )}
