@@ -32,6 +32,7 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
     <tr
       data-testid={`pod-row-${r.name}`}
       data-index={p.index}
+      aria-rowindex={p.index + 2}
       className={p.active ? 'clickable active' : 'clickable'}
       onClick={() => p.onOpen(r.namespace, r.name)}
       onFocus={(e) => {

@@ -17,7 +17,6 @@ export const DEFAULT_SORT: SortState = { key: 'name', dir: 'asc' };
 
 export interface PodEntry {
   pod: Pod;
-  key: string;
   namespace: string;
   name: string;
   uid: string;
@@ -45,7 +44,6 @@ export function podEntry(pod: Pod, now: number): PodEntry {
   const created = pod.metadata.creationTimestamp ? Date.parse(pod.metadata.creationTimestamp) : 0;
   return {
     pod,
-    key: `${printed.namespace}/${printed.name}`,
     namespace: printed.namespace,
     name: printed.name,
     uid: pod.metadata.uid ?? '',
