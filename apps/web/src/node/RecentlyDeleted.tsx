@@ -2,10 +2,14 @@
  * Pods that left the node (their config.update REMOVE in the recent trace), newest first, each a link to
  * its page, where its history stays browsable. A pod drops off this list when the trace held here forgets
  * its removal (the recent trace is bounded), which is also when its timeline would stop being complete.
+ * A UID the pods list still holds is left out: it is on the node (an observer can see a removal the observed
+ * kubelet then undoes), so it is in the table, not here.
  */
+
+import type { PodList } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
-import { useMemo } from 'react';
-import { useRecentTrace } from '../api/queries.ts';
+import { useCallback, useMemo } from 'react';
+import { usePods, useRecentTrace } from '../api/queries.ts';
 import { routeHref } from '../lib/route.ts';
 import { clockText } from './liveness.ts';
 
@@ -39,10 +43,29 @@ export function deletedPods(events: readonly TraceEvent[]): DeletedPod[] {
   return out;
 }
 
+/** `removed` less the UIDs in `listed` (newline-separated): those are still on the node. */
+export function notListed(removed: readonly DeletedPod[], listed: string): DeletedPod[] {
+  const present = new Set(listed.split('\n'));
+  return removed.filter((p) => !present.has(p.uid));
+}
+
 export function RecentlyDeleted() {
   const trace = useRecentTrace();
   const events = trace.data?.events;
-  const gone = useMemo(() => deletedPods(events ?? []), [events]);
+  const removed = useMemo(() => deletedPods(events ?? []), [events]);
+  // which of the removed UIDs the list still holds, as a string: re-renders only when that changes
+  const stillListed = useCallback(
+    (list: PodList) => {
+      if (removed.length === 0) return '';
+      const uids = new Set(removed.map((p) => p.uid));
+      return list.items
+        .flatMap((p) => (p.metadata.uid && uids.has(p.metadata.uid) ? [p.metadata.uid] : []))
+        .join('\n');
+    },
+    [removed],
+  );
+  const listed = usePods(stillListed).data ?? '';
+  const gone = useMemo(() => notListed(removed, listed), [removed, listed]);
   return (
     <section className="panel" data-testid="recently-deleted" aria-labelledby="deleted-title">
       <h2 id="deleted-title">

@@ -2,7 +2,7 @@ import { defaultKubeletConfiguration as config } from '@syncscope/core/kubelet/c
 import { describe, expect, it } from 'vitest';
 import { T0, traceBuilder } from '../lib/fixtures.ts';
 import { beatState, lastBeats, stalledText } from './liveness.ts';
-import { deletedPods } from './RecentlyDeleted.tsx';
+import { deletedPods, notListed } from './RecentlyDeleted.tsx';
 
 describe('heartbeats of the node page', () => {
   const ev = traceBuilder();
@@ -49,5 +49,7 @@ describe('heartbeats of the node page', () => {
       b(3, { type: 'config.update', op: 'REMOVE', source: 'api', podUID: 'u2', pod: 'team/b' }),
     ]);
     expect(gone.map((g) => `${g.namespace}/${g.name}`)).toEqual(['team/b', 'default/a']);
+    // a removal the pods list contradicts (the pod is still listed) is not a deleted pod
+    expect(notListed(gone, 'u9\nu2').map((g) => g.name)).toEqual(['a']);
   });
 });
