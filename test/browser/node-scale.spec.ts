@@ -64,7 +64,7 @@ const rowNames = (p: Page) =>
   );
 
 describe('node view at 5,000 pods', () => {
-  it('renders only the rows on screen, in natural name order, within a second of the page loading', async () => {
+  it('renders only the rows on screen, in natural name order', async () => {
     const t0 = performance.now();
     await page.goto(`${base}/#/`);
     await page.locator('[data-testid="pod-row-load-1"]').waitFor({ timeout: 30_000 });
