@@ -7,32 +7,14 @@ import { RealClock } from '../packages/core/src/clock/clock.ts';
 import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { BENCH_MAX_PODS, benchPod } from './lib/engine.ts';
+import { startFrames } from './lib/frames.ts';
 import { ensureWebBuilt } from './lib/spawn.ts';
 import { p95 } from './lib/stats.ts';
 import { podEvent, synthPods } from './lib/synthetic.ts';
 import { type Row, row, skipped } from './lib/table.ts';
+import { podsTableRows } from './p5-pods.ts';
 
 const HOUR = 3_600_000;
-
-/** rAF deltas collected in the page from now until `stop` is called. */
-async function startFrames(page: Page): Promise<() => Promise<number[]>> {
-  // a string, not a function: tsx's helpers (__name) do not exist in the page
-  await page.evaluate(`(() => {
-    window.__frames = [];
-    window.__framesOn = true;
-    let last = 0;
-    const tick = (t) => {
-      window.__frames.push(t - last);
-      last = t;
-      if (window.__framesOn) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame((t) => {
-      last = t;
-      requestAnimationFrame(tick);
-    });
-  })()`);
-  return () => page.evaluate<number[]>('(() => { window.__framesOn = false; return window.__frames; })()');
-}
 
 async function panAndZoom(page: Page, rounds: number): Promise<void> {
   const box = await page.locator('[data-testid=timeline] svg').first().boundingBox();
@@ -143,6 +125,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
       }),
       frameRow(frames, idleFrames, errors),
     );
+    rows.push(...(await podsTableRows(o, browser)));
   } finally {
     await browser.close();
     await built.close();

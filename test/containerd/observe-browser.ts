@@ -13,6 +13,8 @@ export interface DashboardSeen {
   observing: string;
   pods: string[];
   controls: { apply: number; faults: number; deletes: number };
+  /** what the sync-loop and housekeeping panels say instead of staying blank (no loop of ours to draw) */
+  whyEmpty: { loop: string; cadence: string };
   timeline: boolean;
   basis: string | null;
   basisText: string;
@@ -44,6 +46,16 @@ export async function checkObserverDashboard(base: string, endpoint: string): Pr
         apply: await page.locator('section.apply, [data-testid="apply-submit"]').count(),
         faults: await page.locator('[data-testid="fault-panel"]').count(),
         deletes: await page.locator('[data-testid="delete-grace"], button:has-text("delete")').count(),
+      },
+      whyEmpty: {
+        loop: ((await page.locator('[data-testid="loop-observing"]').textContent()) ?? '').replace(
+          /\s+/g,
+          ' ',
+        ),
+        cadence: ((await page.locator('[data-testid="cadence-observing"]').textContent()) ?? '').replace(
+          /\s+/g,
+          ' ',
+        ),
       },
       timeline: false,
       basis: null,

@@ -214,6 +214,8 @@ describe('observe mode beside a managed instance on containerd', () => {
     expect(dashboard?.observing).toContain(`observing the kubelet on ${ctd.endpoint}`);
     expect(dashboard?.pods).toEqual(expect.arrayContaining(['sc-crash', 'sc-init']));
     expect(dashboard?.controls).toEqual({ apply: 0, faults: 0, deletes: 0 });
+    expect(dashboard?.whyEmpty.loop).toContain('not visible from the container runtime');
+    expect(dashboard?.whyEmpty.cadence).toContain('leaves no trace in the container runtime');
     expect(dashboard?.timeline).toBe(true);
     expect(['inferred', 'confirmed']).toContain(dashboard?.basis);
     expect(dashboard?.basisText).toMatch(/^(inferred|confirmed)/);

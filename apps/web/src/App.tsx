@@ -1,9 +1,10 @@
 /**
  * The shell: a top bar with the stream's connection state (or the replayed file), and the page the hash
- * route names. Live, the trace stream is opened here, once, for the whole app. In a replay no stream is
+ * route names. Live, the trace stream is opened here, once, for the whole app, and its state (with the time
+ * it stopped being live) is provided to the views through ConnectionContext. In a replay no stream is
  * open and ReplayContext makes every query hook read the imported trace instead of the server.
  */
-import { useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useNode } from './api/queries.ts';
 import { useTraceStream } from './api/use-trace-stream.ts';
 import { LogBanner } from './kubelet-log/LogBanner.tsx';
@@ -11,10 +12,18 @@ import { LogOpener } from './kubelet-log/LogOpener.tsx';
 import type { ReplayStore } from './lib/replay.ts';
 import { parseRoute, type Route } from './lib/route.ts';
 import type { ConnectionState } from './lib/stream.ts';
-import { ReplayContext } from './replay/context.ts';
+import { type Connection, ConnectionContext, useConnection } from './node/connection.ts';
+import { clockText } from './node/liveness.ts';
+import { ReplayContext, useReplay } from './replay/context.ts';
 import { NodeView } from './views/NodeView.tsx';
-import { PodView } from './views/PodView.tsx';
 import { TokenGate } from './views/TokenGate.tsx';
+import './tokens.css';
+
+/**
+ * The pod page is its own chunk: the node page (the first one most loads open) does not parse the timeline
+ * and step-through code before it can show the pods.
+ */
+const PodView = lazy(() => import('./views/PodView.tsx').then((m) => ({ default: m.PodView })));
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(window.location.hash));
@@ -32,17 +41,49 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
   reconnecting: 'reconnecting…',
 };
 
-/** Owns the WebSocket: mounted only while live, so entering a replay closes it. */
-function LiveConnection() {
-  const connection = useTraceStream();
+/**
+ * Owns the WebSocket: mounted only while live, so entering a replay closes it. Remembers when the stream
+ * stopped being live (after it had been), so the badge and every panel can say since when they are stale.
+ */
+function LiveStream({ children }: { children: ReactNode }) {
+  const state = useTraceStream();
+  const [connection, setConnection] = useState<Connection>({ state, staleSince: null });
+  useEffect(() => {
+    setConnection((prev) => ({
+      state,
+      staleSince: state === 'live' ? null : (prev.staleSince ?? (prev.state === 'live' ? Date.now() : null)),
+    }));
+  }, [state]);
+  return <ConnectionContext.Provider value={connection}>{children}</ConnectionContext.Provider>;
+}
+
+/** The badge: green while live; grey with the time it went stale once the stream is lost. */
+function ConnectionBadge() {
+  const { state, staleSince } = useConnection();
+  if (state === 'replay') return null;
+  const stale = staleSince !== null;
   return (
-    <span className={`conn conn-${connection}`} data-testid="connection-state" data-state={connection}>
-      {CONNECTION_TEXT[connection]}
+    <span
+      className={`conn ${stale ? 'conn-stale' : `conn-${state}`}`}
+      data-testid="connection-state"
+      data-state={state}
+      data-stale={String(stale)}
+      role="status"
+    >
+      {stale
+        ? `stale since ${clockText(staleSince)} · ${CONNECTION_TEXT[state as ConnectionState]}`
+        : CONNECTION_TEXT[state as ConnectionState]}
     </span>
   );
 }
 
 function Shell({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit: () => void }) {
+  const replay = useReplay();
+  const page = <Page onReplay={onReplay} onExit={onExit} />;
+  return replay ? page : <LiveStream>{page}</LiveStream>;
+}
+
+function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit: () => void }) {
   const route = useRoute();
   const node = useNode();
   return (
@@ -64,7 +105,7 @@ function Shell({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExi
                 </button>
               </span>
             ) : (
-              <LiveConnection />
+              <ConnectionBadge />
             )
           }
         </ReplayContext.Consumer>
@@ -72,7 +113,9 @@ function Shell({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExi
       </header>
       <main>
         {route.view === 'pod' ? (
-          <PodView key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />
+          <Suspense fallback={<p aria-busy="true">Loading the pod page…</p>}>
+            <PodView key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />
+          </Suspense>
         ) : (
           <NodeView node={node.data} onReplay={onReplay} />
         )}

@@ -57,3 +57,18 @@ describe('layoutLoopStrip', () => {
     expect(relativeLabel(-30_000)).toBe('-30s');
   });
 });
+
+describe('relists and coverage', () => {
+  it('draws every relist on the pleg lane and says where the data starts', () => {
+    const ev = traceBuilder();
+    const events = [
+      ev(50, { type: 'pleg.relist', durationMs: 1, pods: 0, containers: 0, events: 0 }),
+      ev(51, { type: 'pleg.relist', durationMs: 1, pods: 1, containers: 1, events: 2 }),
+    ];
+    const l = layoutLoopStrip(events, T0 + 60_000, 600);
+    expect(l.relists.map((r) => r.events)).toEqual([0, 2]);
+    expect(l.dataFrom).toBe(T0 + 50_000);
+    expect(layoutLoopStrip(events, T0 + 115_000, 600).dataFrom).toBeNull();
+    expect(layoutLoopStrip([], T0, 600).dataFrom).toBe(T0);
+  });
+});

@@ -13,12 +13,13 @@ import { bisector, type ScaleLinear, scaleLinear } from 'd3';
 
 export const LOOP_SOURCES: readonly LoopSource[] = ['config', 'pleg', 'sync', 'probe', 'housekeeping'];
 
+/** The sources' colour tokens (tokens.css): the lanes (by class) and the legend's swatches use the same. */
 export const LOOP_SOURCE_COLORS: Record<LoopSource, string> = {
-  config: '#7c4dbd',
-  pleg: '#2456a6',
-  sync: '#1f7a3a',
-  probe: '#b7791f',
-  housekeeping: '#5a6570',
+  config: 'var(--src-config)',
+  pleg: 'var(--src-pleg)',
+  sync: 'var(--src-sync)',
+  probe: 'var(--src-probe)',
+  housekeeping: 'var(--src-housekeeping)',
 };
 
 export const DEFAULT_LOOP_WINDOW_MS = 60_000;
@@ -57,6 +58,14 @@ export interface FaultMark {
   x: number;
 }
 
+export interface RelistMark {
+  seq: number;
+  time: number;
+  events: number;
+  durationMs: number;
+  x: number;
+}
+
 export interface LoopStripLayout {
   width: number;
   height: number;
@@ -69,6 +78,12 @@ export interface LoopStripLayout {
   iterations: LoopMark[];
   skipped: SkippedMark[];
   faults: FaultMark[];
+  relists: RelistMark[];
+  /**
+   * Engine time of the oldest event held, when it is inside the window: the strip has data only from
+   * there to now. null when the data covers the whole window.
+   */
+  dataFrom: number | null;
   /** Iterations per source inside the window. */
   counts: Record<LoopSource, number>;
   /** Skipped iterations inside the window. */
@@ -101,6 +116,7 @@ export function layoutLoopStrip(
   const iterations: LoopMark[] = [];
   const skipped: SkippedMark[] = [];
   const faults: FaultMark[] = [];
+  const relists: RelistMark[] = [];
 
   // A skipped iteration's band reaches forward by its backoff (at most syncLoopBackoffMaxMs, 5 s) and an
   // iteration backward by its duration: look a little before the window so both are drawn when they overlap it.
@@ -138,6 +154,15 @@ export function layoutLoopStrip(
     } else if (ev.type === 'sim.fault') {
       if (ev.time < start) continue;
       faults.push({ seq: ev.seq, time: ev.time, fault: ev.fault, detail: ev.detail, x: x(ev.time) });
+    } else if (ev.type === 'pleg.relist') {
+      if (ev.time < start) continue;
+      relists.push({
+        seq: ev.seq,
+        time: ev.time,
+        events: ev.events,
+        durationMs: ev.durationMs,
+        x: x(ev.time),
+      });
     }
   }
   // Ticks at round seconds before now, so the labels stay put while the strip scrolls under them.
@@ -155,6 +180,13 @@ export function layoutLoopStrip(
     iterations,
     skipped,
     faults,
+    relists,
+    dataFrom:
+      events.length === 0
+        ? now
+        : (events[0] as TraceEvent).time > start
+          ? (events[0] as TraceEvent).time
+          : null,
     counts,
     skippedCount: skipped.filter((s) => s.time >= start).length,
     ticks,

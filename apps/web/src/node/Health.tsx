@@ -3,12 +3,21 @@
  * last relist 0.4s ago" / loud when the relist is older than the PLEG's threshold (3 min generic, 10 min
  * evented: the kubelet's "PLEG is not healthy"). GET /api/v1/node gives the baseline; runtime.state and
  * pleg.relist events from the stream make it live between polls.
+ *
+ * Also the page's h1 (the node's name), and the loud line a user must see at once when the kubelet is
+ * stuck: a sync loop, PLEG relist or housekeeping that has not run for more than twice its period, in red
+ * with the last one's time. Not while the stream is gone (the page then only knows it is stale), and in
+ * observe mode only the relist (the observed kubelet's loop is not visible from the runtime).
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { useMemo } from 'react';
 import { useRecentTrace } from '../api/queries.ts';
-import { useEngineNow } from '../hooks/use-engine-now.ts';
+import { useReplay } from '../replay/context.ts';
+import { useConnection, useViewNow } from './connection.ts';
+import { type BeatName, beatState, lastBeats, stalledText } from './liveness.ts';
+import { PanelState } from './PanelState.tsx';
 
 type RuntimeState = Extract<TraceEvent, { type: 'runtime.state' }>;
 
@@ -31,12 +40,43 @@ export function agoText(ms: number): string {
   return `${Math.floor(s / 60)}m${Math.round(s % 60)}s`;
 }
 
+/** The stalled beats, worded; none while the page cannot know (stale, replay). */
+function Stalls({ node, events, now }: { node: NodeInfo; events: readonly TraceEvent[]; now: number }) {
+  const config = node.configuration ?? defaultKubeletConfiguration;
+  const beats = useMemo(() => lastBeats(events, config, node), [events, config, node]);
+  const names: BeatName[] = node.observing !== undefined ? ['relist'] : ['loop', 'relist', 'housekeeping'];
+  const lines = names.flatMap((name) => {
+    const s = beatState(beats[name], now);
+    return s.state === 'stalled' ? [{ name, text: stalledText(name, s) }] : [];
+  });
+  if (lines.length === 0) return null;
+  return (
+    <div className="stalled" role="alert" data-testid="node-stalled">
+      {lines.map((l) => (
+        <div key={l.name} data-testid={`stalled-${l.name}`}>
+          {l.name === 'loop' ? 'sync loop' : l.name === 'relist' ? 'PLEG' : 'housekeeping'} stalled: {l.text}
+        </div>
+      ))}
+    </div>
+  );
+}
+
 export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
   const trace = useRecentTrace();
-  const now = useEngineNow(500);
+  const now = useViewNow(500);
+  const replay = useReplay();
+  const { staleSince } = useConnection();
   const events = trace.data?.events;
   const seen = useMemo(() => latest(events ?? []), [events]);
-  if (!node) return <section className="panel node-health">Loading node…</section>;
+  // the stream is gone: what these say was true at staleSince, so they lose their colour
+  const stale = staleSince !== null;
+  if (!node)
+    return (
+      <section className="panel node-health" aria-busy="true">
+        <h1>Node</h1>
+        <PanelState state="loading" />
+      </section>
+    );
 
   const ready = seen.runtime ? seen.runtime.ready : node.runtime.ready;
   const errors = seen.runtime ? seen.runtime.errors : node.runtime.errors;
@@ -50,8 +90,15 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
   return (
     <section className="panel node-health" data-testid="node-health">
       <div>
-        <span className="k">node</span> <span className="mono">{node.nodeName}</span>
-        {node.simulated && <span className="tag">simulated</span>}
+        <h1>
+          <span className="k">node</span> <span className="mono">{node.nodeName}</span>
+          {node.simulated && <span className="tag">simulated</span>}
+          <PanelState
+            state={replay ? 'replay' : staleSince !== null ? 'stale' : 'live'}
+            staleSince={staleSince}
+            testId="health-state"
+          />
+        </h1>
         {node.observing !== undefined && (
           <div className="observing" data-testid="observing">
             observing the kubelet on <span className="mono">{node.observing}</span> (read-only)
@@ -62,14 +109,14 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
         </div>
       </div>
       <div
-        className={`health ${ready ? 'health-ok' : 'health-bad'}`}
+        className={`health ${stale ? 'health-stale' : ready ? 'health-ok' : 'health-bad'}`}
         data-testid="runtime-health"
         data-ready={String(ready)}
       >
         {ready ? 'runtime ready' : `runtime not ready: ${errors.join('; ') || 'status unknown'}`}
       </div>
       <div
-        className={`health ${plegHealthy ? 'health-ok' : 'health-bad'}`}
+        className={`health ${stale ? 'health-stale' : plegHealthy ? 'health-ok' : 'health-bad'}`}
         data-testid="pleg-health"
         data-healthy={String(plegHealthy)}
       >
@@ -78,6 +125,7 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
         <span className="sub"> ({node.pleg.mode})</span>
         {!plegHealthy && node.pleg.message && <div className="sub">{node.pleg.message}</div>}
       </div>
+      {!replay && staleSince === null && <Stalls node={node} events={events ?? []} now={now} />}
     </section>
   );
 }

@@ -1,12 +1,19 @@
 /**
  * The sync loop, live: the last 60 s of syncLoopIteration as marks in one lane per source, with the count
- * per source in the legend, skipped iterations (runtime down) in red and injected faults as markers. Reads
- * the recent trace (the stream's cache, or a replay) and redraws on each tick of the engine clock.
+ * per source in the legend, every PLEG relist as a tick on the pleg lane, skipped iterations (runtime down)
+ * in red and injected faults as markers. Reads the recent trace (the stream's cache, or a replay) and
+ * redraws on each tick of the page's clock (which stops while the stream is gone).
+ *
+ * The heading's chip says what the strip knows: live, stale (stream gone), stalled (no iteration for more
+ * than twice the sync ticker), or replay. When the trace holds less than 60 s, the part before its oldest
+ * event is hatched and the heading says how many seconds it has. Observing a kubelet, the strip is
+ * replaced by why it is empty: that kubelet's loop iterations are not visible from the runtime.
  */
+import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { LoopSource } from '@syncscope/core/trace';
 import { memo, useMemo } from 'react';
 import { useRecentTrace } from '../api/queries.ts';
-import { useEngineNow } from '../hooks/use-engine-now.ts';
 import {
   LOOP_AXIS_HEIGHT,
   LOOP_LANE_HEIGHT,
@@ -15,7 +22,11 @@ import {
   type LoopStripLayout,
   layoutLoopStrip,
 } from '../lib/loop-strip.ts';
+import { useReplay } from '../replay/context.ts';
 import { useWidth } from '../timeline/use-width.ts';
+import { useConnection, useViewNow } from './connection.ts';
+import { beatState, clockText, lastBeats, stalledText } from './liveness.ts';
+import { PanelState, type PanelStateName } from './PanelState.tsx';
 
 const LABEL_WIDTH = 96;
 
@@ -26,8 +37,13 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
       width={layout.width + LABEL_WIDTH}
       height={layout.height}
       role="img"
-      aria-label="sync loop iterations"
+      aria-label="sync loop iterations of the last 60 seconds, one lane per source"
     >
+      <defs>
+        <pattern id="loop-nodata-hatch" width="6" height="6" patternUnits="userSpaceOnUse">
+          <path d="M0,6 L6,0" className="loop-hatch" />
+        </pattern>
+      </defs>
       <g className="loop-labels">
         {LOOP_SOURCES.map((s) => (
           <text key={s} x={LABEL_WIDTH - 8} y={layout.laneY[s] + LOOP_LANE_HEIGHT - 4} textAnchor="end">
@@ -45,6 +61,31 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
             width={layout.width}
             height={LOOP_LANE_HEIGHT}
           />
+        ))}
+        {layout.dataFrom !== null && (
+          <rect
+            className="loop-nodata"
+            data-testid="loop-nodata"
+            fill="url(#loop-nodata-hatch)"
+            x={0}
+            y={0}
+            width={Math.max(0, layout.x(layout.dataFrom))}
+            height={lanesHeight}
+          >
+            <title>no data: the trace held here starts later</title>
+          </rect>
+        )}
+        {layout.relists.map((r) => (
+          <line
+            key={`r${r.seq}`}
+            className={r.events > 0 ? 'loop-relist loop-relist-events' : 'loop-relist'}
+            x1={r.x}
+            x2={r.x}
+            y1={layout.laneY.pleg - 2}
+            y2={layout.laneY.pleg + LOOP_LANE_HEIGHT + 2}
+          >
+            <title>{`relist: ${r.events} event(s), ${r.durationMs} ms`}</title>
+          </line>
         ))}
         {layout.skipped.map((m) => (
           <rect
@@ -67,7 +108,6 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
             y={m.y}
             width={m.width}
             height={LOOP_LANE_HEIGHT}
-            fill={LOOP_SOURCE_COLORS[m.source]}
           >
             <title>{`${m.source}: ${m.pods} pod(s), ${m.durationMs} ms`}</title>
           </rect>
@@ -95,19 +135,25 @@ function Legend({
   counts,
   skipped,
   faults,
+  relists,
 }: {
   counts: Record<LoopSource, number>;
   skipped: number;
   faults: number;
+  relists: number;
 }) {
   return (
-    <ul className="loop-legend">
+    <ul className="loop-legend" aria-label="legend">
       {LOOP_SOURCES.map((s) => (
         <li key={s}>
           <span className="swatch" style={{ background: LOOP_SOURCE_COLORS[s] }} />
           {s} <b data-testid={`loop-source-${s}`}>{counts[s]}</b>
         </li>
       ))}
+      <li>
+        <span className="swatch swatch-relist" />
+        relists <b data-testid="loop-relist-count">{relists}</b>
+      </li>
       <li>
         <span className="swatch swatch-skipped" />
         skipped <b data-testid="loop-skipped-count">{skipped}</b>
@@ -120,20 +166,70 @@ function Legend({
   );
 }
 
-export function LoopStrip() {
+const WINDOW_S = 60;
+
+export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
   const trace = useRecentTrace();
-  const now = useEngineNow(250);
+  const now = useViewNow(250);
+  const replay = useReplay();
+  const { staleSince } = useConnection();
   const [ref, outer] = useWidth<HTMLDivElement>(900);
   const width = Math.max(200, outer - LABEL_WIDTH);
   const events = trace.data?.events;
   const layout = useMemo(() => layoutLoopStrip(events ?? [], now, width), [events, now, width]);
+  const config = node?.configuration ?? defaultKubeletConfiguration;
+  const beat = useMemo(() => lastBeats(events ?? [], config, node).loop, [events, config, node]);
+
+  if (node?.observing !== undefined) {
+    return (
+      <section className="panel" data-testid="loop-strip" aria-labelledby="loop-title">
+        <h2 id="loop-title">
+          Sync loop <PanelState state="observing" testId="loop-state" />
+        </h2>
+        <p className="note" data-testid="loop-observing">
+          Observing the kubelet on <span className="mono">{node.observing}</span>: its sync-loop iterations
+          and housekeeping runs happen inside that kubelet and are not visible from the container runtime, so
+          there is nothing to draw here. What the runtime shows (PLEG events, container starts and exits,
+          inferred back-off) is on each pod's page.
+        </p>
+      </section>
+    );
+  }
+
+  const s = beatState(beat, now);
+  let state: PanelStateName = 'live';
+  let detail: string | undefined;
+  if (replay) state = 'replay';
+  else if (staleSince !== null) state = 'stale';
+  else if (!events || !node) state = 'loading';
+  else if (s.state === 'none') state = 'empty';
+  else if (s.state === 'stalled') {
+    state = 'stalled';
+    detail = stalledText('loop', s);
+  }
+  const haveS = layout.dataFrom === null ? WINDOW_S : Math.max(0, Math.floor((now - layout.dataFrom) / 1000));
   return (
-    <section className="panel" data-testid="loop-strip">
-      <h2>Sync loop — last 60 s</h2>
+    <section className="panel" data-testid="loop-strip" aria-labelledby="loop-title">
+      <h2 id="loop-title">
+        Sync loop — last 60 s{' '}
+        <PanelState state={state} staleSince={staleSince} detail={detail} testId="loop-state" />
+      </h2>
+      {haveS < WINDOW_S && (
+        <p className="sub" data-testid="loop-coverage">
+          {haveS === 0
+            ? 'no events held yet'
+            : `the trace held here covers the last ${haveS} s of 60 (since ${clockText(now - haveS * 1000)}); the hatched part has no data`}
+        </p>
+      )}
       <div ref={ref} className="loop-strip">
         <LoopStripSvg layout={layout} />
       </div>
-      <Legend counts={layout.counts} skipped={layout.skippedCount} faults={layout.faults.length} />
+      <Legend
+        counts={layout.counts}
+        skipped={layout.skippedCount}
+        faults={layout.faults.length}
+        relists={layout.relists.length}
+      />
     </section>
   );
 }

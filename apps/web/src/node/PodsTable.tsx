@@ -1,139 +1,163 @@
 /**
- * The pods table: `kubectl get pods -A` columns (strings from printPod), a namespace filter and a search
- * box, and per row a delete button (with the grace period set above the table) and the pod's trace export.
+ * The pods table: `kubectl get pods -A` columns, sortable (natural order for names), a namespace filter and
+ * a search box, virtualized so 5,000 pods cost what the ~30 rows on screen cost. Keys: `/` focuses the
+ * search box from anywhere on the page; ↓ from the box, then ↑ ↓ PageUp PageDown Home End move between rows,
+ * Enter opens the pod's page. Per row: "trace" (the pod's page), export (its NDJSON) and delete (after a
+ * confirmation with the grace period).
  *
- * Built to stay smooth with hundreds of pods: the rows are printed once per pods-list change or clock tick,
- * and each row is a memoized component with string props, so a batch of status updates re-renders only the
- * rows whose strings changed.
+ * Costs: the entries (sort keys) are built once per pods-list change, sorted once per list or sort change,
+ * filtered once per keystroke; only the rendered rows print their strings, once per clock tick.
  */
-import { printPod } from '@syncscope/core/api';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { deletePod } from '../api/client.ts';
-import { downloadTraceExport, traceExportUrl } from '../api/node-actions.ts';
+import { downloadTraceExport } from '../api/node-actions.ts';
 import { useNode, usePods } from '../api/queries.ts';
-import { useEngineNow } from '../hooks/use-engine-now.ts';
 import { routeHref } from '../lib/route.ts';
 import { useReplay } from '../replay/context.ts';
-import { statusTone } from './status-tone.ts';
+import { useViewNow } from './connection.ts';
+import { DeletePodDialog, type DeleteTarget } from './DeletePodDialog.tsx';
+import { PodRow } from './PodRow.tsx';
+import {
+  DEFAULT_SORT,
+  filterEntries,
+  nextSort,
+  type PodEntry,
+  podEntry,
+  type SortKey,
+  type SortState,
+  sortEntries,
+} from './pod-rows.ts';
 
-interface RowProps {
-  namespace: string;
-  name: string;
-  uid: string;
-  ready: string;
-  status: string;
-  restarts: string;
-  age: string;
-  actions: boolean;
-  /** false in observe mode: the server deletes nothing */
-  canDelete: boolean;
-  onDelete: (namespace: string, name: string) => void;
-  onExport: (uid: string, name: string) => void;
+const ROW_HEIGHT = 30;
+const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
+  { key: 'namespace', label: 'NAMESPACE', className: 'col-ns' },
+  { key: 'name', label: 'NAME', className: 'col-name' },
+  { key: 'ready', label: 'READY', className: 'col-ready' },
+  { key: 'status', label: 'STATUS', className: 'col-status' },
+  { key: 'restarts', label: 'RESTARTS', className: 'col-restarts' },
+  { key: 'age', label: 'AGE', className: 'col-age' },
+];
+
+const openPod = (namespace: string, name: string) => {
+  window.location.hash = routeHref({ view: 'pod', namespace, name });
+};
+
+/** `/` anywhere but in a text field focuses `input`, as in k9s and most list UIs. */
+function useSlashFocus(input: RefObject<HTMLInputElement | null>) {
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      e.preventDefault();
+      input.current?.focus();
+      input.current?.select();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [input]);
 }
-
-const PodRow = memo(function PodRow(p: RowProps) {
-  const open = () => {
-    window.location.hash = routeHref({ view: 'pod', namespace: p.namespace, name: p.name });
-  };
-  return (
-    <tr
-      data-testid={`pod-row-${p.name}`}
-      className="clickable"
-      onClick={open}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' && e.target === e.currentTarget) open();
-      }}
-      tabIndex={0}
-    >
-      <td>{p.namespace}</td>
-      <td>
-        <a href={routeHref({ view: 'pod', namespace: p.namespace, name: p.name })}>{p.name}</a>
-      </td>
-      <td>{p.ready}</td>
-      <td className={`status status-${statusTone(p.status)}`}>{p.status}</td>
-      <td>{p.restarts}</td>
-      <td>{p.age}</td>
-      {p.actions && (
-        // biome-ignore lint/a11y/useKeyWithClickEvents: only stops the row's click from opening the pod
-        <td className="row-actions" onClick={(e) => e.stopPropagation()}>
-          <a
-            className="small"
-            href={traceExportUrl(p.uid)}
-            download={`syncscope-trace-${p.name}.ndjson`}
-            data-testid={`export-${p.name}`}
-            onClick={(e) => {
-              // fetched with the token's header and saved from a Blob: a link cannot carry the header
-              e.preventDefault();
-              p.onExport(p.uid, p.name);
-            }}
-          >
-            trace
-          </a>
-          {p.canDelete && (
-            <button
-              type="button"
-              className="small danger"
-              data-testid={`delete-${p.name}`}
-              onClick={() => p.onDelete(p.namespace, p.name)}
-            >
-              delete
-            </button>
-          )}
-        </td>
-      )}
-    </tr>
-  );
-});
 
 export function PodsTable() {
   const pods = usePods();
-  const now = useEngineNow();
+  const now = useViewNow();
   const replay = useReplay();
   const node = useNode();
   const [namespace, setNamespace] = useState('');
   const [search, setSearch] = useState('');
-  const [grace, setGrace] = useState('');
+  const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
+  const [active, setActive] = useState(0);
+  // bumped by every keyboard move, so the focus effect runs even when the active row stays the same
+  const [, setMoves] = useState(0);
+  const [confirm, setConfirm] = useState<DeleteTarget | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const graceRef = useRef(grace);
-  graceRef.current = grace;
+  const scrollRef = useRef<HTMLElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const focusWanted = useRef(false);
+  useSlashFocus(searchRef);
 
   const items = pods.data?.items;
-  const rows = useMemo(() => {
-    const out = (items ?? []).map((p) => ({ ...printPod(p, now), uid: p.metadata.uid ?? '' }));
-    out.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
-    return out;
-  }, [items, now]);
-  const namespaces = useMemo(() => [...new Set(rows.map((r) => r.namespace))].sort(), [rows]);
-  const needle = search.trim().toLowerCase();
-  const shown = rows.filter(
-    (r) =>
-      (!namespace || r.namespace === namespace) &&
-      (!needle || r.name.toLowerCase().includes(needle) || r.status.toLowerCase().includes(needle)),
-  );
+  // the entries' sort keys do not depend on the clock: built once per list, at the time it arrived
+  const entries = useMemo(() => (items ?? []).map((p) => podEntry(p, Date.now())), [items]);
+  const sorted = useMemo(() => sortEntries(entries, sort), [entries, sort]);
+  const namespaces = useMemo(() => [...new Set(entries.map((r) => r.namespace))].sort(), [entries]);
+  const shown = useMemo(() => filterEntries(sorted, namespace, search), [sorted, namespace, search]);
+  const shownRef = useRef<PodEntry[]>(shown);
+  shownRef.current = shown;
+  const current = Math.min(active, Math.max(0, shown.length - 1));
 
-  const onDelete = useCallback((ns: string, name: string) => {
-    const g = graceRef.current.trim();
-    const seconds = g === '' ? undefined : Number(g);
-    if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 0)) {
-      setMessage({ ok: false, text: 'grace period must be a whole number of seconds ≥ 0' });
-      return;
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    initialRect: { width: 0, height: 600 },
+  });
+
+  // keyboard moves: bring the row into view, then focus it once it is rendered
+  useEffect(() => {
+    if (!focusWanted.current) return;
+    const row = scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${current}"]`);
+    if (row) {
+      focusWanted.current = false;
+      row.focus({ preventScroll: true });
     }
-    deletePod(ns, name, seconds).then(
-      () => setMessage({ ok: true, text: `pod "${name}" deleted` }),
+  });
+  const moveTo = (i: number) => {
+    const n = shownRef.current.length;
+    if (n === 0) return;
+    const next = Math.max(0, Math.min(n - 1, i));
+    setActive(next);
+    setMoves((m) => m + 1);
+    focusWanted.current = true;
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+  const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
+  const onRowsKey = (e: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (!(e.target instanceof HTMLTableRowElement)) return;
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      PageDown: current + page,
+      PageUp: current - page,
+      Home: 0,
+      End: shown.length - 1,
+    };
+    if (e.key in moves) {
+      e.preventDefault();
+      moveTo(moves[e.key] as number);
+    } else if (e.key === 'Enter') {
+      const r = shown[current];
+      if (r) openPod(r.namespace, r.name);
+    }
+  };
+
+  const onFocusRow = useCallback((i: number) => setActive(i), []);
+  const onDelete = useCallback((i: number) => {
+    const r = shownRef.current[i];
+    if (r) setConfirm({ namespace: r.namespace, name: r.name, graceS: r.graceS });
+  }, []);
+  const onConfirmDelete = (t: DeleteTarget, graceS: number) => {
+    setConfirm(null);
+    deletePod(t.namespace, t.name, graceS).then(
+      () => setMessage({ ok: true, text: `pod "${t.name}" deleted (grace period ${graceS}s)` }),
       (e: Error) => setMessage({ ok: false, text: e.message }),
     );
-  }, []);
-
+  };
   const onExport = useCallback((uid: string, name: string) => {
     downloadTraceExport(`syncscope-trace-${name}.ndjson`, uid).catch((e: Error) =>
       setMessage({ ok: false, text: `trace export of "${name}" failed: ${e.message}` }),
     );
   }, []);
 
-  if (pods.isPending) return <p>Loading pods…</p>;
+  if (pods.isPending) return <p data-testid="pods-loading">Loading pods…</p>;
   if (pods.isError) return <p className="bad">Could not list pods: {pods.error.message}</p>;
-  const actions = !replay;
-  const canDelete = actions && node.data !== undefined && node.data.observing === undefined;
+  const canExport = !replay;
+  const canDelete = canExport && node.data !== undefined && node.data.observing === undefined;
+  const virtual = virtualizer.getVirtualItems();
+  const top = virtual[0]?.start ?? 0;
+  const bottom = virtualizer.getTotalSize() - (virtual[virtual.length - 1]?.end ?? 0);
   return (
     <>
       <div className="toolbar">
@@ -151,70 +175,113 @@ export function PodsTable() {
           ))}
         </select>
         <input
+          ref={searchRef}
           type="search"
-          placeholder="search name or status"
+          placeholder="search name or status  ( / )"
+          aria-label="search pods by name or status (press / to focus)"
+          aria-keyshortcuts="/"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              moveTo(0);
+            } else if (e.key === 'Enter' && shown[0]) openPod(shown[0].namespace, shown[0].name);
+          }}
           data-testid="pod-search"
         />
-        <span className="dim sub">
-          {shown.length} of {rows.length}
+        <span className="dim sub" aria-live="polite" data-testid="pods-count">
+          {shown.length} of {entries.length} pods
         </span>
-        {canDelete && (
-          <label className="grace">
-            grace period (s){' '}
-            <input
-              type="number"
-              min={0}
-              placeholder="pod's"
-              value={grace}
-              onChange={(e) => setGrace(e.target.value)}
-              data-testid="delete-grace"
-            />
-          </label>
-        )}
         {message && (
-          <span className={message.ok ? 'ok' : 'bad'} data-testid="delete-result">
+          <span className={message.ok ? 'ok' : 'bad'} data-testid="delete-result" role="status">
             {message.text}
           </span>
         )}
       </div>
-      <table className="pods mono" data-testid="pods-table">
-        <thead>
-          <tr>
-            <th>NAMESPACE</th>
-            <th>NAME</th>
-            <th>READY</th>
-            <th>STATUS</th>
-            <th>RESTARTS</th>
-            <th>AGE</th>
-            {actions && <th />}
-          </tr>
-        </thead>
-        <tbody>
-          {shown.length === 0 && (
+      <section
+        ref={scrollRef}
+        className="pods-scroll"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        aria-label={`pods, ${shown.length} shown`}
+        data-testid="pods-scroll"
+      >
+        <table className="pods mono" data-testid="pods-table" aria-rowcount={shown.length + 1}>
+          <thead>
             <tr>
-              <td colSpan={actions ? 7 : 6}>No resources found.</td>
+              {COLUMNS.map((c) => (
+                <th
+                  key={c.key}
+                  className={c.className}
+                  aria-sort={
+                    sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined
+                  }
+                >
+                  <button
+                    type="button"
+                    className="sort"
+                    data-testid={`sort-${c.key}`}
+                    onClick={() => setSort((s) => nextSort(s, c.key))}
+                  >
+                    {c.label}
+                    <span aria-hidden="true">
+                      {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                    </span>
+                  </button>
+                </th>
+              ))}
+              <th className="col-actions">
+                <span className="visually-hidden">actions</span>
+              </th>
             </tr>
-          )}
-          {shown.map((r) => (
-            <PodRow
-              key={`${r.namespace}/${r.name}`}
-              namespace={r.namespace}
-              name={r.name}
-              uid={r.uid}
-              ready={r.ready}
-              status={r.status}
-              restarts={r.restarts}
-              age={r.age}
-              actions={actions}
-              canDelete={canDelete}
-              onDelete={onDelete}
-              onExport={onExport}
-            />
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody onKeyDown={onRowsKey}>
+            {shown.length === 0 && (
+              <tr>
+                <td colSpan={7} data-testid="pods-empty">
+                  {entries.length === 0 ? 'No resources found.' : 'No pod matches the filter.'}
+                </td>
+              </tr>
+            )}
+            {top > 0 && (
+              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer for the rows not rendered; never focused
+              <tr aria-hidden="true" className="spacer" style={{ height: top }} />
+            )}
+            {virtual.map((v) => {
+              const r = shown[v.index] as PodEntry;
+              return (
+                // keyed by position: a filter or sort change updates the rows' text in place instead of
+                // replacing ~40 rows of elements, which keeps a keystroke inside one frame budget
+                <PodRow
+                  key={v.index}
+                  index={v.index}
+                  pod={r.pod}
+                  uid={r.uid}
+                  now={now}
+                  active={v.index === current}
+                  canExport={canExport}
+                  canDelete={canDelete}
+                  onOpen={openPod}
+                  onFocusRow={onFocusRow}
+                  onDelete={onDelete}
+                  onExport={onExport}
+                />
+              );
+            })}
+            {bottom > 0 && (
+              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer for the rows not rendered; never focused
+              <tr aria-hidden="true" className="spacer" style={{ height: bottom }} />
+            )}
+          </tbody>
+        </table>
+      </section>
+      {canDelete && (
+        <DeletePodDialog target={confirm} onConfirm={onConfirmDelete} onClose={() => setConfirm(null)} />
+      )}
     </>
   );
 }

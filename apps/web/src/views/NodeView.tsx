@@ -1,9 +1,13 @@
 /**
- * The node page — what is the loop doing right now: runtime and PLEG health, the sync loop as a live strip
- * of iterations by source, the housekeeping cadence, the pods table (kubectl's strings; a row opens the
- * pod's page), and the actions: apply a manifest, inject faults on the simulated node, export and replay
- * a trace. In a replay the same panels read the imported trace and the actions that need a server hide;
- * so do apply, delete and faults when the server observes a node's kubelet (NodeInfo.observing).
+ * The node page — what is the loop doing right now: runtime and PLEG health (with the page's h1 and the
+ * red line of a stalled loop), the sync loop as a live strip of iterations by source, the housekeeping
+ * cadence, the pods table (kubectl's strings; a row opens the pod's page), the recently deleted pods, and
+ * the actions: apply a manifest, inject faults on the simulated node, export and replay a trace. In a
+ * replay the same panels read the imported trace and the actions that need a server hide; so do apply,
+ * delete and faults when the server observes a node's kubelet (NodeInfo.observing).
+ *
+ * Layout (node.css): one column up to 1100 px; the pods table full width below the strip up to 1600 px;
+ * from 1600 px two columns, the strip and table on the left, the cadence and the side panels on the right.
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import { RawLines } from '../kubelet-log/RawLines.tsx';
@@ -14,7 +18,8 @@ import { ForeignPods } from '../node/ForeignPods.tsx';
 import { HealthPanel } from '../node/Health.tsx';
 import { HousekeepingCadence } from '../node/HousekeepingCadence.tsx';
 import { LoopStrip } from '../node/LoopStrip.tsx';
-import { PodsTable } from '../node/PodsTable.tsx';
+import { PodsPanel } from '../node/PodsPanel.tsx';
+import { RecentlyDeleted } from '../node/RecentlyDeleted.tsx';
 import { TracePanel } from '../node/TracePanel.tsx';
 import { useReplay } from '../replay/context.ts';
 import '../node/node.css';
@@ -32,21 +37,27 @@ export function NodeView({
   // observe mode: this server changes nothing, so nothing that would is offered
   const observing = node?.observing !== undefined;
   return (
-    <>
-      <HealthPanel node={node} />
-      <LoopStrip />
-      <div className="node-grid">
-        <section className="panel">
-          <h2>Pods</h2>
-          <PodsTable />
-        </section>
+    <div className="node-page">
+      <div className="area-health">
+        <HealthPanel node={node} />
+      </div>
+      <div className="area-loop">
+        <LoopStrip node={node} />
+      </div>
+      <div className="area-pods">
+        <PodsPanel />
+        {replay?.log && <RawLines replay={replay} />}
+      </div>
+      <div className="area-cadence">
         <HousekeepingCadence node={node} />
       </div>
-      {replay?.log && <RawLines replay={replay} />}
-      {!replay && <ForeignPods />}
-      {!replay && !observing && <FaultPanel />}
-      {!replay && !observing && <ApplyPanel />}
-      <TracePanel onReplay={onReplay} />
-    </>
+      <div className="area-side">
+        <RecentlyDeleted />
+        {!replay && <ForeignPods />}
+        {!replay && !observing && <FaultPanel />}
+        {!replay && !observing && <ApplyPanel />}
+        <TracePanel onReplay={onReplay} />
+      </div>
+    </div>
   );
 }

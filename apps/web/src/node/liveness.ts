@@ -1,0 +1,86 @@
+/**
+ * What the node page knows about its three heartbeats: sync-loop iterations, PLEG relists and housekeeping
+ * runs. Each beats on a period (the 1 s sync ticker, the relist period, the 2 s housekeeping ticker); one
+ * that has not beaten for more than twice its period is stalled, which is how a stuck kubelet looks from
+ * outside. Pure: the panels call lastBeats on the recent trace and beatState on each tick of the clock.
+ */
+import type { KubeletConfiguration, NodeInfo } from '@syncscope/core/kubelet/configuration';
+import type { TraceEvent } from '@syncscope/core/trace';
+
+/** A beat later than this many periods is stalled. */
+export const STALL_PERIODS = 2;
+
+export type BeatName = 'loop' | 'relist' | 'housekeeping';
+
+export interface Beat {
+  /** engine time of the newest beat seen, or null when none was */
+  last: number | null;
+  /** how long the next one may take before it is late (a skipped iteration waits its back-off) */
+  periodMs: number;
+}
+
+export type BeatState =
+  | { state: 'none' }
+  | { state: 'live'; last: number }
+  | { state: 'stalled'; last: number; silentMs: number };
+
+/**
+ * The newest loop beat (an iteration, or a skip while the runtime is down: the loop still turns), relist
+ * and housekeeping run in `events` (ascending seq). Walks back from the newest event and stops once all
+ * three are found, so a long trace costs only its tail.
+ */
+export function lastBeats(
+  events: readonly TraceEvent[],
+  config: KubeletConfiguration,
+  node: NodeInfo | undefined,
+): Record<BeatName, Beat> {
+  let loop: number | null = null;
+  let loopPeriod = config.syncTickerMs;
+  let relist: number | null = null;
+  let housekeeping: number | null = null;
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (loop !== null && relist !== null && housekeeping !== null) break;
+    const ev = events[i] as TraceEvent;
+    if (loop === null && ev.type === 'loop.iteration') loop = ev.time;
+    else if (loop === null && ev.type === 'loop.skipped') {
+      loop = ev.time;
+      loopPeriod = Math.max(loopPeriod, ev.backoffMs);
+    } else if (relist === null && ev.type === 'pleg.relist') relist = ev.time;
+    else if (housekeeping === null && ev.type === 'housekeeping') housekeeping = ev.time;
+  }
+  const polled = node?.pleg.lastRelist ?? null;
+  if (polled !== null && (relist === null || polled > relist)) relist = polled;
+  const relistPeriod =
+    node?.pleg.mode === 'evented' ? config.eventedPlegRelistPeriodMs : config.genericPlegRelistPeriodMs;
+  return {
+    loop: { last: loop, periodMs: loopPeriod },
+    relist: { last: relist, periodMs: relistPeriod },
+    housekeeping: { last: housekeeping, periodMs: config.housekeepingPeriodMs },
+  };
+}
+
+export function beatState(beat: Beat, now: number): BeatState {
+  if (beat.last === null) return { state: 'none' };
+  const silentMs = now - beat.last;
+  if (silentMs > STALL_PERIODS * beat.periodMs) return { state: 'stalled', last: beat.last, silentMs };
+  return { state: 'live', last: beat.last };
+}
+
+/** hh:mm:ss in the browser's time zone, as the page prints every clock time. */
+export function clockText(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+export const BEAT_WORDS: Record<BeatName, { noun: string; none: string }> = {
+  loop: { noun: 'sync loop iteration', none: 'no sync loop iteration seen yet' },
+  relist: { noun: 'PLEG relist', none: 'no relist seen yet' },
+  housekeeping: { noun: 'housekeeping run', none: 'no housekeeping run seen yet' },
+};
+
+/** "no sync loop iteration for 12s (last at 16:55:02)": what a stalled beat's chip and line say */
+export function stalledText(name: BeatName, s: Extract<BeatState, { state: 'stalled' }>): string {
+  const secs = Math.round(s.silentMs / 1000);
+  return `no ${BEAT_WORDS[name].noun} for ${secs}s (last at ${clockText(s.last)})`;
+}
