@@ -21,7 +21,7 @@ import {
   readLinesBackward,
 } from '@syncscope/core/kubelet-log';
 import { tuneHeap } from './heap.ts';
-import { NdjsonOut as Out } from './import-log-out.ts';
+import { EncoderPipe as Out } from './import-log-pipe.ts';
 
 const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
 const BLOCK = 1 << 20;
