@@ -8,6 +8,7 @@
  * input (`journalctl -r`) is detected from its first lines and read backwards from the end (stdin is first
  * copied to a temporary file for that).
  */
+import { isAscii } from 'node:buffer';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -72,6 +73,34 @@ function options(): { file: string; year?: number; tz?: string } {
   return out;
 }
 
+/**
+ * UTF-8 text of the input's blocks in order. A block of ASCII bytes (most of a log) is the same text read as
+ * Latin-1, which costs one copy, when the decoder holds no unfinished character from the block before (that
+ * block ended on an ASCII byte); anything else goes through the streaming decoder.
+ */
+class BlockDecoder {
+  private dec: TextDecoder | undefined;
+  private clean = true;
+  private started = false;
+
+  text(b: Uint8Array): string {
+    if (this.clean && isAscii(b)) {
+      this.started ||= b.length > 0;
+      return Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
+    }
+    // a byte-order mark is dropped only at the very start of the input, as one decoder for it all would
+    this.dec ??= new TextDecoder('utf-8', { ignoreBOM: this.started });
+    this.started = true;
+    const t = this.dec.decode(b, { stream: true });
+    if (b.length > 0) this.clean = (b[b.length - 1] as number) < 0x80;
+    return t;
+  }
+
+  end(): string {
+    return this.dec?.decode() ?? '';
+  }
+}
+
 function firstLines(buf: Buffer): string[] {
   return buf.toString('utf8').split('\n', SNIFF_LINES);
 }
@@ -94,14 +123,14 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       }
       return;
     }
-    const dec = new TextDecoder('utf-8');
+    const dec = new BlockDecoder();
     for (let pos = 0; pos < size; pos += BLOCK) {
       const b = await read(pos, Math.min(size, pos + BLOCK));
       if (b.length === 0) break;
-      parser.feed(dec.decode(b, { stream: true }));
+      parser.feed(dec.text(b));
       await out.drain();
     }
-    parser.feed(dec.decode());
+    parser.feed(dec.end());
   } finally {
     await fh.close();
   }
@@ -138,15 +167,15 @@ async function importStdin(parser: KubeletLogParser, out: Out): Promise<void> {
     }
     return;
   }
-  const dec = new TextDecoder('utf-8');
-  parser.feed(dec.decode(first, { stream: true }));
+  const dec = new BlockDecoder();
+  parser.feed(dec.text(first));
   await out.drain();
   if (!done)
     for (let r = await it.next(); !r.done; r = await it.next()) {
-      parser.feed(dec.decode(r.value, { stream: true }));
+      parser.feed(dec.text(r.value));
       await out.drain();
     }
-  parser.feed(dec.decode());
+  parser.feed(dec.end());
 }
 
 function describe(s: ImportSummary): string {
