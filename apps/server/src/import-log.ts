@@ -6,11 +6,12 @@
  *
  * Streams: the file is read in 1 MiB blocks and never whole; stdout's back-pressure is awaited. Newest-first
  * input (`journalctl -r`) is detected from its first lines and read backwards from the end (stdin is first
- * copied to a temporary file for that).
+ * copied to a temporary file for that). The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
+ * second thread (EncoderPipe) while this one parses: the same bytes, sooner on a machine with two cores.
  */
 import { isAscii } from 'node:buffer';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,7 +23,13 @@ import {
   readLinesBackward,
 } from '@syncscope/core/kubelet-log';
 import { tuneHeap } from './heap.ts';
-import { EncoderPipe as Out } from './import-log-pipe.ts';
+import { NdjsonOut } from './import-log-out.ts';
+import { EncoderPipe } from './import-log-pipe.ts';
+
+/** where events go: encoded here (NdjsonOut) or on a second thread (EncoderPipe); the same bytes either way */
+type Out = Pick<NdjsonOut, 'push' | 'drain' | 'end'>;
+/** a file smaller than this is encoded on the main thread: starting the second one would cost more */
+const SMALL_FILE = 1 << 20;
 
 const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
 const BLOCK = 1 << 20;
@@ -197,7 +204,13 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 const opts = options();
-const out = new Out(process.stdout);
+const small =
+  opts.file !== '-' &&
+  (await stat(opts.file).then(
+    (st) => st.size < SMALL_FILE,
+    () => true,
+  ));
+const out: Out = small ? new NdjsonOut(process.stdout) : new EncoderPipe(process.stdout);
 const parser = new KubeletLogParser({
   onEvent: out.push,
   reversed: false,
