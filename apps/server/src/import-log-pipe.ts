@@ -11,6 +11,7 @@
  * batches are with the worker or the sink has asked to wait, so memory holds a few batches whatever the input
  * size; `end` sends the rest, waits for the last buffer and stops the worker.
  */
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TraceEvent } from '@syncscope/core/trace';
@@ -58,7 +59,7 @@ export type Reply = { bufs: Uint8Array[]; done: number; end?: boolean };
  * not inherit: the thread registers them itself before it loads the encoder.
  */
 function startEncoder(): Worker {
-  const api = fileURLToPath(import.meta.resolve('tsx/cjs/api'));
+  const api = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const entry = fileURLToPath(new URL('./import-log-encoder.ts', import.meta.url));
   return new Worker(`require(${JSON.stringify(api)}).register(); require(${JSON.stringify(entry)});`, {
     eval: true,
