@@ -11,7 +11,7 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 
 /** output buffer size: one write each */
-const CHUNK = 1 << 20;
+export const CHUNK = 1 << 20;
 
 type Raw = Extract<TraceEvent, { type: 'log.raw' }>;
 
@@ -145,19 +145,28 @@ export interface Sink {
 }
 
 export class NdjsonOut {
-  private buf = Buffer.allocUnsafe(CHUNK);
+  private buf: Buffer;
   private pos = 0;
   private blocked = false;
   private readonly level = new Last();
   private readonly source = new Last();
   private readonly node = new Last();
 
-  constructor(private readonly sink: Sink) {}
+  /** `fresh` gives the next output buffer (CHUNK bytes): a new one, or one the sink is done with */
+  constructor(
+    private readonly sink: Sink,
+    private readonly fresh: () => Buffer = () => Buffer.allocUnsafe(CHUNK),
+  ) {
+    this.buf = fresh();
+  }
 
   push = (ev: TraceEvent): void => {
     if (ev.type === 'log.raw') this.raw(ev);
     else this.line(JSON.stringify(ev));
   };
+
+  /** an event already in JSON (JSON.stringify's text): written with its newline */
+  pushJson = (s: string): void => this.line(s);
 
   /** one JSON text and its newline */
   private line(s: string): void {
@@ -227,7 +236,7 @@ export class NdjsonOut {
   private spill(): void {
     if (this.pos === 0) return;
     const full = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(CHUNK);
+    this.buf = this.fresh();
     this.pos = 0;
     this.send(full);
   }

@@ -4,11 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { KubeletLogParser } from '@syncscope/core/kubelet-log';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTraceNdjson } from '../../web/src/lib/ndjson.ts';
+import { NdjsonOut } from './import-log-out.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -34,9 +37,27 @@ function run(
   return new Promise((resolve) => p.on('close', (code) => resolve({ code, out, err })));
 }
 
+/** the NDJSON of a text imported in this process with the single-threaded writer */
+async function reference(text: string, year: number): Promise<string> {
+  const parts: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      parts.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  const out = new NdjsonOut(sink);
+  const parser = new KubeletLogParser({ onEvent: out.push, reversed: false, year });
+  parser.feed(text);
+  parser.end();
+  await out.end();
+  return Buffer.concat(parts).toString('utf8');
+}
+
 const sample = join(DATA, '03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log');
 
-describe('import-log', () => {
+// every test starts real processes: on a busy machine one can take seconds
+describe('import-log', { timeout: 30_000 }, () => {
   it('prints the trace as NDJSON the dashboard replays, and the summary', async () => {
     const r = await run([sample, '--year', '2025']);
     expect(r.code).toBe(0);
@@ -78,6 +99,67 @@ describe('import-log', () => {
       ]),
     );
     expect(got).toEqual(want);
+  }, 60_000);
+
+  it('writes the same bytes as it always has for a log of many output buffers and batches', async () => {
+    // the five samples one after another, ten times (3.4 MB in, 4.2 MB of NDJSON out); SHA-256 recorded
+    // with the single-threaded writer, before the encoding moved to a thread of its own
+    const one = Buffer.concat(
+      readdirSync(DATA)
+        .filter((f) => f.endsWith('.log'))
+        .sort()
+        .map((f) => readFileSync(join(DATA, f))),
+    );
+    const f = join(tmp, 'repeated.log');
+    writeFileSync(f, Buffer.concat(Array(10).fill(one)));
+    const r = await run([f, '--year', '2024']);
+    expect(r.code).toBe(0);
+    expect(createHash('sha256').update(r.out).digest('hex')).toBe(
+      '6c90aa7ee84e9b50c6a71cd51faf8f0e56006deff682515f21e1465fbddaea26',
+    );
+  }, 60_000);
+
+  it('reads characters cut by a block boundary and byte-order marks as one UTF-8 decoder would', async () => {
+    // 1 MiB blocks: a mark at the start (dropped), one at the start of the second block (a character of the
+    // line), a three-byte arrow across the second boundary; the rest ASCII, read the fast way
+    const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
+    let size = 3;
+    const asciiTo = (end: number) => {
+      const line = 'I0601 10:00:01.000000     1 x.go:1] plain ascii text of a line\n';
+      while (end - size > 2 * line.length) {
+        parts.push(Buffer.from(line));
+        size += line.length;
+      }
+      const tail = `I0601 10:00:02.000000     1 x.go:2] ${'p'.repeat(end - size - 36)}`;
+      parts.push(Buffer.from(tail));
+      size += tail.length;
+    };
+    const add = (s: string) => {
+      const b = Buffer.from(s);
+      parts.push(b);
+      size += b.length;
+    };
+    asciiTo(1 << 20);
+    add('\ufeff mark inside a line, é\n');
+    asciiTo((2 << 20) - 1);
+    add('→ across the boundary\n');
+    asciiTo(3 << 20);
+    add('\n');
+    const input = Buffer.concat(parts);
+    expect(input.subarray(1 << 20, (1 << 20) + 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(input[(2 << 20) - 1]).toBe(0xe2);
+    const f = join(tmp, 'boundaries.log');
+    writeFileSync(f, input);
+    const [file, stdin] = await Promise.all([
+      run([f, '--year', '2024']),
+      run(['-', '--year', '2024'], input),
+    ]);
+    const want = await reference(new TextDecoder().decode(input), 2024);
+    expect(file.code).toBe(0);
+    expect(file.out).toContain('p\ufeff mark inside a line, é"');
+    expect(file.out).toContain('pp→ across the boundary"');
+    expect(file.out).toBe(want);
+    expect(stdin.out).toBe(want);
   }, 60_000);
 
   it('reads stdin with "-" to the same output', async () => {

@@ -6,10 +6,12 @@
  *
  * Streams: the file is read in 1 MiB blocks and never whole; stdout's back-pressure is awaited. Newest-first
  * input (`journalctl -r`) is detected from its first lines and read backwards from the end (stdin is first
- * copied to a temporary file for that).
+ * copied to a temporary file for that). The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
+ * second thread (EncoderPipe) while this one parses: the same bytes, sooner on a machine with two cores.
  */
+import { isAscii } from 'node:buffer';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +23,13 @@ import {
   readLinesBackward,
 } from '@syncscope/core/kubelet-log';
 import { tuneHeap } from './heap.ts';
-import { NdjsonOut as Out } from './import-log-out.ts';
+import { NdjsonOut } from './import-log-out.ts';
+import { EncoderPipe } from './import-log-pipe.ts';
+
+/** where events go: encoded here (NdjsonOut) or on a second thread (EncoderPipe); the same bytes either way */
+type Out = Pick<NdjsonOut, 'push' | 'drain' | 'end'>;
+/** a file smaller than this is encoded on the main thread: starting the second one would cost more */
+const SMALL_FILE = 1 << 20;
 
 const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
 const BLOCK = 1 << 20;
@@ -72,6 +80,34 @@ function options(): { file: string; year?: number; tz?: string } {
   return out;
 }
 
+/**
+ * UTF-8 text of the input's blocks in order. A block of ASCII bytes (most of a log) is the same text read as
+ * Latin-1, which costs one copy, when the decoder holds no unfinished character from the block before (that
+ * block ended on an ASCII byte); anything else goes through the streaming decoder.
+ */
+class BlockDecoder {
+  private dec: TextDecoder | undefined;
+  private clean = true;
+  private started = false;
+
+  text(b: Uint8Array): string {
+    if (this.clean && isAscii(b)) {
+      this.started ||= b.length > 0;
+      return Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
+    }
+    // a byte-order mark is dropped only at the very start of the input, as one decoder for it all would
+    this.dec ??= new TextDecoder('utf-8', { ignoreBOM: this.started });
+    this.started = true;
+    const t = this.dec.decode(b, { stream: true });
+    if (b.length > 0) this.clean = (b[b.length - 1] as number) < 0x80;
+    return t;
+  }
+
+  end(): string {
+    return this.dec?.decode() ?? '';
+  }
+}
+
 function firstLines(buf: Buffer): string[] {
   return buf.toString('utf8').split('\n', SNIFF_LINES);
 }
@@ -94,14 +130,14 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       }
       return;
     }
-    const dec = new TextDecoder('utf-8');
+    const dec = new BlockDecoder();
     for (let pos = 0; pos < size; pos += BLOCK) {
       const b = await read(pos, Math.min(size, pos + BLOCK));
       if (b.length === 0) break;
-      parser.feed(dec.decode(b, { stream: true }));
+      parser.feed(dec.text(b));
       await out.drain();
     }
-    parser.feed(dec.decode());
+    parser.feed(dec.end());
   } finally {
     await fh.close();
   }
@@ -138,15 +174,15 @@ async function importStdin(parser: KubeletLogParser, out: Out): Promise<void> {
     }
     return;
   }
-  const dec = new TextDecoder('utf-8');
-  parser.feed(dec.decode(first, { stream: true }));
+  const dec = new BlockDecoder();
+  parser.feed(dec.text(first));
   await out.drain();
   if (!done)
     for (let r = await it.next(); !r.done; r = await it.next()) {
-      parser.feed(dec.decode(r.value, { stream: true }));
+      parser.feed(dec.text(r.value));
       await out.drain();
     }
-  parser.feed(dec.decode());
+  parser.feed(dec.end());
 }
 
 function describe(s: ImportSummary): string {
@@ -168,7 +204,13 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 const opts = options();
-const out = new Out(process.stdout);
+const small =
+  opts.file !== '-' &&
+  (await stat(opts.file).then(
+    (st) => st.size < SMALL_FILE,
+    () => true,
+  ));
+const out: Out = small ? new NdjsonOut(process.stdout) : new EncoderPipe(process.stdout);
 const parser = new KubeletLogParser({
   onEvent: out.push,
   reversed: false,

@@ -72,9 +72,24 @@ function claimed(msg: string): boolean {
 export function structuredOf(text: string): Structured | null | undefined {
   if (text.charCodeAt(0) !== 34) return GLOG_CLAIMED.test(text) ? undefined : null;
   const close = text.indexOf('"', 1);
-  const esc = text.indexOf('\\');
-  const msg = close > 0 && (esc < 0 || esc > close) ? text.slice(1, close) : readQuoted(text, 0).value;
+  const esc = close > 0 ? text.indexOf('\\', 1) : -1;
+  let msg: string;
+  if (close > 0 && (esc < 0 || esc > close)) msg = text.slice(1, close);
+  else if (esc > 0 && !mayBeClaimed(text.slice(1, esc))) return null;
+  else msg = readQuoted(text, 0).value;
   return claimed(msg) ? (parseStructured(text) ?? null) : null;
+}
+
+/** every beginning of a claimed message: a message with an escape in it is read only when its text before
+ * the escape is one of them (or starts a prefix family claims whole) */
+const CLAIMED_STARTS = new Set<string>();
+for (const m of [...CLAIMED, 'SyncLoop', 'Skipping pod synchronization'])
+  for (let i = 0; i <= m.length; i++) CLAIMED_STARTS.add(m.slice(0, i));
+
+function mayBeClaimed(head: string): boolean {
+  return (
+    CLAIMED_STARTS.has(head) || head.startsWith('SyncLoop') || head.startsWith('Skipping pod synchronization')
+  );
 }
 
 /** Flattens a klog JSON record's values to the strings the text form would show. */
