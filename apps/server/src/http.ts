@@ -15,6 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { type Access, WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
 import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './context.ts';
 import type { Example } from './examples.ts';
+import watchRoutes from './kube-api/watch-routes.ts';
 import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
 import importsRoutes from './routes/imports.ts';
@@ -139,6 +140,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
     bind: opts.bind,
     allowedHosts: opts.allowedHosts,
   });
+  await app.register(watchRoutes, opts.limits ?? {});
   await app.register(podsRoutes);
   await app.register(logsRoutes, { podLogsDirectory: opts.podLogsDirectory });
   await app.register(simRoutes, { sim: opts.sim });
