@@ -44,10 +44,22 @@ export function openPodStore(dataDir: string, warn: (msg: string) => void): PodS
   return new PodStore(join(dataDir, POD_STORE_DIR), { warn });
 }
 
-/** Adds every stored pod to the engine, oldest first; returns how many. Call before engine.start(). */
-export function restorePods(engine: PersistedEngine, store: PodStore, warn: (msg: string) => void): number {
+/**
+ * Adds every stored pod to the engine, oldest first; returns how many. Call before engine.start().
+ * `lastStatus` gives a pod's status as last reported (the trace history): a pod comes back with it, as a
+ * restarted kubelet finds the apiserver's copy, so its status keeps its times and an unchanged pod is
+ * unchanged for watchers.
+ */
+export function restorePods(
+  engine: PersistedEngine,
+  store: PodStore,
+  warn: (msg: string) => void,
+  lastStatus: (uid: string) => Pod['status'] | undefined = () => undefined,
+): number {
   let n = 0;
-  for (const pod of store.load()) {
+  for (const stored of store.load()) {
+    const status = stored.status ?? lastStatus(stored.metadata.uid ?? '');
+    const pod = status ? { ...stored, status } : stored;
     try {
       engine.addPod(pod);
       n++;

@@ -17,7 +17,7 @@
  * plugin is registered then). Listeners are called on the event loop from inside TraceRecorder.record: they
  * must not block or throw.
  */
-import type { Pod } from '@syncscope/core/api';
+import type { Pod, PodStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from '../context.ts';
 import type { Engine } from '../engine.ts';
@@ -219,6 +219,21 @@ export class PodVersions {
     // a watch from before the dropped removal could no longer be told of it
     this.start = Math.max(this.start, dropped.seq + 1);
   }
+}
+
+/**
+ * Each pod's last reported status in the newest `events` of the trace (the history a restart preloads), for
+ * restorePods: the status a pod had when the server stopped.
+ */
+export function lastStatuses(
+  trace: Pick<TraceSource, 'since' | 'next' | 'oldest'>,
+  events = WATCH_HISTORY_EVENTS,
+): (uid: string) => PodStatus | undefined {
+  const from = Math.max(trace.oldest, trace.next - events) - 1;
+  const last = new Map<string, PodStatus>();
+  for (const ev of trace.since(Math.max(0, from), (e) => e.type === 'status.update'))
+    if (ev.type === 'status.update') last.set(ev.podUID, ev.status);
+  return (uid) => last.get(uid);
 }
 
 /** The object of a DELETED event for a pod removed before this server started: what the trace says of it. */
