@@ -58,7 +58,7 @@ export function restorePods(
 ): number {
   let n = 0;
   for (const stored of store.load()) {
-    const status = stored.status ?? lastStatus(stored.metadata.uid ?? '');
+    const status = lastStatus(stored.metadata.uid ?? '') ?? stored.status;
     const pod = status ? { ...stored, status } : stored;
     try {
       engine.addPod(pod);
