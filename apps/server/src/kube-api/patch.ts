@@ -35,7 +35,7 @@ export function applyPatch(type: PatchType, target: Json, patch: Json): Json {
     case 'application/merge-patch+json':
       return mergePatch(target, patch);
     case 'application/strategic-merge-patch+json':
-      return strategicMerge(target, patch, '');
+      return strategicMerge(target, patch);
   }
 }
 
@@ -187,7 +187,7 @@ export const MERGE_KEYS: Record<string, string> = {
 const ELEMENT_ORDER = '$setElementOrder/';
 const DELETE_PRIMITIVE = '$deleteFromPrimitiveList/';
 
-export function strategicMerge(target: Json, patch: Json, field: string): Json {
+export function strategicMerge(target: Json, patch: Json): Json {
   if (!isObj(patch)) return patch;
   const directive = patch.$patch;
   if (directive === 'delete') return null;
@@ -221,9 +221,8 @@ export function strategicMerge(target: Json, patch: Json, field: string): Json {
         key,
         patch[`${ELEMENT_ORDER}${k}`],
       );
-    } else out[k] = strategicMerge(out[k] ?? null, v, k);
+    } else out[k] = strategicMerge(out[k] ?? null, v);
   }
-  void field;
   return out;
 }
 
@@ -241,8 +240,8 @@ function mergeList(target: Json[], patch: Json[], key: string, order: Json | und
       if (i >= 0) out.splice(i, 1);
       continue;
     }
-    if (i >= 0) out[i] = strategicMerge(out[i] as Json, item, '') as Json;
-    else out.push(strategicMerge(null, item, '') as Json);
+    if (i >= 0) out[i] = strategicMerge(out[i] as Json, item) as Json;
+    else out.push(strategicMerge(null, item) as Json);
   }
   if (!Array.isArray(order)) return out;
   // $setElementOrder: the items it names in its order, the others after them as they were
