@@ -1,0 +1,114 @@
+/**
+ * The real kubectl writing pods: `apply` twice (the second is "unchanged"), `get -w` seeing a new pod, and
+ * `delete` returning only once the pod is gone. kubectl needs the API's discovery (/api, /api/v1) before it
+ * does any of this: each case runs only when the server serves an APIResourceList at /api/v1 (and kubectl
+ * is installed), probed before the cases run, and skips itself otherwise (ctx.skip: a skipIf condition is
+ * read when the file is collected, before any server exists).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ListeningServer, startServer, tempDir } from '../support/server-process.ts';
+
+const run = promisify(execFile);
+const cleanups: (() => Promise<void>)[] = [];
+let server: ListeningServer;
+let dir: string;
+let discoveryServed = false;
+
+async function hasKubectl(): Promise<boolean> {
+  try {
+    await run('kubectl', ['version', '--client']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  dir = await tempDir('syncscope-kubectl-', cleanups);
+  server = await startServer(dir, cleanups);
+  const res = await fetch(`${server.base}/api/v1`);
+  const body = res.ok ? ((await res.json().catch(() => ({}))) as { kind?: string }) : {};
+  discoveryServed = body.kind === 'APIResourceList' && (await hasKubectl());
+});
+
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** kubectl against the server, without a kubeconfig of the user's; --validate=false: no OpenAPI here. */
+function kubectl(...args: string[]) {
+  return run('kubectl', ['--server', server.base, '--kubeconfig', '/dev/null', ...args], {
+    cwd: dir,
+    timeout: 60_000,
+  });
+}
+
+const MANIFEST = `apiVersion: v1
+kind: Pod
+metadata:
+  name: applied
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: app
+    image: busybox
+    command: ["sh", "-c", "sleep 3600"]
+`;
+
+describe('kubectl writes', () => {
+  it('apply twice: created, then unchanged', async (ctx) => {
+    if (!discoveryServed) ctx.skip();
+    const file = join(dir, 'pod.yaml');
+    await writeFile(file, MANIFEST);
+    const first = await kubectl('apply', '--validate=false', '-f', file);
+    expect(first.stdout.trim()).toBe('pod/applied created');
+    const second = await kubectl('apply', '--validate=false', '-f', file);
+    expect(second.stdout.trim()).toBe('pod/applied unchanged');
+    await writeFile(file, MANIFEST.replace('image: busybox', 'image: busybox:latest'));
+    const third = await kubectl('apply', '--validate=false', '-f', file);
+    expect(third.stdout.trim()).toBe('pod/applied configured');
+  });
+
+  it('get -w sees a pod created after it started', async (ctx) => {
+    if (!discoveryServed) ctx.skip();
+    const proc: ChildProcess = spawn(
+      'kubectl',
+      ['--server', server.base, '--kubeconfig', '/dev/null', 'get', 'pods', '-w', '-o', 'name'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    cleanups.push(async () => {
+      proc.kill();
+    });
+    let out = '';
+    const seen = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`kubectl get -w printed: ${out}`)), 30_000);
+      proc.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('pod/watched')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const file = join(dir, 'watched.yaml');
+    await writeFile(file, MANIFEST.replace('name: applied', 'name: watched'));
+    await kubectl('create', '--validate=false', '-f', file);
+    await seen;
+    proc.kill();
+  });
+
+  it('delete returns once the pod is gone', async (ctx) => {
+    if (!discoveryServed) ctx.skip();
+    const file = join(dir, 'gone.yaml');
+    await writeFile(file, MANIFEST.replace('name: applied', 'name: gone'));
+    await kubectl('create', '--validate=false', '-f', file);
+    const del = await kubectl('delete', 'pod', 'gone');
+    expect(del.stdout.trim()).toBe('pod "gone" deleted');
+    const res = await fetch(`${server.base}/api/v1/namespaces/default/pods/gone`);
+    expect(res.status).toBe(404);
+  });
+});
