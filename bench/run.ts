@@ -12,7 +12,17 @@ import { describeMachine, machine } from './lib/machine.ts';
 import { ROOT, TSX } from './lib/spawn.ts';
 import { formatMarkdown, formatTable, type Row } from './lib/table.ts';
 
-const ALL = ['p1-bringup', 'p2-relist', 'p3-idle', 'p4-stream', 'p5-ui', 'p6-import', 'p6-ui', 'p7-observe'];
+const ALL = [
+  'p1-bringup',
+  'p2-relist',
+  'p3-idle',
+  'p4-stream',
+  'p5-ui',
+  'p6-import',
+  'p6-ui',
+  'p7-observe',
+  'p8-watch',
+];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
 const only = process.argv.includes('--only') && onlyArg ? onlyArg.split(',') : undefined;
