@@ -118,6 +118,7 @@ export class PodVersions {
         // a pod added back by the restart has not changed since its last event before it
         if (s.beforeStart > 0) changed = s.beforeStart;
         else if (s.first > lastStart.seq && created(pod) < Math.floor(lastStart.time / 1000) * 1000) {
+          // added after the restart, yet created before it: a stored pod whose earlier events are older
           first = before; // its history is older than what was read
           changed = before;
         }
@@ -247,7 +248,8 @@ function stub(ev: Extract<TraceEvent, { type: 'config.update' }>): Pod {
   };
 }
 
+/** When the pod was created; +Infinity when it does not say (never taken for a pod from before a restart). */
 function created(pod: Pod): number {
   const t = pod.metadata.creationTimestamp ? Date.parse(pod.metadata.creationTimestamp) : Number.NaN;
-  return Number.isNaN(t) ? 0 : t;
+  return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
 }
