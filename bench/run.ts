@@ -23,6 +23,7 @@ const ALL = [
   'p7-observe',
   'p8-otlp',
   'p9-table',
+  'p10-watch',
 ];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];

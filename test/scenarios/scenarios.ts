@@ -234,7 +234,7 @@ export const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'delete with a grace period: SIGTERM ignored takes the whole grace',
+    name: 'delete with a grace period: SIGTERM ignored takes the whole grace; two-phase in the API',
     deletes: true,
     pod: podManifest('sc-grace', { containers: [busybox('app', 'while true; do sleep 1; done')] }),
     async run(h, uid) {
@@ -264,6 +264,12 @@ export const scenarios: Scenario[] = [
         .filter((e) => e.type === 'worker.state')
         .map((e) => (e.type === 'worker.state' ? e.to : ''));
       expect(states).toEqual(expect.arrayContaining(['SyncPod', 'TerminatingPod', 'TerminatedPod']));
+      // the apiserver's side: the graceful DELETE, then the final delete with grace 0, then REMOVE
+      const ops = h
+        .podTrace(uid)
+        .filter((e) => e.type === 'config.update')
+        .map((e) => (e.type === 'config.update' ? e.op : ''));
+      expect(ops).toEqual(['ADD', 'DELETE', 'DELETE', 'REMOVE']);
     },
   },
 ];

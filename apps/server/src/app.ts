@@ -40,6 +40,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
 import { createHttpApp, type HttpOptions } from './http.ts';
+import { lastStatuses } from './kube-api/watch.ts';
 import { KubeletLogFile } from './kubelet-log-file.ts';
 import {
   durableEngine,
@@ -206,7 +207,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     runtime: simulated ? 'simulated' : 'remote',
     endpoint,
   });
-  const restored = restorePods(engine, store, warn);
+  const restored = restorePods(engine, store, warn, lastStatuses(history));
   const persistence = persistPods(trace, engine, store, warn);
   const api = durableEngine(engine, store, clock);
 

@@ -206,10 +206,10 @@ describe('request shape', () => {
     const res = await create(pod(), 'application/x-www-form-urlencoded');
     expect(res.statusCode).toBe(415);
     expect(res.json()).toMatchObject({ kind: 'Status', code: 415, reason: 'UnsupportedMediaType' });
-    const put = await app.inject({ method: 'PUT', url: '/api/v1/namespaces/default/pods/web' });
-    expect(put.statusCode).toBe(405);
-    expect(put.headers.allow).toBe('DELETE, GET, HEAD');
-    expect(put.json()).toMatchObject({ kind: 'Status', code: 405, reason: 'MethodNotAllowed' });
+    const post = await app.inject({ method: 'POST', url: '/api/v1/namespaces/default/pods/web' });
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe('DELETE, GET, HEAD, PATCH, PUT');
+    expect(post.json()).toMatchObject({ kind: 'Status', code: 405, reason: 'MethodNotAllowed' });
     expect((await app.inject({ method: 'DELETE', url: '/api/v1/pods' })).statusCode).toBe(405);
     expect(engine.getPods()).toEqual([]);
   });

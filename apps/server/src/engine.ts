@@ -2,7 +2,7 @@
  * What the HTTP layer needs from the engine: the Kubelet facade's read and write methods, nothing more.
  * The Kubelet satisfies it structurally; unit tests pass a small fake.
  *
- * Every method is called from a request handler on the event loop, so each must return at once: addPod and
+ * Every method is called from a request handler on the event loop, so each must return at once: addPod, updatePod and
  * deletePod hand the pod to the sync loop and return before any runtime call is made.
  */
 import type { Event, Pod } from '@syncscope/core/api';
@@ -12,7 +12,12 @@ import type { RuntimePod } from '@syncscope/core/kubelet/container/runtime';
 export interface Engine {
   /** A validated, defaulted pod with uid, namespace and creationTimestamp set. */
   addPod(pod: Pod): void;
-  /** Graceful delete: sets deletionTimestamp; the pod leaves getPods() once its worker has terminated it. */
+  /** A replaced pod (PUT/PATCH), same uid, already checked as an update the API allows. */
+  updatePod(pod: Pod): void;
+  /**
+   * Delete: sets deletionTimestamp; the pod leaves getPods() once its worker has terminated it (or at once
+   * with grace 0, or when its phase is terminal).
+   */
   deletePod(uid: string, gracePeriodSeconds?: number): void;
   getPods(): Pod[];
   getPod(namespace: string, name: string): Pod | undefined;

@@ -16,6 +16,7 @@ import { type Access, WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
 import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './context.ts';
 import type { Example } from './examples.ts';
 import kubeApi from './kube-api/index.ts';
+import watchRoutes from './kube-api/watch-routes.ts';
 import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
 import importsRoutes from './routes/imports.ts';
@@ -140,6 +141,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
     bind: opts.bind,
     allowedHosts: opts.allowedHosts,
   });
+  await app.register(watchRoutes, opts.limits ?? {});
   await app.register(podsRoutes);
   await app.register(kubeApi);
   await app.register(logsRoutes, { podLogsDirectory: opts.podLogsDirectory });

@@ -118,9 +118,9 @@ describe('the durable write path', () => {
     const api = durableEngine(kl, store, clock);
     const persistence = persistPods(trace, kl, store, (m) => warnings.push(m));
     api.addPod(pod('done', 'uid-1'));
-    api.deletePod('uid-1', 0);
+    api.deletePod('uid-1', 5);
     breakStore();
-    kl.podConfig.remove('uid-1'); // the engine's final delete, once the worker finished
+    kl.podConfig.finalDelete('uid-1'); // the engine's final delete, once the worker finished
     expect([...persistence.pending]).toEqual(['uid-1']);
     expect(warnings).toEqual([
       `pod store: cannot write ${join(dir, 'uid-1.json')}: not a directory (the change is kept and retried)`,

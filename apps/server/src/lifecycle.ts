@@ -2,7 +2,7 @@
  * What survives the server process, and how it ends.
  *
  * Pods: the PodStore plays the API server's part, and a change is acknowledged only once it is on disk.
- * The API's writes (a POST, a DELETE, a startup example) go through durableEngine: the pod as it will be
+ * The API's writes (a POST, a PUT or PATCH, a DELETE, a startup example) go through durableEngine: the pod as it will be
  * is stored first and handed to the engine only after the write returned; when the disk refuses, the
  * request fails with a 507/503 Status and the engine never sees the change. The engine's own changes (the
  * final REMOVE of a deleted pod whose worker finished, any UPDATE) are written after the fact by
@@ -37,6 +37,7 @@ export const SHUTDOWN_TIMEOUT_MS = 2_000;
 /** What persistence needs from the engine: its API-facing pod config. The Kubelet has it. */
 export interface PersistedEngine {
   addPod(pod: Pod): void;
+  updatePod(pod: Pod): void;
   readonly podConfig: { get(uid: string): Pod | undefined };
 }
 
@@ -44,10 +45,22 @@ export function openPodStore(dataDir: string, warn: (msg: string) => void): PodS
   return new PodStore(join(dataDir, POD_STORE_DIR), { warn });
 }
 
-/** Adds every stored pod to the engine, oldest first; returns how many. Call before engine.start(). */
-export function restorePods(engine: PersistedEngine, store: PodStore, warn: (msg: string) => void): number {
+/**
+ * Adds every stored pod to the engine, oldest first; returns how many. Call before engine.start().
+ * `lastStatus` gives a pod's status as last reported (the trace history): a pod comes back with it, as a
+ * restarted kubelet finds the apiserver's copy, so its status keeps its times and an unchanged pod is
+ * unchanged for watchers.
+ */
+export function restorePods(
+  engine: PersistedEngine,
+  store: PodStore,
+  warn: (msg: string) => void,
+  lastStatus: (uid: string) => Pod['status'] | undefined = () => undefined,
+): number {
   let n = 0;
-  for (const pod of store.load()) {
+  for (const stored of store.load()) {
+    const status = lastStatus(stored.metadata.uid ?? '') ?? stored.status;
+    const pod = status ? { ...stored, status } : stored;
     try {
       engine.addPod(pod);
       n++;
@@ -95,10 +108,17 @@ export function durableEngine(engine: DurableTarget, store: PodStore, clock: Pas
       stored(() => store.put(pod));
       engine.addPod(pod);
     },
+    updatePod(pod) {
+      stored(() => store.put(pod));
+      engine.updatePod(pod);
+    },
     deletePod(uid, gracePeriodSeconds) {
       const now = clock.now();
       const old = engine.podConfig.get(uid);
-      const deleted = old && gracefulDeletion(old, gracePeriodSeconds, now);
+      const phase = engine.getPodByUID(uid)?.status?.phase;
+      const deleted = old && gracefulDeletion(old, gracePeriodSeconds, now, phase);
+      // grace 0 ends in a REMOVE at once, which persistPods writes through; the deleted pod is stored
+      // first all the same, so an acknowledged delete is never undone by a crash in between
       if (deleted) stored(() => store.put(deleted));
       engine.deletePod(uid, gracePeriodSeconds, now);
     },

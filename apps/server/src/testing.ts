@@ -18,6 +18,11 @@ export class FakeEngine implements Engine {
     this.pods.set(pod.metadata.uid as string, { ...pod, status: { phase: 'Pending' } });
   }
 
+  updatePod(pod: Pod): void {
+    const old = this.pods.get(pod.metadata.uid as string);
+    this.pods.set(pod.metadata.uid as string, { ...pod, status: old?.status ?? { phase: 'Pending' } });
+  }
+
   deletePod(uid: string, gracePeriodSeconds?: number): void {
     this.deletes.push({ uid, gracePeriodSeconds });
     const pod = this.pods.get(uid);

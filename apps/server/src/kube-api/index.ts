@@ -34,7 +34,7 @@ export interface KubeApiOptions {
 async function kubeApi(app: FastifyInstance, opts: KubeApiOptions): Promise<void> {
   const { trace, clock } = app.syncscope;
   const startedAt = clock.now();
-  const versions = new ResourceVersions(trace);
+  const versions = new ResourceVersions(trace, app.podVersions);
   app.decorate('kubeApi', { versions, node: new NodeObject(startedAt), startedAt });
   app.addHook('onClose', async () => versions.close());
   await app.register(discovery, { version: opts.version ?? '0' });
@@ -44,4 +44,7 @@ async function kubeApi(app: FastifyInstance, opts: KubeApiOptions): Promise<void
   await app.register(namespaces);
 }
 
-export default fp(kubeApi, { name: 'syncscope-kube-api', dependencies: ['syncscope-context'] });
+export default fp(kubeApi, {
+  name: 'syncscope-kube-api',
+  dependencies: ['syncscope-context', 'syncscope-watch'],
+});

@@ -70,13 +70,15 @@ export const POD_LIST: ListSpec<Pod> = {
   fieldOf: podField,
 };
 
+/** The pod bound to this node (spec.nodeName), as every pod this kubelet runs is. */
+export function boundToNode(pod: Pod, nodeName: string): Pod {
+  return pod.spec.nodeName ? pod : { ...pod, spec: { ...pod.spec, nodeName } };
+}
+
 /** The pod as the API serves it: its resourceVersion, and bound to this node. */
 export function kubePod(pod: Pod, nodeName: string, versions: ResourceVersions): Pod {
-  return {
-    ...pod,
-    metadata: { ...pod.metadata, resourceVersion: versions.pod(pod.metadata.uid ?? '') },
-    spec: pod.spec.nodeName ? pod.spec : { ...pod.spec, nodeName },
-  };
+  const bound = boundToNode(pod, nodeName);
+  return { ...bound, metadata: { ...bound.metadata, resourceVersion: versions.pod(pod.metadata.uid ?? '') } };
 }
 
 async function podReads(app: FastifyInstance): Promise<void> {

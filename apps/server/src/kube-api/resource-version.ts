@@ -1,18 +1,24 @@
 /**
  * resourceVersion for the Kubernetes API, from the trace's seq (one durable, monotonic counter: seqs are
  * reserved on disk before they are issued, so a restart never reuses one):
- *   - a pod's is the seq of the last `config.update` or `status.update` of its UID;
+ *   - a pod's is the seq of the last `config.update` or `status.update` of its UID, as the pod watch's index
+ *     (watch.ts PodVersions) keeps it: one place for a pod's version, read by lists, gets and watches;
  *   - an Event's is the seq of the last `k8s.event` record that counted it (same pod, fieldPath, type,
  *     reason and message: the recorder's aggregation key);
  *   - a list's is the newest seq issued (`next - 1`).
  *
  * ResourceVersions is fed by a trace listener (synchronous, O(1) per event) and seeded at construction
- * from the newest events still in memory, so after a restart a pod keeps the version of its last recorded
- * change. A pod or event the tracker never saw gets the list version at the moment it is first asked
- * about, kept from then on, so two reads without a change answer the same version.
+ * from the newest events still in memory, so after a restart an Event keeps the version of its last recorded
+ * count. A pod or event never seen gets the list version at the moment it is first asked about, kept from
+ * then on, so two reads without a change answer the same version.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from '../context.ts';
+
+/** Where a pod's version comes from (PodVersions, the watch's index). */
+export interface PodVersionSource {
+  version(uid: string): number | undefined;
+}
 
 /** Events read back at construction: the newest ones, which the in-memory ring holds. */
 const SEED_EVENTS = 50_000;
@@ -31,23 +37,23 @@ export function eventKey(
 }
 
 export class ResourceVersions {
-  private readonly pods = new Map<string, number>();
+  /** versions handed out to pods the index did not know (kept, so a second read answers the same) */
+  private readonly unknownPods = new Map<string, number>();
   private readonly events = new Map<string, number>();
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly trace: TraceSource) {
+  constructor(
+    private readonly trace: TraceSource,
+    private readonly podVersions: PodVersionSource,
+  ) {
     const from = Math.max(0, trace.next - 1 - SEED_EVENTS, trace.oldest - 1);
     for (const ev of trace.since(from, isVersioned)) this.observe(ev);
     this.unsubscribe = trace.subscribe((ev) => this.observe(ev));
   }
 
-  /** The trace listener: remembers the seq of every change that moves a version. */
+  /** The trace listener: remembers the seq of every Event count. */
   observe(ev: TraceEvent): void {
-    if (ev.type === 'config.update') {
-      // a removed pod is gone from every list; its version is not asked again
-      if (ev.op === 'REMOVE') this.pods.delete(ev.podUID);
-      else this.pods.set(ev.podUID, ev.seq);
-    } else if (ev.type === 'status.update') this.pods.set(ev.podUID, ev.seq);
+    if (ev.type === 'config.update' && ev.op === 'REMOVE') this.unknownPods.delete(ev.podUID);
     else if (ev.type === 'k8s.event') {
       const key = eventKey(ev.podUID, ev.fieldPath, ev.eventType, ev.reason, ev.message);
       this.events.delete(key);
@@ -63,10 +69,10 @@ export class ResourceVersions {
 
   /** The resourceVersion of the pod with this UID. */
   pod(uid: string): string {
-    let v = this.pods.get(uid);
+    let v = this.podVersions.version(uid) ?? this.unknownPods.get(uid);
     if (v === undefined) {
       v = this.listVersion();
-      this.pods.set(uid, v);
+      this.unknownPods.set(uid, v);
     }
     return String(v);
   }
@@ -87,5 +93,5 @@ export class ResourceVersions {
 }
 
 function isVersioned(ev: TraceEvent): boolean {
-  return ev.type === 'config.update' || ev.type === 'status.update' || ev.type === 'k8s.event';
+  return ev.type === 'k8s.event';
 }

@@ -9,7 +9,7 @@
  * Every pod on the runtime is observed: the kubelet's, known by their io.kubernetes.pod.* labels, and pods a
  * Syncscope in managed mode created (they carry the same labels plus its ownership label, which decides how
  * they are shown: pod-view.ts). It implements the routes' Engine: the reads answer from memory at once; addPod
- * and deletePod throw a 403 Status (observe mode changes nothing).
+ * updatePod and deletePod throw a 403 Status (observe mode changes nothing).
  *
  * start() begins relisting and reading the PLEG channel; stop() ends both (the runtime is left as it was).
  */
@@ -240,6 +240,10 @@ export class Observer implements Engine, LogJoin {
   // ---- Engine ----------------------------------------------------------------------------------------
 
   addPod(): void {
+    throw new StatusError(status(403, 'Forbidden', OBSERVE_REFUSAL));
+  }
+
+  updatePod(): void {
     throw new StatusError(status(403, 'Forbidden', OBSERVE_REFUSAL));
   }
 

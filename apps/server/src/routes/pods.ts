@@ -1,27 +1,35 @@
 /**
  * Pod writes, as the API server serves them (the reads are in kube-api/pod-reads.ts and kube-api/events.ts):
  *   POST   /api/v1/namespaces/:ns/pods               create (YAML or JSON body) → 201 Pod
- *   DELETE /api/v1/namespaces/:ns/pods/:name[?gracePeriodSeconds=]  graceful delete → 200 Pod (deletionTimestamp set)
+ *   PUT    /api/v1/namespaces/:ns/pods/:name         replace → 200 Pod (only what a pod may change; else 422)
+ *   PATCH  /api/v1/namespaces/:ns/pods/:name         json, merge or strategic-merge patch → 200 Pod (else 415)
+ *   DELETE /api/v1/namespaces/:ns/pods/:name[?gracePeriodSeconds=]  DeleteOptions body, preconditions (409)
+ *                                                    → 200 Pod (deletionTimestamp set, or already gone)
+ *   (GET …pods?watch=true is served by kube-api/watch-routes.ts before the read handlers)
  *
- * A create or delete is acknowledged only once it is on disk: the engine the routes get from buildApp
- * stores the pod first (durableEngine, lifecycle.ts), and when the disk refuses its addPod/deletePod throw a
+ * A create, update or delete is acknowledged only once it is on disk: the engine the routes get from buildApp
+ * stores the pod first (durableEngine, lifecycle.ts), and when the disk refuses its addPod/updatePod/deletePod throw a
  * StatusError (507 InsufficientStorage, 503 ServiceUnavailable) before the engine acts; the error handler
  * sends it. Nothing in between awaits, so admission's checks still hold when the pod is stored.
  */
-import { gracefulDeletion } from '@syncscope/core';
-import { isStatus } from '@syncscope/core/api';
-import { MAX_GRACE_PERIOD_SECONDS } from '@syncscope/core/api/validation';
-import type { FastifyInstance } from 'fastify';
+import { isStatus, type Pod, type Status } from '@syncscope/core/api';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { WRITE_ROUTE } from '../access.ts';
 import { admitPod, MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
-import { intParam, notFound, sendStatus, unsupportedMediaType } from '../status.ts';
+import { deletePod, patchPod, replacePod, type WriteContext } from '../kube-api/pod-writes.ts';
+import { sendStatus, unsupportedMediaType } from '../status.ts';
 
 interface NsParams {
   ns: string;
 }
 interface PodParams extends NsParams {
   name: string;
+}
+interface DeleteQuery {
+  gracePeriodSeconds?: string;
+  propagationPolicy?: string;
+  dryRun?: string;
 }
 
 async function podsRoutes(app: FastifyInstance): Promise<void> {
@@ -45,23 +53,28 @@ async function podsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.delete<{ Params: PodParams; Querystring: { gracePeriodSeconds?: string } }>(
-    '/api/v1/namespaces/:ns/pods/:name',
-    WRITE_ROUTE,
-    async (req, reply) => {
-      app.syncscope.requireToken(req);
-      const grace = intParam('gracePeriodSeconds', req.query.gracePeriodSeconds, 0, MAX_GRACE_PERIOD_SECONDS);
-      if (isStatus(grace)) return sendStatus(reply, grace);
-      const pod = engine.getPod(req.params.ns, req.params.name);
-      if (!pod?.metadata.uid) return sendStatus(reply, notFound(req.params.name));
-      const asked = clock.now();
-      engine.deletePod(pod.metadata.uid, grace); // stored, then started; throws (nothing started) if not stored
-      const now = engine.getPodByUID(pod.metadata.uid);
-      if (now?.metadata.deletionTimestamp) return now;
-      // The engine may already have forgotten it; answer with the pod as it was asked to end.
-      return gracefulDeletion(now ?? pod, grace, asked) ?? now ?? pod;
-    },
+  // writes beyond create: kube-api/pod-writes.ts; resourceVersions from the watch index (watch-routes.ts)
+  const writes = (): WriteContext => ({ engine, versions: app.podVersions, clock });
+  const answer = (reply: FastifyReply, out: Pod | Status) =>
+    isStatus(out) ? sendStatus(reply, out) : reply.code(200).send(out);
+  type Write = { Params: PodParams; Body: string; Querystring: DeleteQuery };
+  const text = (body: unknown) => (typeof body === 'string' ? body : '');
+
+  app.put<Write>('/api/v1/namespaces/:ns/pods/:name', WRITE_ROUTE, async (req, reply) =>
+    answer(reply, replacePod(writes(), req.params, text(req.body), req.headers['content-type'])),
   );
+
+  app.patch<Write>('/api/v1/namespaces/:ns/pods/:name', WRITE_ROUTE, async (req, reply) =>
+    answer(reply, patchPod(writes(), req.params, text(req.body), req.headers['content-type'])),
+  );
+
+  app.delete<Write>('/api/v1/namespaces/:ns/pods/:name', WRITE_ROUTE, async (req, reply) => {
+    app.syncscope.requireToken(req);
+    return answer(
+      reply,
+      deletePod(writes(), req.params, text(req.body), req.headers['content-type'], req.query),
+    );
+  });
 }
 
 export default fp(podsRoutes, { name: 'syncscope-pods', dependencies: ['syncscope-context'] });

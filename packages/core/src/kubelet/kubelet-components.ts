@@ -195,8 +195,8 @@ export class KubeletComponents {
         jitterFactor: c.workerJitterFactor,
       },
       onPodFinished: (uid) => {
-        // as the status manager would: a deleted pod whose worker finished leaves the API
-        if (this.podConfig.get(uid)?.metadata.deletionTimestamp) this.podConfig.remove(uid);
+        // as the status manager would: a deleted pod whose worker finished gets its final delete (grace 0)
+        this.podConfig.finalDelete(uid);
       },
     });
   }

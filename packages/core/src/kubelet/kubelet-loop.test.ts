@@ -60,7 +60,8 @@ describe('Kubelet sync loop (fake runtime, fake clock)', () => {
     const ops = (trace.since(0, (e) => e.type === 'config.update') as TraceOf<'config.update'>[]).map(
       (e) => e.op,
     );
-    expect(ops).toEqual(['ADD', 'DELETE', 'REMOVE']);
+    // two-phase: the graceful DELETE, then the status manager's final delete (grace 0), then REMOVE
+    expect(ops).toEqual(['ADD', 'DELETE', 'DELETE', 'REMOVE']);
     const sources = new Set(
       (trace.since(0, (e) => e.type === 'loop.iteration') as TraceOf<'loop.iteration'>[]).map(
         (e) => e.source,

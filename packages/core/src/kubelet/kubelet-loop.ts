@@ -366,9 +366,18 @@ export class KubeletLoop extends KubeletComponents {
     this.podConfig.add(pod);
   }
 
-  /** Graceful delete (PodConfig.delete); `now` is when it was asked, the clock's time unless given. */
+  /** A replaced pod (PUT or PATCH, already validated as an update the API allows): an UPDATE to the loop. */
+  updatePod(pod: Pod): void {
+    this.podConfig.update(pod);
+  }
+
+  /**
+   * Delete (PodConfig.delete): graceful, or at once with grace 0 or for a pod whose status is terminal.
+   * `now` is when it was asked, the clock's time unless given.
+   */
   deletePod(uid: string, gracePeriodSeconds?: number, now?: number): void {
-    this.podConfig.delete(uid, gracePeriodSeconds, now);
+    const phase = (this.statusManager.getPodStatus(uid) ?? this.podConfig.get(uid)?.status)?.phase;
+    this.podConfig.delete(uid, gracePeriodSeconds, now, phase);
   }
 
   getPods(): Pod[] {

@@ -24,7 +24,9 @@ export interface PodUpdate {
  *   add(pod)                 → ADD
  *   update(pod)              → UPDATE   (spec/label changes)
  *   delete(uid, grace)       → DELETE   (sets deletionTimestamp + deletionGracePeriodSeconds; the loop
- *                                        treats it as UPDATE, the pod worker sees a terminating pod)
+ *                                        treats it as UPDATE, the pod worker sees a terminating pod);
+ *                                        with grace 0 also REMOVE at once
+ *   finalDelete(uid)         → DELETE (grace 0), REMOVE: the status manager's delete of a finished pod
  *   remove(uid)              → REMOVE   (the object is gone; the pod leaves `pods()`)
  *
  * Never blocks: the channel is unbounded. Each change is traced as `config.update`.
@@ -62,18 +64,41 @@ export class PodConfig {
   }
 
   /**
-   * Graceful delete, as the apiserver does it (see gracefulDeletion). `now` defaults to the clock; a caller
-   * that has already stored the deleted pod passes the time it computed it at, so both agree to the
-   * millisecond. Returns false for an unknown UID.
+   * A delete as the apiserver's pod registry does it (see gracefulDeletion). `now` defaults to the clock; a
+   * caller that has already stored the deleted pod passes the time it computed it at, so both agree to the
+   * millisecond; `phase` is the pod's status phase (a Succeeded or Failed pod is deleted with grace 0).
+   *
+   *   grace > 0 → DELETE (deletionTimestamp, deletionGracePeriodSeconds); the kubelet's status manager
+   *               ends it with finalDelete once the pod has terminated;
+   *   grace 0   → DELETE with grace 0, then REMOVE at once: the object is gone while the kubelet still
+   *               kills the containers (with its minimum grace, calculateEffectiveGracePeriod);
+   *   a pod already deleted with grace 0 → REMOVE only; a grace not shorter than the pending one → nothing.
+   *
+   * Returns false for an unknown UID.
    */
-  delete(uid: string, gracePeriodSeconds?: number, now = this.clock.now()): boolean {
+  delete(uid: string, gracePeriodSeconds?: number, now = this.clock.now(), phase?: string): boolean {
     const old = this.store.get(uid);
     if (!old) return false;
-    const pod = gracefulDeletion(old, gracePeriodSeconds, now);
+    if (old.metadata.deletionGracePeriodSeconds === 0) {
+      this.remove(uid);
+      return true;
+    }
+    const pod = gracefulDeletion(old, gracePeriodSeconds, now, phase);
     if (!pod) return true;
     this.store.set(uid, pod);
     this.emit('DELETE', pod);
+    if (pod.metadata.deletionGracePeriodSeconds === 0) this.remove(uid);
     return true;
+  }
+
+  /**
+   * The status manager's final delete of a pod whose worker has finished (status_manager.go: canBeDeleted,
+   * then Delete with grace 0 and the pod's UID as precondition): a second DELETE, with grace 0, then REMOVE.
+   * Only for a pod that carries a deletionTimestamp; returns whether the pod was removed.
+   */
+  finalDelete(uid: string): boolean {
+    if (!this.store.get(uid)?.metadata.deletionTimestamp) return false;
+    return this.delete(uid, 0);
   }
 
   remove(uid: string): void {
@@ -90,25 +115,31 @@ export class PodConfig {
 }
 
 /**
- * The pod as a graceful delete at `now` leaves it, as the apiserver computes it: deletionTimestamp = now +
- * grace, deletionGracePeriodSeconds = grace, where grace is the one asked for, else the spec's
- * terminationGracePeriodSeconds, else 30. A pod already being deleted only takes a shorter grace period:
- * undefined when the delete changes nothing. Pure: PodConfig.delete and the server's durable write path
- * (which stores the result before the engine sees the delete) both use it.
+ * The pod as a graceful delete at `now` leaves it, as the apiserver computes it (the pod strategy's
+ * CheckGracefulDelete, then rest.BeforeDelete): the grace is the one asked for, else the spec's
+ * terminationGracePeriodSeconds, else 30; a pod whose phase is Succeeded or Failed is deleted with 0.
+ * deletionTimestamp = now + grace. A pod already being deleted only takes a shorter grace period, counted
+ * from when its deletion was first asked (old deletionTimestamp - old grace + new grace): undefined when the
+ * delete changes nothing. Pure: PodConfig.delete and the server's durable write path (which stores the
+ * result before the engine sees the delete) both use it.
  */
 export function gracefulDeletion(
   old: Pod,
   gracePeriodSeconds: number | undefined,
   now: number,
+  phase?: string,
 ): Pod | undefined {
-  const grace = Math.max(0, gracePeriodSeconds ?? old.spec.terminationGracePeriodSeconds ?? 30);
+  let grace = Math.max(0, gracePeriodSeconds ?? old.spec.terminationGracePeriodSeconds ?? 30);
+  if (phase === 'Succeeded' || phase === 'Failed') grace = 0;
   const prev = old.metadata.deletionGracePeriodSeconds;
+  const prevAt = old.metadata.deletionTimestamp;
   if (prev !== undefined && grace >= prev) return undefined;
+  const from = prev !== undefined && prevAt ? Date.parse(prevAt) - prev * 1000 : now;
   return {
     ...old,
     metadata: {
       ...old.metadata,
-      deletionTimestamp: rfc3339(now + grace * 1000),
+      deletionTimestamp: rfc3339(from + grace * 1000),
       deletionGracePeriodSeconds: grace,
     },
   };

@@ -39,18 +39,18 @@ export class StatusManager {
    * syncBatch: the periodic pass of the kubelet's status manager (every statusSyncPeriodMs, 10 s). Of the
    * pods whose status says the worker finished (terminatePod ran), each the API still has with a
    * deletionTimestamp — and that is not a static pod's mirror — is deleted for good (canBeDeleted, then the
-   * apiserver delete with grace 0): `deleteFromAPI` is the pod config's remove. This is what ends a pod that
+   * apiserver delete with grace 0 and the UID as precondition): the pod config's finalDelete, a DELETE with
+   * grace 0 then REMOVE. This is what ends a pod that
    * reached Succeeded or Failed before it was deleted: its worker takes no further updates, so nothing else
    * would. Returns the UIDs removed.
    */
-  syncBatch(api: { get(uid: string): Pod | undefined; remove(uid: string): void }): string[] {
+  syncBatch(api: { get(uid: string): Pod | undefined; finalDelete(uid: string): boolean }): string[] {
     const removed: string[] = [];
     for (const [uid, s] of this.podStatuses) {
       if (!s.podIsFinished) continue;
       const pod = api.get(uid);
       if (!pod?.metadata.deletionTimestamp || isMirrorPod(pod)) continue;
-      api.remove(uid);
-      removed.push(uid);
+      if (api.finalDelete(uid)) removed.push(uid);
     }
     return removed;
   }

@@ -1,0 +1,215 @@
+/**
+ * Watch on the pod lists, as the apiserver serves it: `GET /api/v1/pods?watch=true` and
+ * `GET /api/v1/namespaces/:ns/pods?watch=1`, with resourceVersion, timeoutSeconds, allowWatchBookmarks,
+ * labelSelector and fieldSelector. A preHandler hook takes such a request before the list handler runs, so
+ * the list routes need not know about watching; any other request goes on untouched.
+ *
+ * The answer is a chunked `application/json` stream of WatchEvents, one JSON object a line:
+ *   no resourceVersion, or "0" → ADDED for every pod that matches, then the changes;
+ *   a resourceVersion          → what changed after it (PodVersions.changesSince), then the changes;
+ *   older than the index holds → 410 Gone, reason Expired (the client lists again).
+ * With selectors a pod that starts to match is ADDED and one that stops matching is DELETED, as the
+ * apiserver's watch cache does. With allowWatchBookmarks a BOOKMARK carrying the newest version is sent every
+ * BOOKMARK_MS and just before the timeout ends the stream.
+ *
+ * Caps: at most `maxStreams` watches at once and `maxStreamsPerAddress` from one address (the trace stream's
+ * defaults; past them 429). A watcher that stops reading is dropped once HIGH_WATER_BYTES are queued for it
+ * (it resumes from its last version). Every watch ends when the server closes (preClose).
+ *
+ * Also: a PodList or Pod answered by a GET without resourceVersions gets them from PodVersions
+ * (preSerialization), so list-then-watch clients have a version to start from.
+ */
+import type { Pod, Status } from '@syncscope/core/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { addressKey } from '../limits.ts';
+import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS } from '../routes/trace-stream.ts';
+import { badParam, intParam, sendStatus, status } from '../status.ts';
+import { boundToNode } from './pod-reads.ts';
+import { type PodChange, PodVersions } from './watch.ts';
+import { type PodPredicate, podSelector } from './watch-selector.ts';
+
+export const WATCH_URLS = new Set(['/api/v1/pods', '/api/v1/namespaces/:ns/pods']);
+export const BOOKMARK_MS = 60_000;
+/** The apiserver's --min-request-timeout: a watch without timeoutSeconds ends after this long. */
+export const DEFAULT_WATCH_SECONDS = 1800;
+export const HIGH_WATER_BYTES = 8 * 1024 * 1024;
+/** A BOOKMARK before the timeout ends the stream is sent this long ahead of it. */
+const LAST_BOOKMARK_MS = 100;
+
+export interface WatchOptions {
+  maxStreams?: number;
+  maxStreamsPerAddress?: number;
+  bookmarkMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    podVersions: PodVersions;
+  }
+}
+
+interface WatchQuery {
+  watch?: string;
+  resourceVersion?: string;
+  timeoutSeconds?: string;
+  allowWatchBookmarks?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+const isTrue = (v: string | undefined) => v === 'true' || v === '1';
+
+export function expired(rv: number, oldest: number): Status {
+  return status(410, 'Expired', `too old resource version: ${rv} (${oldest})`);
+}
+
+/** The line a change is sent as; the pod's JSON is made once per change and type, shared by watchers. */
+const lines = new WeakMap<PodChange, Map<string, string>>();
+function line(c: PodChange, type: string): string {
+  let byType = lines.get(c);
+  if (!byType) {
+    byType = new Map();
+    lines.set(c, byType);
+  }
+  let s = byType.get(type);
+  if (s === undefined) {
+    s = `{"type":"${type}","object":${JSON.stringify(c.pod)}}\n`;
+    byType.set(type, s);
+  }
+  return s;
+}
+
+async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<void> {
+  const { trace, engine } = app.syncscope;
+  // the pods as the API serves them: bound to this node (pod-reads.ts kubePod does the same for reads)
+  const bound = (p: Pod) => boundToNode(p, engine.nodeInfo().nodeName);
+  const versions = new PodVersions(trace, {
+    getPods: () => engine.getPods().map(bound),
+    getPodByUID: (uid) => {
+      const p = engine.getPodByUID(uid);
+      return p && bound(p);
+    },
+  });
+  app.decorate('podVersions', versions);
+  const maxStreams = opts.maxStreams ?? MAX_STREAMS;
+  const maxPerAddress = opts.maxStreamsPerAddress ?? MAX_STREAMS_PER_ADDRESS;
+  const bookmarkMs = opts.bookmarkMs ?? BOOKMARK_MS;
+  const open = new Set<() => void>();
+  const perAddress = new Map<string, number>();
+
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+  app.addHook('onClose', async () => versions.close());
+
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.method !== 'GET' || !WATCH_URLS.has(req.routeOptions.url ?? '')) return;
+    const q = req.query as WatchQuery;
+    if (!isTrue(q.watch)) return;
+    const timeout = intParam('timeoutSeconds', q.timeoutSeconds);
+    if (typeof timeout === 'object') return sendStatus(reply, timeout);
+    const select = podSelector(q.labelSelector, q.fieldSelector);
+    if (typeof select !== 'function') return sendStatus(reply, select);
+    let from: number | undefined;
+    if (q.resourceVersion !== undefined && q.resourceVersion !== '' && q.resourceVersion !== '0') {
+      if (!/^\d{1,16}$/.test(q.resourceVersion))
+        return sendStatus(
+          reply,
+          badParam('resourceVersion', q.resourceVersion, 'must be a resource version'),
+        );
+      from = Number(q.resourceVersion);
+    }
+    const ns = (req.params as { ns?: string }).ns;
+    const matches: PodPredicate = ns === undefined ? select : (p) => p.metadata.namespace === ns && select(p);
+    const initial = from === undefined ? undefined : versions.changesSince(from);
+    if (initial === 'expired') return sendStatus(reply, expired(from as number, versions.horizon - 1));
+
+    const addr = addressKey(req.socket.remoteAddress);
+    const mine = perAddress.get(addr) ?? 0;
+    if (open.size >= maxStreams || mine >= maxPerAddress) {
+      const which = open.size >= maxStreams ? `${maxStreams} at once` : `${maxPerAddress} from one address`;
+      return sendStatus(reply, status(429, 'TooManyRequests', `too many watches: at most ${which}`));
+    }
+    perAddress.set(addr, mine + 1);
+
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'application/json',
+      'cache-control': 'no-cache, private',
+    });
+    res.flushHeaders();
+    // the pods the client is known to have (those matching when its version was current)
+    const held = new Set<string>();
+    const send = (s: string) => {
+      res.write(s);
+      if (res.writableLength > HIGH_WATER_BYTES) end();
+    };
+    const deliver = (c: PodChange) => {
+      const uid = c.pod.metadata.uid as string;
+      const had = held.has(uid);
+      const now = c.type !== 'DELETED' && matches(c.pod);
+      if (now) held.add(uid);
+      else held.delete(uid);
+      if (now) send(line(c, had ? (c.type === 'ADDED' ? 'MODIFIED' : c.type) : 'ADDED'));
+      else if (had) send(line(c, 'DELETED'));
+    };
+    const bookmark = () => {
+      const rv = String(versions.listVersion());
+      send(
+        `{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"${rv}"}}}\n`,
+      );
+    };
+
+    const timers: NodeJS.Timeout[] = [];
+    let unsubscribe = () => {};
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      for (const t of timers) clearTimeout(t);
+      open.delete(end);
+      const n = (perAddress.get(addr) ?? 1) - 1;
+      if (n > 0) perAddress.set(addr, n);
+      else perAddress.delete(addr);
+      if (res.writableLength > HIGH_WATER_BYTES) res.destroy();
+      else res.end();
+    };
+    open.add(end);
+    res.on('close', end);
+
+    if (initial === undefined) {
+      for (const pod of versions.current()) {
+        if (!matches(pod)) continue;
+        held.add(pod.metadata.uid as string);
+        send(`{"type":"ADDED","object":${JSON.stringify(pod)}}\n`);
+      }
+    } else {
+      for (const pod of versions.current()) if (matches(pod)) held.add(pod.metadata.uid as string);
+      const changed = new Set(initial.map((c) => c.pod.metadata.uid));
+      // a pod that changed after `from` is told as it is now; whether the client had it is unknown, so one
+      // that matches is MODIFIED (ADDED if it is new) and one that no longer does is DELETED
+      for (const c of initial) {
+        const uid = c.pod.metadata.uid as string;
+        if (c.type === 'DELETED') send(line(c, 'DELETED'));
+        else if (matches(c.pod)) send(line(c, c.type));
+        else if (c.type === 'MODIFIED') send(line(c, 'DELETED'));
+        if (changed.has(uid) && !matches(c.pod)) held.delete(uid);
+      }
+    }
+    if (ended) return;
+    unsubscribe = versions.subscribe(deliver);
+    const ms = (timeout ?? DEFAULT_WATCH_SECONDS) * 1000;
+    timers.push(setTimeout(end, ms));
+    if (isTrue(q.allowWatchBookmarks)) {
+      const every = setInterval(bookmark, bookmarkMs);
+      timers.push(every);
+      if (ms > LAST_BOOKMARK_MS) timers.push(setTimeout(bookmark, ms - LAST_BOOKMARK_MS));
+    }
+  });
+}
+
+export default fp(watchRoutes, { name: 'syncscope-watch', dependencies: ['syncscope-context'] });

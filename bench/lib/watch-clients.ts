@@ -1,0 +1,64 @@
+/**
+ * Pod watchers in a process of their own (their parsing must not eat the server's CPU budget):
+ * `tsx bench/lib/watch-clients.ts <watch-url> <count>`. Each opens the URL (a chunked stream of WatchEvents)
+ * and prints "ready" once every stream has answered. For each MODIFIED event it takes the latency from the
+ * pod's `bench/changed-at` annotation (performance.timeOrigin + performance.now() of the server when it
+ * made the change; both processes read the same clock). On the stdin line "end <n>" it waits (≤ 15 s)
+ * until every watcher has seen n changes, then prints {received[], latencies: {p50,p99,max}} and exits.
+ */
+import { createInterface } from 'node:readline';
+import { percentile } from './stats.ts';
+
+const url = process.argv[2] ?? '';
+const count = Number(process.argv[3] ?? 10);
+const received = new Array<number>(count).fill(0);
+const latencies: number[] = [];
+let opened = 0;
+let want = Number.POSITIVE_INFINITY;
+let finish: (() => void) | undefined;
+const now = () => performance.timeOrigin + performance.now();
+
+async function watcher(i: number): Promise<void> {
+  const res = await fetch(url);
+  if (++opened === count) process.stdout.write('ready\n');
+  if (!res.body) return;
+  const decoder = new TextDecoder();
+  let buf = '';
+  for await (const chunk of res.body) {
+    buf += decoder.decode(chunk as Uint8Array, { stream: true });
+    let nl = buf.indexOf('\n');
+    while (nl >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      nl = buf.indexOf('\n');
+      const ev = JSON.parse(line) as {
+        type: string;
+        object: { metadata: { annotations?: Record<string, string> } };
+      };
+      const at = Number(ev.object.metadata.annotations?.['bench/changed-at']);
+      if (ev.type !== 'MODIFIED' || !at) continue;
+      latencies.push(now() - at);
+      received[i] = (received[i] as number) + 1;
+    }
+    if (finish && received.every((n) => n >= want)) finish();
+  }
+}
+
+for (let i = 0; i < count; i++) void watcher(i);
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = /^end (\d+)/.exec(line);
+  if (!m) return;
+  want = Number(m[1]);
+  const done = new Promise<void>((r) => {
+    finish = r;
+    if (received.every((n) => n >= want)) r();
+  });
+  void Promise.race([done, new Promise((r) => setTimeout(r, 15_000))]).then(() => {
+    const p = (q: number) => Math.round(percentile(latencies, q) * 10) / 10;
+    process.stdout.write(
+      `${JSON.stringify({ received, latencies: { p50: p(50), p99: p(99), max: p(100) } })}\n`,
+    );
+    process.exit(0);
+  });
+});
