@@ -1,17 +1,25 @@
 /**
- * Apply a pod manifest: a YAML editor prefilled from one of the server's examples (GET /api/v1/examples),
- * POSTed to the namespace the manifest names. A refusal is shown inline as the server gave it: the
- * Status message and, for each cause, the field and the reason.
+ * Apply a pod manifest: a YAML code editor (editor/YamlEditor.tsx) prefilled from one of the server's
+ * examples (GET /api/v1/examples), POSTed to the namespace the manifest names. A YAML syntax error is
+ * marked as it is typed (line and column); a refusal is shown inline as the server gave it — the Status
+ * message and, for each cause, the field and the reason — and each named field is marked in the editor
+ * with its line and column. A created pod is a link to its pod view. Test ids: `apply-editor`,
+ * `apply-problem` (data-line / data-col), `apply-result`, `apply-pod-link`, `apply-error`, `apply-cause`.
  */
 import type { StatusCause } from '@syncscope/core/api';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ApiError, createPod } from '../api/client.ts';
 import { getExamples, manifestNamespace } from '../api/node-actions.ts';
+import { YamlEditor } from '../editor/YamlEditor.tsx';
+import { fieldProblem, type SourceProblem, yamlProblems } from '../lib/yaml-position.ts';
+import '../editor/editor.css';
 
 interface Failure {
   message: string;
   causes: StatusCause[];
+  /** The text the server refused (the marks stay on it until the next apply). */
+  text: string;
 }
 
 export function ApplyPanel() {
@@ -25,7 +33,13 @@ export function ApplyPanel() {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ namespace: string; name: string } | null>(null);
+  const syntax = useMemo(() => yamlProblems(text), [text]);
+  const problems: SourceProblem[] = useMemo(() => {
+    if (syntax.length > 0) return syntax;
+    if (!failure || failure.text !== text) return [];
+    return failure.causes.flatMap((c) => (c.field ? (fieldProblem(text, c.field, c.message ?? c.reason ?? '') ?? []) : []));
+  }, [syntax, failure, text]);
 
   // Prefill with the first example once the list arrives.
   useEffect(() => {
@@ -51,10 +65,11 @@ export function ApplyPanel() {
     const namespace = manifestNamespace(text);
     try {
       const pod = await createPod(namespace, text);
-      setDone(`pod/${pod.metadata.name} created in ${pod.metadata.namespace ?? namespace}`);
+      setDone({ namespace: pod.metadata.namespace ?? namespace, name: pod.metadata.name });
     } catch (e) {
-      if (e instanceof ApiError) setFailure({ message: e.message, causes: e.status?.details?.causes ?? [] });
-      else setFailure({ message: (e as Error).message, causes: [] });
+      if (e instanceof ApiError)
+        setFailure({ message: e.message, causes: e.status?.details?.causes ?? [], text });
+      else setFailure({ message: (e as Error).message, causes: [], text });
     } finally {
       setBusy(false);
     }
@@ -78,27 +93,46 @@ export function ApplyPanel() {
           ))}
         </select>
       </div>
-      <textarea
-        className="mono apply-editor"
-        spellCheck={false}
-        rows={14}
+      <YamlEditor
         value={text}
-        onChange={(e) => setText(e.target.value)}
-        data-testid="apply-editor"
-        aria-label="pod manifest"
+        onChange={setText}
+        problems={problems}
+        label="pod manifest"
+        testId="apply-editor"
       />
+      {problems.length > 0 && (
+        <ul className="apply-problems">
+          {problems.map((p) => (
+            <li
+              key={`${p.from}:${p.message}`}
+              className="bad mono"
+              data-testid="apply-problem"
+              data-line={p.line}
+              data-col={p.col}
+            >
+              line {p.line}, column {p.col}: {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="toolbar">
         <button
           type="button"
           onClick={submit}
-          disabled={busy || text.trim() === ''}
+          disabled={busy || text.trim() === '' || syntax.length > 0}
           data-testid="apply-submit"
         >
           {busy ? 'applying…' : 'Apply'}
         </button>
         {done && (
-          <span className="ok" data-testid="apply-result">
-            {done}
+          <span className="ok" data-testid="apply-result" role="status">
+            pod/{done.name} created in {done.namespace} —{' '}
+            <a
+              href={`#/pods/${encodeURIComponent(done.namespace)}/${encodeURIComponent(done.name)}`}
+              data-testid="apply-pod-link"
+            >
+              open its pod view
+            </a>
           </span>
         )}
       </div>
