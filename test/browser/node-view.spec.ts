@@ -79,7 +79,7 @@ describe('node view', () => {
 
   it('shows the field and reason of a refused manifest inline', async () => {
     const editor = page.locator('[data-testid="apply-editor"]');
-    const yaml = (await editor.inputValue())
+    const yaml = (await editor.innerText())
       .replace(/^\s*image: .*$/m, '')
       .replace('name: crashloop', 'name: noimage');
     await editor.fill(yaml);

@@ -7,6 +7,8 @@
  * Called from request handlers only; the CRI lists may wait on an injected latency, and fail UNAVAILABLE
  * during an outage (answered 503).
  */
+
+import type { ActiveFault } from '@syncscope/core';
 import {
   type Container,
   CriError,
@@ -14,7 +16,6 @@ import {
   type PodSandbox,
   type RuntimeService,
 } from '@syncscope/core/cri';
-import type { ActiveFault } from '@syncscope/core';
 import type { TracePayload } from '@syncscope/core/trace';
 import type { Engine } from './engine.ts';
 import { badRequest, notFound, StatusError, status } from './status.ts';
@@ -65,7 +66,13 @@ export const FAULT_KINDS = [
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** The faults that last until they end or are cleared, as GET /api/v1/sim/faults lists them. */
-const LASTING = ['outage', 'failNext', 'latency', 'imageMissing', 'slowPull'] as const satisfies readonly ActiveFault['kind'][];
+const LASTING = [
+  'outage',
+  'failNext',
+  'latency',
+  'imageMissing',
+  'slowPull',
+] as const satisfies readonly ActiveFault['kind'][];
 
 const POD_UID_LABEL = 'io.kubernetes.pod.uid';
 const CONTAINER_NAME_LABEL = 'io.kubernetes.container.name';

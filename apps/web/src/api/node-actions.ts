@@ -75,7 +75,9 @@ export interface ActiveFault {
 }
 export const getActiveFaults = (): Promise<{ items: ActiveFault[] }> => call('GET', '/api/v1/sim/faults');
 /** Ends one fault (as listed), or every one when none is given. */
-export const clearFaults = (one?: Pick<ActiveFault, 'kind' | 'target'>): Promise<{ ok: true; detail: string }> =>
+export const clearFaults = (
+  one?: Pick<ActiveFault, 'kind' | 'target'>,
+): Promise<{ ok: true; detail: string }> =>
   call('POST', '/api/v1/sim/faults', {
     kind: 'clear',
     ...(one ? { fault: one.kind, ...(one.target !== undefined ? { target: one.target } : {}) } : {}),

@@ -38,6 +38,9 @@ describe('positions in a manifest', () => {
 
   it('points a missing field at the deepest part that exists', () => {
     const noImage = manifest.replace('    image: busybox\n', '');
-    expect(fieldProblem(noImage, 'spec.containers[0].image', 'Required value')).toMatchObject({ line: 7, col: 5 });
+    expect(fieldProblem(noImage, 'spec.containers[0].image', 'Required value')).toMatchObject({
+      line: 7,
+      col: 5,
+    });
   });
 });

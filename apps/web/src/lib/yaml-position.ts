@@ -42,7 +42,9 @@ export function fieldProblem(text: string, field: string, message: string): Sour
   const doc = parseDocument(text, { lineCounter: lc });
   if (doc.errors.length > 0) return null;
   let node: unknown = doc.contents;
-  let range: [number, number] | null = (doc.contents as Node | null)?.range?.slice(0, 2) as [number, number] | null;
+  let range: [number, number] | null = (doc.contents as Node | null)?.range?.slice(0, 2) as
+    | [number, number]
+    | null;
   for (const part of fieldPath(field)) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(part));

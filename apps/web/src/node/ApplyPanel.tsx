@@ -8,12 +8,13 @@
  */
 import type { StatusCause } from '@syncscope/core/api';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ApiError, createPod } from '../api/client.ts';
 import { getExamples, manifestNamespace } from '../api/node-actions.ts';
-import { YamlEditor } from '../editor/YamlEditor.tsx';
-import { fieldProblem, type SourceProblem, yamlProblems } from '../lib/yaml-position.ts';
 import '../editor/editor.css';
+
+// the editor is a chunk of its own, so the node view's first paint does not wait for CodeMirror
+const ManifestEditor = lazy(() => import('../editor/ManifestEditor.tsx'));
 
 interface Failure {
   message: string;
@@ -34,12 +35,7 @@ export function ApplyPanel() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [done, setDone] = useState<{ namespace: string; name: string } | null>(null);
-  const syntax = useMemo(() => yamlProblems(text), [text]);
-  const problems: SourceProblem[] = useMemo(() => {
-    if (syntax.length > 0) return syntax;
-    if (!failure || failure.text !== text) return [];
-    return failure.causes.flatMap((c) => (c.field ? (fieldProblem(text, c.field, c.message ?? c.reason ?? '') ?? []) : []));
-  }, [syntax, failure, text]);
+  const [syntaxErrors, setSyntaxErrors] = useState(0);
 
   // Prefill with the first example once the list arrives.
   useEffect(() => {
@@ -93,33 +89,14 @@ export function ApplyPanel() {
           ))}
         </select>
       </div>
-      <YamlEditor
-        value={text}
-        onChange={setText}
-        problems={problems}
-        label="pod manifest"
-        testId="apply-editor"
-      />
-      {problems.length > 0 && (
-        <ul className="apply-problems">
-          {problems.map((p) => (
-            <li
-              key={`${p.from}:${p.message}`}
-              className="bad mono"
-              data-testid="apply-problem"
-              data-line={p.line}
-              data-col={p.col}
-            >
-              line {p.line}, column {p.col}: {p.message}
-            </li>
-          ))}
-        </ul>
-      )}
+      <Suspense fallback={<p className="dim yaml-editor-loading">loading the editor…</p>}>
+        <ManifestEditor text={text} onText={setText} refusal={failure} onSyntax={setSyntaxErrors} />
+      </Suspense>
       <div className="toolbar">
         <button
           type="button"
           onClick={submit}
-          disabled={busy || text.trim() === '' || syntax.length > 0}
+          disabled={busy || text.trim() === '' || syntaxErrors > 0}
           data-testid="apply-submit"
         >
           {busy ? 'applying…' : 'Apply'}

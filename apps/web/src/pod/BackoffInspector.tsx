@@ -122,9 +122,7 @@ function BackoffContainer({
                 : `(window over at ${localClock(b.current.until)})`}
             </span>
           )}
-          {b.remainingMs <= 0 && (
-            <div data-testid="backoff-next-sync">{afterWindow}</div>
-          )}
+          {b.remainingMs <= 0 && <div data-testid="backoff-next-sync">{afterWindow}</div>}
         </dd>
       </dl>
       {b.message && <p className="mono sub">{b.message}</p>}

@@ -54,7 +54,7 @@ export function EventsTable({
   }, [focusSeq]);
 
   return (
-    <div className="events-box" ref={box}>
+    <div className="events-box" ref={box} role="region" aria-label="trace events of the pod" tabIndex={0}>
       <table className="events-table" data-testid="events-table">
         <thead>
           <tr>

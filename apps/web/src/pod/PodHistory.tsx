@@ -21,9 +21,12 @@ import { StepFlow } from './StepFlow.tsx';
 import { StepControls, StepPanel } from './StepPanel.tsx';
 import { useStep } from './use-step.ts';
 
+/** Whether a key goes to a text field (a checkbox of the step filter keeps the step keys working). */
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
-  return Boolean(el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)));
+  if (!el) return false;
+  if (el.tagName === 'INPUT') return !/^(checkbox|radio|button|submit)$/.test((el as HTMLInputElement).type);
+  return el.isContentEditable || /^(TEXTAREA|SELECT)$/.test(el.tagName);
 }
 
 export function PodHistory({

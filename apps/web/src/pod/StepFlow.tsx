@@ -28,38 +28,44 @@ export function StepFlow({
   const isRun = chains.some((c) => c.run && (c.run.startSeq === seq || c.run.resultSeq === seq));
   return (
     <div className="step-flow" data-testid="step-flow">
-      {chains.map((c) => {
-        const run = c.run;
-        const cause =
-          c.cause.kind === 'resync' ? (
-            <span>a resync (the sync loop's requeue)</span>
-          ) : (
-            <Go seq={c.cause.seq} onGo={onGo}>{`${c.cause.label} at ${localClock(c.cause.time)}`}</Go>
-          );
-        const update = (
-          <Go seq={c.update.seq} onGo={onGo}>
-            {`worker update ${c.update.updateType} at ${localClock(c.update.time)}`}
-          </Go>
-        );
-        const runText = run ? (
-          <Go seq={run.startSeq ?? run.resultSeq} onGo={onGo}>
-            {`${run.workType} run at ${localClock(run.start)}${run.end !== null ? ` (${Math.round(run.end - run.start)} ms)` : ', running'}`}
-          </Go>
-        ) : (
-          <span>no run yet (waiting for the worker)</span>
-        );
-        return isRun ? (
-          <p key={c.update.seq}>
-            woken by {cause} → {update}
-          </p>
-        ) : (
-          <p key={c.update.seq}>
-            woke {c.cause.kind === 'resync' ? '' : <>{update} → </>}
-            {runText}
-            {c.cause.kind === 'resync' && <> (a resync: no PLEG event or config op before it)</>}
-          </p>
-        );
-      })}
+      {chains.map((c) => (
+        <ChainLine key={c.update.seq} c={c} isRun={isRun} onGo={onGo} />
+      ))}
     </div>
+  );
+}
+
+function ChainLine({ c, isRun, onGo }: { c: WakeChain; isRun: boolean; onGo: (seq: number) => void }) {
+  const run = c.run;
+  const resync = c.cause.kind === 'resync';
+  const cause = resync ? (
+    <span>a resync (the sync loop's requeue)</span>
+  ) : (
+    <Go seq={c.cause.seq} onGo={onGo}>{`${c.cause.label} at ${localClock(c.cause.time)}`}</Go>
+  );
+  const update = (
+    <Go seq={c.update.seq} onGo={onGo}>
+      {`worker update ${c.update.updateType} at ${localClock(c.update.time)}`}
+    </Go>
+  );
+  const runText = run ? (
+    <Go seq={run.startSeq ?? run.resultSeq} onGo={onGo}>
+      {`${run.workType} run at ${localClock(run.start)}${run.end !== null ? ` (${Math.round(run.end - run.start)} ms)` : ', running'}`}
+    </Go>
+  ) : (
+    <span>no run yet (waiting for the worker)</span>
+  );
+  if (isRun)
+    return (
+      <p>
+        woken by {cause} → {update}
+      </p>
+    );
+  return (
+    <p>
+      woke {!resync && <>{update} → </>}
+      {runText}
+      {resync && <> (a resync: no PLEG event or config op before it)</>}
+    </p>
   );
 }

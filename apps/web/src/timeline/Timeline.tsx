@@ -136,7 +136,15 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flow
 
   const span = win.end - win.start;
   return (
-    <div ref={ref} className="timeline" data-testid="timeline" data-view={view ? 'zoomed' : 'whole'}>
+    <div
+      ref={ref}
+      className="timeline"
+      data-testid="timeline"
+      data-view={view ? 'zoomed' : 'whole'}
+      data-start={layout.start}
+      data-end={layout.end}
+      data-finished={layout.finished}
+    >
       <svg
         ref={svgRef}
         width={width}

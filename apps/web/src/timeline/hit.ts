@@ -119,16 +119,23 @@ export function hitTest(
     default: {
       const lane = layout.lanes[row - FIXED_ROWS.length];
       if (!lane) return null;
-      const run = lane.runs && intervalAt(
-        lane.runs.map((r) => ({ ...r, end: r.end ?? layout.end })),
-        time,
-        tolMs,
-      );
+      const run =
+        lane.runs &&
+        intervalAt(
+          lane.runs.map((r) => ({ ...r, end: r.end ?? layout.end })),
+          time,
+          tolMs,
+        );
       if (run) {
-        const exit = run.error ?? (run.exitCode !== null ? `exit ${run.exitCode}${run.reason ? ` (${run.reason})` : ''}` : 'running');
+        const exit =
+          run.error ??
+          (run.exitCode !== null ? `exit ${run.exitCode}${run.reason ? ` (${run.reason})` : ''}` : 'running');
         return {
           seq: null,
-          lines: [`${lane.name}${run.attempt !== null ? ` #${run.attempt}` : ''}`, `${fmt(run.start)} · ${exit}`],
+          lines: [
+            `${lane.name}${run.attempt !== null ? ` #${run.attempt}` : ''}`,
+            `${fmt(run.start)} · ${exit}`,
+          ],
         };
       }
       const seg = intervalAt(lane.segments, time);

@@ -83,14 +83,26 @@ export function FlowArrows({
     if (c.cause.kind !== 'resync')
       legs.push({ a: { x: x(c.cause.time), y: rowMid(causeRow), seq: c.cause.seq }, b: update });
     if (c.run) {
-      const run: Point = { x: x(c.run.start), y: rowMid(ROW.sync), seq: c.run.startSeq ?? c.run.resultSeq ?? -1 };
+      const run: Point = {
+        x: x(c.run.start),
+        y: rowMid(ROW.sync),
+        seq: c.run.startSeq ?? c.run.resultSeq ?? -1,
+      };
       legs.push({ a: update, b: run });
     }
   }
   return (
     <g className="tl-flows">
       <defs>
-        <marker id="tl-flow-head" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">
+        <marker
+          id="tl-flow-head"
+          viewBox="0 0 8 8"
+          refX="7"
+          refY="4"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto"
+        >
           <path d="M0,0L8,4L0,8Z" className="tl-flow-head" />
         </marker>
       </defs>

@@ -186,7 +186,12 @@ export function MarksSvg({
           {lane.runs
             ?.filter((r) => within(win, r.start, r.start))
             .map((r) => (
-              <g key={r.start} className="tl-run" data-testid="lane-run" transform={`translate(${x(r.start)},0)`}>
+              <g
+                key={r.start}
+                className="tl-run"
+                data-testid="lane-run"
+                transform={`translate(${x(r.start)},0)`}
+              >
                 <line y1={-2} y2={inner + 2} />
                 {r.end !== null && (
                   <text x={3} y={inner / 2} dominantBaseline="central">

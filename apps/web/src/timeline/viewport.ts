@@ -39,7 +39,8 @@ export function keyZoom(
   factor: number,
   bounds: TimeWindow,
 ): TimeWindow | null {
-  const focus = selected !== undefined && selected >= w.start && selected <= w.end ? selected : (w.start + w.end) / 2;
+  const focus =
+    selected !== undefined && selected >= w.start && selected <= w.end ? selected : (w.start + w.end) / 2;
   const z = zoomWindow(w, focus, factor, bounds);
   return factor > 1 && isWhole(z, bounds) ? null : z;
 }

@@ -190,7 +190,8 @@ export class Faults {
         if (this.latencyMs === 0) throw gone('latency');
         return this.latency(0);
       case 'imageMissing':
-        if (target === undefined || !this.missing.has(target)) throw gone(`imageMissing ${target ?? ''}`.trim());
+        if (target === undefined || !this.missing.has(target))
+          throw gone(`imageMissing ${target ?? ''}`.trim());
         return this.restoreImage(target);
       case 'slowPull':
         if (target === undefined || !this.slow.has(target)) throw gone(`slowPull ${target ?? ''}`.trim());
