@@ -60,10 +60,18 @@ interface Point {
   seq: number;
 }
 
-/** A flow curve from a to b: leaves a horizontally and arrives at b horizontally, as Perfetto's do. */
+/**
+ * A flow from a to b: a curve that leaves a and arrives at b horizontally, as Perfetto's do; between two
+ * marks at (nearly) the same time, a straight line from row to row, stopping short of b's mark.
+ */
 function curve(a: Point, b: Point): string {
-  const dx = Math.max(24, Math.abs(b.x - a.x) / 2);
-  return `M${a.x},${a.y} C${a.x + dx},${a.y} ${b.x - dx},${b.y} ${b.x},${b.y}`;
+  const dxAbs = Math.abs(b.x - a.x);
+  if (dxAbs < 12) {
+    const dir = b.y > a.y ? 1 : -1;
+    return `M${a.x},${a.y + 4 * dir} L${b.x},${b.y - 5 * dir}`;
+  }
+  const dx = dxAbs / 2;
+  return `M${a.x},${a.y} C${a.x + dx},${a.y} ${b.x - dx},${b.y} ${b.x - 4},${b.y}`;
 }
 
 export function FlowArrows({
