@@ -82,7 +82,11 @@ describe('node view', () => {
     const yaml = (await editor.innerText())
       .replace(/^\s*image: .*$/m, '')
       .replace('name: crashloop', 'name: noimage');
-    await editor.fill(yaml);
+    // typed as a user would: fill() edits through execCommand, whose inline styles the page's CSP refuses
+    await editor.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(yaml);
     await page.locator('[data-testid="apply-submit"]').click();
     const error = page.locator('[data-testid="apply-error"]');
     await error.waitFor();
