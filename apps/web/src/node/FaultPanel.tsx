@@ -19,6 +19,7 @@ import {
   putSpeed,
 } from '../api/node-actions.ts';
 import { queryKeys, usePods } from '../api/queries.ts';
+import './faults.css';
 
 export const SPEEDS = [1, 5, 10, 30] as const;
 

@@ -30,8 +30,8 @@ export function FaultsOverlay({
         .filter((f) => (f.end ?? f.time) >= win.start && f.time <= win.end)
         .map((f, i) => {
           const x0 = x(f.time);
-          // labels alternate between two heights so close faults stay readable
-          const ly = top + 10 + (i % 2) * 11;
+          // labels take turns over three heights so close faults stay readable
+          const ly = top + 10 + (i % 3) * 11;
           return f.end !== undefined ? (
             <g key={f.seq} className="tl-fault tl-fault-span" data-testid="fault-span" data-label={f.label}>
               <title>{`${f.label}: ${f.detail}`}</title>

@@ -157,7 +157,11 @@ export class Faults {
     const now = this.clock.now();
     if (now < this.outageUntil) {
       const remainingMs = this.outageUntil - now;
-      out.push({ kind: 'outage', detail: `runtime unavailable for ${fmtMs(remainingMs)} more`, remainingMs });
+      out.push({
+        kind: 'outage',
+        detail: `runtime unavailable for ${Math.ceil(remainingMs / 1000)}s more`,
+        remainingMs,
+      });
     }
     for (const [method, f] of this.failures) {
       out.push({
