@@ -79,6 +79,7 @@ describe('node view', () => {
 
   it('shows the field and reason of a refused manifest inline', async () => {
     const editor = page.locator('[data-testid="apply-editor"]');
+    // biome-ignore lint/performance/useDomNodeTextContent: the editor's lines are elements: only innerText has the line breaks
     const yaml = (await editor.innerText())
       .replace(/^\s*image: .*$/m, '')
       .replace('name: crashloop', 'name: noimage');

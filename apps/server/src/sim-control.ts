@@ -189,7 +189,7 @@ export async function applyFault(sim: SimControl, engine: Engine, body: unknown)
   }
   const f = sim.runtime.faults;
   let detail: string;
-  const extra: { durationMs?: number; cleared?: string } = {};
+  const extra: { outageMs?: number; cleared?: string } = {};
   switch (kind as FaultKind) {
     case 'containerExit': {
       const code = num(b, 'exitCode', 0, 255, true);
@@ -208,8 +208,8 @@ export async function applyFault(sim: SimControl, engine: Engine, body: unknown)
       break;
     }
     case 'outage':
-      extra.durationMs = num(b, 'seconds', 0.001, 3600) * 1000;
-      detail = await f.outage(extra.durationMs);
+      extra.outageMs = num(b, 'seconds', 0.001, 3600) * 1000;
+      detail = await f.outage(extra.outageMs);
       break;
     case 'failNext': {
       const method = str(b, 'method');

@@ -264,7 +264,7 @@ describe('GET /api/v1/sim/faults and clearing', () => {
   it('records how long an outage lasts, and lists it no more once it is over', async () => {
     await post({ kind: 'outage', seconds: 5 });
     const ev = trace.since(0).find((e) => e.type === 'sim.fault');
-    expect(ev).toMatchObject({ fault: 'outage', durationMs: 5000 });
+    expect(ev).toMatchObject({ fault: 'outage', outageMs: 5000 });
     await clock.step(5_000);
     expect(await active()).toEqual([]);
   });

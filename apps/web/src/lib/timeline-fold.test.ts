@@ -113,11 +113,11 @@ describe('fault marks', () => {
         type: 'sim.fault',
         fault: 'outage',
         detail: 'runtime unavailable for 30s',
-        durationMs: 30_000,
+        outageMs: 30_000,
       }),
       ev(15, { type: 'sim.fault', fault: 'failNext', detail: 'next 2 StartContainer calls fail' }),
       ev(20, { type: 'sim.fault', fault: 'clear', detail: 'call faults cleared', cleared: 'all' }),
-      ev(50, { type: 'sim.fault', fault: 'outage', detail: 'runtime unavailable for 5s', durationMs: 5_000 }),
+      ev(50, { type: 'sim.fault', fault: 'outage', detail: 'runtime unavailable for 5s', outageMs: 5_000 }),
     ];
     expect(faultMarks(faults, s(0), s(100)).map((f) => [f.label, f.time, f.end])).toEqual([
       ['runtime outage', s(10), s(20)],

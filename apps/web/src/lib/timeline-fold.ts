@@ -69,8 +69,8 @@ export function faultMarks(faults: readonly TraceEvent[], from: number, to: numb
   const out: FaultMark[] = [];
   for (const [i, ev] of list.entries()) {
     let end: number | undefined;
-    if (ev.fault === 'outage' && ev.durationMs !== undefined) {
-      end = ev.time + ev.durationMs;
+    if (ev.fault === 'outage' && ev.outageMs !== undefined) {
+      end = ev.time + ev.outageMs;
       const cleared = list
         .slice(i + 1)
         .find(

@@ -153,7 +153,7 @@ export type TracePayload =
       fault: string;
       detail: string;
       /** an outage: how long (clock ms) the runtime stays unavailable from the event's time */
-      durationMs?: number;
+      outageMs?: number;
       /** a clear: the kind of fault it ended ("all" for every one) */
       cleared?: string;
     }
