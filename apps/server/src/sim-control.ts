@@ -7,6 +7,8 @@
  * Called from request handlers only; the CRI lists may wait on an injected latency, and fail UNAVAILABLE
  * during an outage (answered 503).
  */
+
+import type { ActiveFault } from '@syncscope/core';
 import {
   type Container,
   CriError,
@@ -35,6 +37,9 @@ export interface SimFaults {
   slowPull(name: string, ms: number): Answer;
   latency(ms: number): Answer;
   clear(): Answer;
+  /** Ends one lasting fault, named as active() lists it. */
+  clearOne(kind: string, target?: string): Answer;
+  active(): ActiveFault[] | Promise<ActiveFault[]>;
 }
 
 /** Handed to createHttpApp by buildApp when the node is our simulator; absent for a real runtime. */
@@ -59,6 +64,15 @@ export const FAULT_KINDS = [
   'clear',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** The faults that last until they end or are cleared, as GET /api/v1/sim/faults lists them. */
+const LASTING = [
+  'outage',
+  'failNext',
+  'latency',
+  'imageMissing',
+  'slowPull',
+] as const satisfies readonly ActiveFault['kind'][];
 
 const POD_UID_LABEL = 'io.kubernetes.pod.uid';
 const CONTAINER_NAME_LABEL = 'io.kubernetes.container.name';
@@ -175,6 +189,7 @@ export async function applyFault(sim: SimControl, engine: Engine, body: unknown)
   }
   const f = sim.runtime.faults;
   let detail: string;
+  const extra: { outageMs?: number; cleared?: string } = {};
   switch (kind as FaultKind) {
     case 'containerExit': {
       const code = num(b, 'exitCode', 0, 255, true);
@@ -193,7 +208,8 @@ export async function applyFault(sim: SimControl, engine: Engine, body: unknown)
       break;
     }
     case 'outage':
-      detail = await f.outage(num(b, 'seconds', 0.001, 3600) * 1000);
+      extra.outageMs = num(b, 'seconds', 0.001, 3600) * 1000;
+      detail = await f.outage(extra.outageMs);
       break;
     case 'failNext': {
       const method = str(b, 'method');
@@ -222,9 +238,20 @@ export async function applyFault(sim: SimControl, engine: Engine, body: unknown)
       detail = await f.latency(num(b, 'ms', 0, 60_000, true));
       break;
     case 'clear':
-      detail = await f.clear();
+      // with `fault` (and `target`, as GET /api/v1/sim/faults lists them) one fault, else all of them
+      if (b.fault === undefined) {
+        detail = await f.clear();
+        extra.cleared = 'all';
+      } else {
+        const one = str(b, 'fault');
+        if (!(LASTING as readonly string[]).includes(one))
+          throw badField('fault', `must be one of ${LASTING.join(', ')}`);
+        const target = b.target === undefined ? undefined : str(b, 'target');
+        detail = await attempt(() => f.clearOne(one, target));
+        extra.cleared = one;
+      }
       break;
   }
-  sim.record({ type: 'sim.fault', fault: kind, detail });
+  sim.record({ type: 'sim.fault', fault: kind, detail, ...extra });
   return detail;
 }

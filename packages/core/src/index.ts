@@ -24,4 +24,12 @@ export { Kubelet, type KubeletDeps } from './kubelet/kubelet.ts';
 export { KubeGenericRuntimeManager } from './kubelet/kuberuntime/kuberuntime-manager.ts';
 export { EventedPLEG } from './kubelet/pleg/evented.ts';
 export { GenericPLEG } from './kubelet/pleg/generic.ts';
-export { Faults, SimNetProber, type SimNode, SimRuntime, startSimNode } from './sim/index.ts';
+export {
+  type ActiveFault,
+  Faults,
+  type LastingFault,
+  SimNetProber,
+  type SimNode,
+  SimRuntime,
+  startSimNode,
+} from './sim/index.ts';

@@ -192,7 +192,7 @@ describe('POST /api/v1/sim/faults', () => {
     const during = await post({ kind: 'sandboxDie', namespace: 'default', pod: 'web' });
     expect(during.statusCode).toBe(503);
     expect(during.json().reason).toBe('ServiceUnavailable');
-    expect((await post({ kind: 'clear' })).json().detail).toBe('call faults cleared');
+    expect((await post({ kind: 'clear' })).json().detail).toBe('1 fault cleared');
     await expect(sim.version()).resolves.toMatchObject({ runtime_name: 'syncscope-sim' });
   });
 
@@ -225,6 +225,61 @@ describe('POST /api/v1/sim/faults', () => {
   it('answers 400 to a body that is not a JSON object', async () => {
     expect((await post('{nope')).statusCode).toBe(400);
     expect((await post('[1]')).statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/v1/sim/faults and clearing', () => {
+  const active = async () => (await app.inject({ method: 'GET', url: '/api/v1/sim/faults' })).json().items;
+
+  it('lists each lasting fault, clears one by kind and target, and "clear" ends every one', async () => {
+    expect(await active()).toEqual([]);
+    await post({ kind: 'outage', seconds: 30 });
+    await post({ kind: 'failNext', method: 'StartContainer', count: 2 });
+    await post({ kind: 'latency', ms: 200 });
+    await post({ kind: 'imageMissing', image: 'nginx' });
+    await post({ kind: 'slowPull', image: 'busybox', seconds: 20 });
+    await clock.step(10_000);
+    const listed = await active();
+    expect(listed.map((f: { kind: string; target?: string }) => [f.kind, f.target])).toEqual([
+      ['outage', undefined],
+      ['failNext', 'StartContainer'],
+      ['latency', undefined],
+      ['imageMissing', 'nginx'],
+      ['slowPull', 'busybox'],
+    ]);
+    expect(listed[0]).toMatchObject({ remainingMs: 20_000, detail: 'runtime unavailable for 20s more' });
+
+    const one = await post({ kind: 'clear', fault: 'failNext', target: 'StartContainer' });
+    expect(one.statusCode).toBe(200);
+    expect((await active()).map((f: { kind: string }) => f.kind)).toEqual([
+      'outage',
+      'latency',
+      'imageMissing',
+      'slowPull',
+    ]);
+    const again = await post({ kind: 'clear', fault: 'failNext', target: 'StartContainer' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('no failNext StartContainer fault is in effect');
+    const badKind = await post({ kind: 'clear', fault: 'gremlins' });
+    expect(badKind.statusCode).toBe(400);
+    expect(badKind.json().details.causes[0].field).toBe('fault');
+
+    // clear all ends the image faults too: the missing image can be pulled again
+    expect((await post({ kind: 'clear' })).json().detail).toBe('4 faults cleared');
+    expect(await active()).toEqual([]);
+    const pulled = sim.pullImage({ image: 'nginx' } as never);
+    await clock.step(1_000);
+    await expect(pulled).resolves.toBeDefined();
+    const clears = trace.since(0).filter((e) => e.type === 'sim.fault' && e.fault === 'clear');
+    expect(clears.map((e) => (e as { cleared?: string }).cleared)).toEqual(['failNext', 'all']);
+  });
+
+  it('records how long an outage lasts, and lists it no more once it is over', async () => {
+    await post({ kind: 'outage', seconds: 5 });
+    const ev = trace.since(0).find((e) => e.type === 'sim.fault');
+    expect(ev).toMatchObject({ fault: 'outage', outageMs: 5000 });
+    await clock.step(5_000);
+    expect(await active()).toEqual([]);
   });
 });
 

@@ -1,8 +1,11 @@
 /**
  * The simulated node's controls:
  *   GET  /api/v1/sim          { simulated, speed }: whether the runtime is our simulator, and the clock speed.
+ *   GET  /api/v1/sim/faults   { items: ActiveFault[] }: the lasting faults in effect (outage, failNext, latency,
+ *                             missing images, slow pulls), each with the kind and target that clear it.
  *   POST /api/v1/sim/faults   { kind, ... } → { ok: true, detail }: inject a fault (sim-control.ts lists the
- *                             kinds and their fields); recorded as a `sim.fault` trace event.
+ *                             kinds and their fields); recorded as a `sim.fault` trace event. `{ kind: "clear" }`
+ *                             ends them all; `{ kind: "clear", fault, target? }` ends one (409 if not in effect).
  *   PUT  /api/v1/sim/speed    { speed: 1..100 } → { speed }: how much faster than wall time the node runs.
  * On a real runtime the POST and PUT answer 404; so does PUT speed when the server does not own its clock.
  */
@@ -52,6 +55,16 @@ async function simRoutes(app: FastifyInstance, opts: SimRoutesOptions): Promise<
     simulated: sim !== undefined,
     speed: sim?.clock?.speed ?? 1,
   }));
+
+  app.get('/api/v1/sim/faults', READ_ROUTE, async (_req, reply) => {
+    if (!sim) return sendStatus(reply, notSimulated());
+    try {
+      return { items: await sim.runtime.faults.active() };
+    } catch (e) {
+      if (e instanceof CriError) return criFailure(reply, e);
+      throw e;
+    }
+  });
 
   app.post<{ Body: string }>('/api/v1/sim/faults', WRITE_ROUTE, async (req, reply) => {
     app.syncscope.requireToken(req);

@@ -103,17 +103,18 @@ export class SimNodeClient {
     await this.ok('POST', '/stop', undefined, timeoutMs);
   }
 
-  async fault(method: FaultMethod, args: (string | number | undefined)[]): Promise<string> {
-    const res = await this.ok<{ detail: string }>('POST', `/faults/${method}`, { args });
+  /** One fault-layer call; the answer is the method's return value (a description, or `active`'s list). */
+  async fault(method: FaultMethod, args: (string | number | undefined)[]): Promise<unknown> {
+    const res = await this.ok<{ detail: unknown }>('POST', `/faults/${method}`, { args });
     return res.detail;
   }
 
   /** The node's fault layer, each call a request. */
   get faults(): SimFaults {
-    const out: Partial<Record<FaultMethod, (...args: (string | number | undefined)[]) => Promise<string>>> =
+    const out: Partial<Record<FaultMethod, (...args: (string | number | undefined)[]) => Promise<unknown>>> =
       {};
     for (const m of FAULT_METHODS) out[m] = (...args) => this.fault(m, args);
-    return out as SimFaults;
+    return out as unknown as SimFaults;
   }
 
   /** HTTP and TCP probes answered by the node's simulated pod network; never rejects (NetProber). */

@@ -54,6 +54,8 @@ export const FAULT_METHODS = [
   'slowPull',
   'latency',
   'clear',
+  'clearOne',
+  'active',
 ] as const satisfies readonly (keyof SimFaults)[];
 export type FaultMethod = (typeof FAULT_METHODS)[number];
 

@@ -2,7 +2,8 @@
  * The node page's writes and the simulated node's controls:
  *   GET  /api/v1/examples       the example manifests for the apply editor
  *   GET  /api/v1/sim            { simulated, speed }
- *   POST /api/v1/sim/faults     inject a fault (recorded as a `sim.fault` trace event)
+ *   GET  /api/v1/sim/faults     the lasting faults in effect
+ *   POST /api/v1/sim/faults     inject a fault (recorded as a `sim.fault` trace event); clear one or all
  *   PUT  /api/v1/sim/speed      how much faster than wall time the simulated node runs
  * Errors are Kubernetes Status objects, thrown as ApiError (client.ts) so a form can show each cause.
  */
@@ -65,6 +66,22 @@ export const getExamples = (): Promise<{ items: Example[] }> => call('GET', '/ap
 export const getSim = (): Promise<SimInfo> => call('GET', '/api/v1/sim');
 export const postFault = (fault: FaultRequest): Promise<{ ok: true; detail: string }> =>
   call('POST', '/api/v1/sim/faults', fault);
+/** A lasting fault in effect (the server's ActiveFault): `kind` and `target` name it for a clear. */
+export interface ActiveFault {
+  kind: 'outage' | 'failNext' | 'latency' | 'imageMissing' | 'slowPull';
+  target?: string;
+  detail: string;
+  remainingMs?: number;
+}
+export const getActiveFaults = (): Promise<{ items: ActiveFault[] }> => call('GET', '/api/v1/sim/faults');
+/** Ends one fault (as listed), or every one when none is given. */
+export const clearFaults = (
+  one?: Pick<ActiveFault, 'kind' | 'target'>,
+): Promise<{ ok: true; detail: string }> =>
+  call('POST', '/api/v1/sim/faults', {
+    kind: 'clear',
+    ...(one ? { fault: one.kind, ...(one.target !== undefined ? { target: one.target } : {}) } : {}),
+  });
 export const putSpeed = (speed: number): Promise<{ speed: number }> =>
   call('PUT', '/api/v1/sim/speed', { speed });
 

@@ -204,3 +204,24 @@ export function formatCountdown(ms: number): string {
   const total = Math.ceil(ms / 1000);
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
+
+/**
+ * When the pod worker will sync the pod next by itself: the latest `sync.result`'s time plus the requeue
+ * it set (the back-off period while a start is refused, the resync interval otherwise; both jittered).
+ * A PLEG event or config op can wake it sooner. Null when the latest result set no requeue.
+ */
+export function nextSyncDue(events: readonly TraceEvent[]): number | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i] as TraceEvent;
+    if (ev.type === 'sync.result')
+      return ev.requeueAfterMs === undefined ? null : ev.time + ev.requeueAfterMs;
+  }
+  return null;
+}
+
+/** After a window: "waiting for the next sync, due in ≤ 7 s" (or "due now" once it is overdue). */
+export function nextSyncWords(due: number | null, now: number): string {
+  if (due === null) return 'waiting for the next sync';
+  const s = Math.ceil((due - now) / 1000);
+  return s <= 0 ? 'waiting for the next sync, due now' : `waiting for the next sync, due in ≤ ${s} s`;
+}

@@ -53,6 +53,18 @@ export interface ContainerLane {
   /** The error of a failed CreateContainer / StartContainer call. */
   error: string | null;
   segments: LaneSegment[];
+  /** A folded lane (lib/timeline-fold.ts): every run of the container, oldest first. */
+  runs?: LaneRun[];
+}
+
+/** One run of a container on a folded lane, drawn as a mark at its start with its exit. */
+export interface LaneRun {
+  attempt: number | null;
+  start: number;
+  end: number | null;
+  exitCode: number | null;
+  reason: string | null;
+  error: string | null;
 }
 
 export interface PlegMark {
@@ -99,9 +111,29 @@ export interface EventMark {
   message: string;
 }
 
+/** A worker update (or the config op before it) on the "updates" row. */
+export interface UpdateMark {
+  seq: number;
+  time: number;
+  kind: 'config' | 'update';
+  label: string;
+}
+
+/** A fault injected on the simulated node: a point, or a span for an outage. */
+export interface FaultMark {
+  seq: number;
+  time: number;
+  /** An outage's end (when it ran out or was cleared); absent for a point fault. */
+  end?: number;
+  label: string;
+  detail: string;
+}
+
 export interface TimelineLayout {
   start: number;
   end: number;
+  /** The pod worker finished with the pod: the timeline ends with its last event, not at now. */
+  finished: boolean;
   workerBands: WorkerBand[];
   lanes: ContainerLane[];
   pleg: PlegMark[];
@@ -109,6 +141,8 @@ export interface TimelineLayout {
   backoffs: BackoffWindow[];
   probes: ProbeMark[];
   events: EventMark[];
+  updates: UpdateMark[];
+  faults: FaultMark[];
   /** Restarts of the Syncscope server during the pod's life (`server.start`): the engine adopted the pod. */
   restarts: { seq: number; time: number }[];
 }
@@ -248,7 +282,7 @@ function segmentsOf(c: Instance, next: Instance | undefined, end: number): LaneS
  * events and move only the live edge on each clock tick.
  */
 export function extendToNow(layout: TimelineLayout, now: number): TimelineLayout {
-  if (now <= layout.end) return layout;
+  if (now <= layout.end || layout.finished) return layout;
   const stretch = <T extends { end: number; open?: boolean }>(x: T): T =>
     x.open ? { ...x, end: Math.max(x.end, now) } : x;
   return {
@@ -280,7 +314,11 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
   const backoffs: BackoffWindow[] = [];
   const probes: ProbeMark[] = [];
   const marks: EventMark[] = [];
+  const updates: UpdateMark[] = [];
+  // one back-off window per entry and exit: every sync inside the window records it again
+  const windows = new Map<string, BackoffWindow>();
   let open: WorkerBand | null = null;
+  let finished = false;
 
   for (const ev of sorted) {
     switch (ev.type) {
@@ -291,6 +329,18 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
         }
         open = ev.to === 'Forgotten' ? null : { state: ev.to, start: ev.time, end: ev.time, open: true };
         if (open) workerBands.push(open);
+        finished = ev.to === 'Finished' || ev.to === 'Forgotten';
+        break;
+      case 'config.update':
+        updates.push({ seq: ev.seq, time: ev.time, kind: 'config', label: `config ${ev.op} (${ev.source})` });
+        break;
+      case 'worker.update':
+        updates.push({
+          seq: ev.seq,
+          time: ev.time,
+          kind: 'update',
+          label: `worker update ${ev.updateType}${ev.coalesced ? ' (coalesced)' : ''}${ev.dropped ? `, dropped: ${ev.dropped}` : ''}`,
+        });
         break;
       case 'runtime.call':
         applyRuntimeCall(table, ev);
@@ -310,7 +360,10 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
           if (c) c.startedAt ??= ev.time;
         } else if (ev.event === 'ContainerDied') {
           const c = table.forID(id, ev.containerName, ev.time);
-          if (c) c.finishedAt ??= ev.time;
+          if (c) {
+            c.finishedAt ??= ev.time;
+            if (ev.exitCode !== undefined) c.exitCode ??= ev.exitCode;
+          }
         }
         break;
       }
@@ -331,16 +384,21 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
         });
         break;
       }
-      case 'backoff':
-        backoffs.push({
+      case 'backoff': {
+        const id = `${ev.kind}/${ev.key}@${ev.until - ev.delayS * 1000}`;
+        if (windows.has(id)) break;
+        const w: BackoffWindow = {
           seq: ev.seq,
           kind: ev.kind,
           container: ev.container,
           delayS: ev.delayS,
           start: ev.time,
           end: ev.until,
-        });
+        };
+        windows.set(id, w);
+        backoffs.push(w);
         break;
+      }
       case 'probe.result':
         probes.push({
           seq: ev.seq,
@@ -378,5 +436,19 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
     return { ...c, key: `${c.name}#${i}`, segments: segmentsOf(c, next, end) };
   });
 
-  return { start, end, workerBands, lanes, pleg, syncs, backoffs, probes, events: marks, restarts };
+  return {
+    start,
+    end,
+    finished,
+    workerBands,
+    lanes,
+    pleg,
+    syncs,
+    backoffs,
+    probes,
+    events: marks,
+    updates,
+    faults: [],
+    restarts,
+  };
 }

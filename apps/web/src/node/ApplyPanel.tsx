@@ -1,17 +1,26 @@
 /**
- * Apply a pod manifest: a YAML editor prefilled from one of the server's examples (GET /api/v1/examples),
- * POSTed to the namespace the manifest names. A refusal is shown inline as the server gave it: the
- * Status message and, for each cause, the field and the reason.
+ * Apply a pod manifest: a YAML code editor (editor/YamlEditor.tsx) prefilled from one of the server's
+ * examples (GET /api/v1/examples), POSTed to the namespace the manifest names. A YAML syntax error is
+ * marked as it is typed (line and column); a refusal is shown inline as the server gave it — the Status
+ * message and, for each cause, the field and the reason — and each named field is marked in the editor
+ * with its line and column. A created pod is a link to its pod view. Test ids: `apply-editor`,
+ * `apply-problem` (data-line / data-col), `apply-result`, `apply-pod-link`, `apply-error`, `apply-cause`.
  */
 import type { StatusCause } from '@syncscope/core/api';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ApiError, createPod } from '../api/client.ts';
 import { getExamples, manifestNamespace } from '../api/node-actions.ts';
+import '../editor/editor.css';
+
+// the editor is a chunk of its own, so the node view's first paint does not wait for CodeMirror
+const ManifestEditor = lazy(() => import('../editor/ManifestEditor.tsx'));
 
 interface Failure {
   message: string;
   causes: StatusCause[];
+  /** The text the server refused (the marks stay on it until the next apply). */
+  text: string;
 }
 
 export function ApplyPanel() {
@@ -25,7 +34,8 @@ export function ApplyPanel() {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ namespace: string; name: string } | null>(null);
+  const [syntaxErrors, setSyntaxErrors] = useState(0);
 
   // Prefill with the first example once the list arrives.
   useEffect(() => {
@@ -51,10 +61,11 @@ export function ApplyPanel() {
     const namespace = manifestNamespace(text);
     try {
       const pod = await createPod(namespace, text);
-      setDone(`pod/${pod.metadata.name} created in ${pod.metadata.namespace ?? namespace}`);
+      setDone({ namespace: pod.metadata.namespace ?? namespace, name: pod.metadata.name });
     } catch (e) {
-      if (e instanceof ApiError) setFailure({ message: e.message, causes: e.status?.details?.causes ?? [] });
-      else setFailure({ message: (e as Error).message, causes: [] });
+      if (e instanceof ApiError)
+        setFailure({ message: e.message, causes: e.status?.details?.causes ?? [], text });
+      else setFailure({ message: (e as Error).message, causes: [], text });
     } finally {
       setBusy(false);
     }
@@ -78,27 +89,27 @@ export function ApplyPanel() {
           ))}
         </select>
       </div>
-      <textarea
-        className="mono apply-editor"
-        spellCheck={false}
-        rows={14}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        data-testid="apply-editor"
-        aria-label="pod manifest"
-      />
+      <Suspense fallback={<p className="dim yaml-editor-loading">loading the editor…</p>}>
+        <ManifestEditor text={text} onText={setText} refusal={failure} onSyntax={setSyntaxErrors} />
+      </Suspense>
       <div className="toolbar">
         <button
           type="button"
           onClick={submit}
-          disabled={busy || text.trim() === ''}
+          disabled={busy || text.trim() === '' || syntaxErrors > 0}
           data-testid="apply-submit"
         >
           {busy ? 'applying…' : 'Apply'}
         </button>
         {done && (
-          <span className="ok" data-testid="apply-result">
-            {done}
+          <span className="ok" data-testid="apply-result" role="status">
+            pod/{done.name} created in {done.namespace} —{' '}
+            <a
+              href={`#/pods/${encodeURIComponent(done.namespace)}/${encodeURIComponent(done.name)}`}
+              data-testid="apply-pod-link"
+            >
+              open its pod view
+            </a>
           </span>
         )}
       </div>

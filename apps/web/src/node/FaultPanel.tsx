@@ -2,12 +2,24 @@
  * The simulated node's fault buttons (shown only when GET /api/v1/sim says the runtime is ours): faults on
  * one pod (a container exits with a code or goes unknown, the sandbox dies), faults on the node (runtime
  * outage, the next N calls of a method fail, an image goes missing or pulls slowly, latency, clear), and
- * the clock speed. Each applied fault becomes a `sim.fault` event, drawn as a marker on the loop strip.
+ * the clock speed. Each applied fault becomes a `sim.fault` event, drawn as a marker on the loop strip and
+ * the pod timelines. Above the buttons, the faults in effect (GET /api/v1/sim/faults, polled each second
+ * and after every change), each with its own clear, and "clear all". Test ids: `fault-active`,
+ * `fault-active-item`, `fault-clear-one`, `fault-clear-all`.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { type FaultRequest, getSim, postFault, putSpeed } from '../api/node-actions.ts';
+import {
+  type ActiveFault,
+  clearFaults,
+  type FaultRequest,
+  getActiveFaults,
+  getSim,
+  postFault,
+  putSpeed,
+} from '../api/node-actions.ts';
 import { queryKeys, usePods } from '../api/queries.ts';
+import './faults.css';
 
 export const SPEEDS = [1, 5, 10, 30] as const;
 
@@ -35,6 +47,12 @@ export function FaultPanel() {
   const [pullSeconds, setPullSeconds] = useState(10);
   const [latency, setLatency] = useState(200);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const active = useQuery({
+    queryKey: ['sim', 'faults'],
+    queryFn: getActiveFaults,
+    enabled: sim.data?.simulated === true,
+    refetchInterval: 1_000,
+  });
 
   if (!sim.data?.simulated) return null;
 
@@ -59,6 +77,18 @@ export function FaultPanel() {
     } catch (e) {
       setResult({ ok: false, text: `${fault.kind}: ${(e as Error).message}` });
     }
+    void queryClient.invalidateQueries({ queryKey: ['sim', 'faults'] });
+  };
+
+  const clear = async (one?: ActiveFault) => {
+    setResult(null);
+    try {
+      const r = await clearFaults(one);
+      setResult({ ok: true, text: r.detail });
+    } catch (e) {
+      setResult({ ok: false, text: `clear: ${(e as Error).message}` });
+    }
+    void queryClient.invalidateQueries({ queryKey: ['sim', 'faults'] });
   };
 
   const setSpeed = async (speed: number) => {
@@ -99,6 +129,7 @@ export function FaultPanel() {
   return (
     <section className="panel faults" data-testid="fault-panel">
       <h2>Faults — simulated node</h2>
+      <ActiveFaults items={active.data?.items} onClear={(f) => void clear(f)} />
       <div className="fault-group">
         <Field label="pod">
           <select
@@ -167,7 +198,6 @@ export function FaultPanel() {
       <div className="fault-group">
         <Field label="latency (ms)">{num(latency, setLatency, 'fault-latency-ms')}</Field>
         {btn('latency', 'add latency', () => ({ kind: 'latency', ms: latency }))}
-        {btn('clear', 'clear all faults', () => ({ kind: 'clear' }))}
         <Field label="speed">
           <select
             value={String(sim.data.speed)}
@@ -190,5 +220,59 @@ export function FaultPanel() {
         </p>
       )}
     </section>
+  );
+}
+
+const FAULT_NAMES: Record<ActiveFault['kind'], string> = {
+  outage: 'runtime outage',
+  failNext: 'calls fail',
+  latency: 'added latency',
+  imageMissing: 'image missing',
+  slowPull: 'slow pull',
+};
+
+/** The faults in effect, each with its clear, and "clear all" (which ends every one). */
+function ActiveFaults({
+  items,
+  onClear,
+}: {
+  items: ActiveFault[] | undefined;
+  onClear: (one?: ActiveFault) => void;
+}) {
+  return (
+    <div className="fault-active" data-testid="fault-active" aria-live="polite">
+      <h3>
+        In effect{' '}
+        <span className="dim mono" data-testid="fault-active-count">
+          {items ? items.length : '…'}
+        </span>
+      </h3>
+      {items && items.length === 0 && <p className="dim">no fault is in effect</p>}
+      {items && items.length > 0 && (
+        <ul>
+          {items.map((f) => (
+            <li key={`${f.kind}/${f.target ?? ''}`} data-testid="fault-active-item" data-kind={f.kind}>
+              <span className="tag">{FAULT_NAMES[f.kind]}</span> <span className="mono">{f.detail}</span>{' '}
+              <button
+                type="button"
+                onClick={() => onClear(f)}
+                data-testid="fault-clear-one"
+                aria-label={`clear ${FAULT_NAMES[f.kind]}${f.target ? ` ${f.target}` : ''}`}
+              >
+                clear
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        onClick={() => onClear()}
+        disabled={!items || items.length === 0}
+        data-testid="fault-clear-all"
+      >
+        clear all faults
+      </button>
+    </div>
   );
 }

@@ -3,26 +3,37 @@
  * ErrImagePull (or between two tries of one), the last exit, the restart count, the delay ladder so far
  * with the current window marked, a live countdown to the next try on the engine clock, the reset rule,
  * and the logs of the last run. Test ids: `backoff-inspector`, `backoff-ladder`, `backoff-step-<n>`,
- * `backoff-countdown`, `backoff-next`, `backoff-rule`, `backoff-logs`. The ladder's constants are the
- * node's (GET /api/v1/node).
+ * `backoff-countdown`, `backoff-next`, `backoff-rule`, `backoff-logs`, `backoff-status`, `backoff-next-sync`.
+ * The ladder's constants are the node's (GET /api/v1/node). The status word is the pods table's (kubectl's
+ * STATUS column), so the two never disagree; once a window is over, the next try waits for the worker's
+ * next sync, whose due time is the latest SyncPod result's requeue.
  */
 import type { PodStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { usePodLog } from '../api/logs.ts';
 import { useNode } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
-import { type BackoffInspection, formatCountdown, inspectBackoffs } from '../lib/backoff.ts';
+import {
+  type BackoffInspection,
+  formatCountdown,
+  inspectBackoffs,
+  nextSyncDue,
+  nextSyncWords,
+} from '../lib/backoff.ts';
 import { goDuration, localClock } from '../lib/explain.ts';
 
 export function BackoffInspector({
   namespace,
   name,
   status,
+  statusWord,
   events,
 }: {
   namespace: string;
   name: string;
   status: PodStatus | undefined;
+  /** The pod's STATUS as the pods table shows it. */
+  statusWord: string;
   events: readonly TraceEvent[];
 }) {
   const now = useEngineNow(250);
@@ -30,26 +41,47 @@ export function BackoffInspector({
   const config = useNode().data?.configuration;
   const items = inspectBackoffs(status, events, now, config);
   if (items.length === 0) return null;
+  const afterWindow = nextSyncWords(nextSyncDue(events), now);
   return (
-    <section className="panel backoff" data-testid="backoff-inspector">
+    <section className="panel backoff" data-testid="backoff-inspector" aria-label="back-off inspector">
       <h2>Back-off</h2>
       {items.map((b) => (
-        <BackoffContainer key={`${b.kind}/${b.container}`} namespace={namespace} name={name} b={b} />
+        <BackoffContainer
+          key={`${b.kind}/${b.container}`}
+          namespace={namespace}
+          name={name}
+          b={b}
+          statusWord={statusWord}
+          afterWindow={afterWindow}
+        />
       ))}
     </section>
   );
 }
 
-function BackoffContainer({ namespace, name, b }: { namespace: string; name: string; b: BackoffInspection }) {
-  const waitingReason = b.reason;
+function BackoffContainer({
+  namespace,
+  name,
+  b,
+  statusWord,
+  afterWindow,
+}: {
+  namespace: string;
+  name: string;
+  b: BackoffInspection;
+  statusWord: string;
+  afterWindow: string;
+}) {
   const c = b.constants;
   return (
     <div className="backoff-container" data-container={b.container}>
       <dl className="facts">
         <dt>container</dt>
         <dd className="mono">{b.container}</dd>
-        <dt>reason</dt>
-        <dd className="mono bad">{waitingReason}</dd>
+        <dt>status</dt>
+        <dd className="mono bad" data-testid="backoff-status">
+          {statusWord}
+        </dd>
         {b.kind === 'image' ? (
           <>
             <dt>image</dt>
@@ -87,9 +119,10 @@ function BackoffContainer({ namespace, name, b }: { namespace: string; name: str
               {' '}
               {b.remainingMs > 0
                 ? `(window ends ${localClock(b.current.until)}; the start happens at the first sync after it)`
-                : '(window over: retried at the next sync)'}
+                : `(window over at ${localClock(b.current.until)})`}
             </span>
           )}
+          {b.remainingMs <= 0 && <div data-testid="backoff-next-sync">{afterWindow}</div>}
         </dd>
       </dl>
       {b.message && <p className="mono sub">{b.message}</p>}

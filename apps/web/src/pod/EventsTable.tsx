@@ -54,7 +54,10 @@ export function EventsTable({
   }, [focusSeq]);
 
   return (
-    <div className="events-box" ref={box}>
+    // a keyboard user scrolls the box: it takes focus (a <section> would add a landmark per pod view)
+    // biome-ignore lint/a11y/useSemanticElements: a scroll box named for screen readers, not a page section
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+    <div className="events-box" ref={box} role="region" aria-label="trace events of the pod" tabIndex={0}>
       <table className="events-table" data-testid="events-table">
         <thead>
           <tr>

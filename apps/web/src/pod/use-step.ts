@@ -5,6 +5,7 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 import { useCallback, useEffect, useState } from 'react';
 import { indexOfSeq } from '../lib/step.ts';
+import { isErrorStep, seekStep } from '../lib/step-filter.ts';
 import { parseStepParam, withStepParam } from '../lib/step-route.ts';
 
 export interface StepSelection {
@@ -18,6 +19,10 @@ export interface StepSelection {
   next: () => void;
   /** Back to live. */
   last: () => void;
+  /** The next event that reports a failure, of any kind; false when there is none after the step. */
+  nextError: () => boolean;
+  /** Whether an error follows the selected step. */
+  hasNextError: boolean;
 }
 
 function writeStep(seq: number | null) {
@@ -25,7 +30,16 @@ function writeStep(seq: number | null) {
   if (hash !== window.location.hash) window.history.replaceState(null, '', hash || '#/');
 }
 
-export function useStep(events: readonly TraceEvent[]): StepSelection {
+const always = () => true;
+
+/**
+ * `visible` picks the steps that first / prev / next visit (the kinds chosen in the step filter); a step
+ * selected otherwise (a click on the timeline, the URL) may be of any kind.
+ */
+export function useStep(
+  events: readonly TraceEvent[],
+  visible: (ev: TraceEvent) => boolean = always,
+): StepSelection {
   const [pinned, setPinned] = useState<number | null>(() => parseStepParam(window.location.hash));
   useEffect(() => {
     const onHash = () => setPinned(parseStepParam(window.location.hash));
@@ -46,14 +60,22 @@ export function useStep(events: readonly TraceEvent[]): StepSelection {
     },
     [events, pin],
   );
+  const seek = (from: number, dir: 1 | -1, ok: (ev: TraceEvent) => boolean) => {
+    const i = seekStep(events, from, dir, ok);
+    if (i >= 0) go(i);
+    return i >= 0;
+  };
+  const nextErrorIndex = seekStep(events, index + 1, 1, isErrorStep);
   return {
     index,
     live: pinned === null,
     go,
     goSeq: (seq) => pin(seq),
-    first: () => go(0),
-    prev: () => go(index - 1),
-    next: () => go(index + 1),
+    first: () => void seek(0, 1, visible),
+    prev: () => void seek(index - 1, -1, visible),
+    next: () => void seek(index + 1, 1, visible),
     last: () => pin(null),
+    nextError: () => seek(index + 1, 1, isErrorStep),
+    hasNextError: nextErrorIndex >= 0,
   };
 }

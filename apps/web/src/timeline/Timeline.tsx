@@ -8,11 +8,14 @@
  */
 import { scaleTime, timeFormat } from 'd3';
 import { type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import type { WakeChain } from '../lib/causality.ts';
 import type { TimelineLayout } from '../lib/timeline-layout.ts';
 import { Axis } from './Axis.tsx';
-import { FIXED_ROWS, type Hit, hitTest, laneLabel } from './hit.ts';
+import { FIXED_ROWS, type Hit, hitTest, laneLabel, ROW } from './hit.ts';
 import { MarksCanvas, type PointMark } from './MarksCanvas.tsx';
 import { Minimap } from './Minimap.tsx';
+import { FaultsOverlay, FlowArrows } from './overlays.tsx';
+import './overlays.css';
 import { Legend, MarksSvg, Rows } from './rows.tsx';
 import { useWidth } from './use-width.ts';
 import { panWindow, type TimeWindow, zoomWindow } from './viewport.ts';
@@ -32,6 +35,8 @@ export interface TimelineProps {
   cursor: { time: number; seq: number } | null;
   onHover?: (seq: number | null) => void;
   onSelect?: (seq: number) => void;
+  /** The wake-up chains of the selected step, drawn as flow arrows. */
+  flows?: readonly WakeChain[];
 }
 
 /** Top of row `i` (module-level, so it keeps its identity across renders). */
@@ -48,13 +53,13 @@ function pointMarks(
   events: TimelineLayout['events'],
 ): PointMark[] {
   return [
-    ...pleg.map((p) => ({ row: 2, time: p.time, seq: p.seq, cls: `pleg-${p.event}` })),
-    ...probes.map((p) => ({ row: 4, time: p.time, seq: p.seq, cls: `probe-${p.result}` })),
-    ...events.map((e) => ({ row: 5, time: e.time, seq: e.seq, cls: `event-${e.eventType}` })),
+    ...pleg.map((p) => ({ row: ROW.pleg, time: p.time, seq: p.seq, cls: `pleg-${p.event}` })),
+    ...probes.map((p) => ({ row: ROW.probes, time: p.time, seq: p.seq, cls: `probe-${p.result}` })),
+    ...events.map((e) => ({ row: ROW.events, time: e.time, seq: e.seq, cls: `event-${e.eventType}` })),
   ];
 }
 
-export function Timeline({ layout, view, onView, cursor, onHover, onSelect }: TimelineProps) {
+export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flows = [] }: TimelineProps) {
   const [ref, width] = useWidth<HTMLDivElement>(900);
   const svgRef = useRef<SVGSVGElement>(null);
   const bounds = useMemo(
@@ -131,7 +136,15 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect }: Ti
 
   const span = win.end - win.start;
   return (
-    <div ref={ref} className="timeline" data-testid="timeline" data-view={view ? 'zoomed' : 'whole'}>
+    <div
+      ref={ref}
+      className="timeline"
+      data-testid="timeline"
+      data-view={view ? 'zoomed' : 'whole'}
+      data-start={layout.start}
+      data-end={layout.end}
+      data-finished={layout.finished}
+    >
       <svg
         ref={svgRef}
         width={width}
@@ -183,6 +196,8 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect }: Ti
             points={!useCanvas}
             selectedSeq={cursor?.seq ?? null}
           />
+          <FaultsOverlay faults={layout.faults} x={x} win={win} top={AXIS_H - 4} bottom={height} />
+          <FlowArrows chains={flows} x={x} rowMid={rowMid} />
           {layout.restarts
             .filter((r) => r.time >= win.start && r.time <= win.end)
             .map((r) => (

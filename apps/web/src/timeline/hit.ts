@@ -7,7 +7,18 @@ import type { ContainerLane, TimelineLayout } from '../lib/timeline-layout.ts';
 import { intervalAt, nearestMark } from './viewport.ts';
 
 /** The fixed rows above the container lanes, top to bottom. */
-export const FIXED_ROWS = ['worker', 'sync', 'PLEG', 'back-off', 'probes', 'events'] as const;
+export const FIXED_ROWS = ['worker', 'updates', 'sync', 'PLEG', 'back-off', 'probes', 'events'] as const;
+/** The index of each fixed row; container lanes follow at LANES0 + i. */
+export const ROW = {
+  worker: 0,
+  updates: 1,
+  sync: 2,
+  pleg: 3,
+  backoff: 4,
+  probes: 5,
+  events: 6,
+} as const satisfies Record<string, number>;
+export const LANES0 = FIXED_ROWS.length;
 
 export interface Hit {
   seq: number | null;
@@ -15,6 +26,7 @@ export interface Hit {
 }
 
 export function laneLabel(lane: ContainerLane): string {
+  if (lane.runs) return `${lane.init ? 'init:' : ''}${lane.name} ×${lane.runs.length} runs`;
   const attempt = lane.attempt === null ? '' : ` #${lane.attempt}`;
   return `${lane.init ? 'init:' : ''}${lane.name}${attempt}`;
 }
@@ -51,6 +63,10 @@ export function hitTest(
       return b
         ? { seq: null, lines: [b.state, `since ${fmt(b.start)}${b.open ? '' : ` until ${fmt(b.end)}`}`] }
         : null;
+    }
+    case 'updates': {
+      const u = nearestMark(layout.updates, time, tolMs);
+      return u ? { seq: u.seq, lines: [u.label, fmt(u.time)] } : null;
     }
     case 'sync': {
       const s = intervalAt(layout.syncs, time, tolMs);
@@ -103,6 +119,25 @@ export function hitTest(
     default: {
       const lane = layout.lanes[row - FIXED_ROWS.length];
       if (!lane) return null;
+      const run =
+        lane.runs &&
+        intervalAt(
+          lane.runs.map((r) => ({ ...r, end: r.end ?? layout.end })),
+          time,
+          tolMs,
+        );
+      if (run) {
+        const exit =
+          run.error ??
+          (run.exitCode !== null ? `exit ${run.exitCode}${run.reason ? ` (${run.reason})` : ''}` : 'running');
+        return {
+          seq: null,
+          lines: [
+            `${lane.name}${run.attempt !== null ? ` #${run.attempt}` : ''}`,
+            `${fmt(run.start)} · ${exit}`,
+          ],
+        };
+      }
       const seg = intervalAt(lane.segments, time);
       return seg ? { seq: null, lines: [`${seg.kind}`, ...laneSummary(lane, fmt)] } : null;
     }

@@ -4,6 +4,7 @@
  */
 import type { ScaleTime } from 'd3';
 import type { TimelineLayout } from '../lib/timeline-layout.ts';
+import { LANES0, ROW } from './hit.ts';
 import type { TimeWindow } from './viewport.ts';
 
 const WORKER_CLASS: Record<string, string> = {
@@ -64,7 +65,7 @@ export function MarksSvg({
   const diamond = 'M0,-6L5,0L0,6L-5,0Z';
   return (
     <>
-      <g transform={`translate(0,${rowY(0) + 3})`} data-testid="worker-band">
+      <g transform={`translate(0,${rowY(ROW.worker) + 3})`} data-testid="worker-band">
         {layout.workerBands
           .filter((b) => within(win, b.start, b.end))
           .map((b) => (
@@ -78,12 +79,28 @@ export function MarksSvg({
             />
           ))}
       </g>
-      <g transform={`translate(0,${rowY(1) + 3})`}>
+      <g transform={`translate(0,${rowY(ROW.updates) + rowH / 2})`}>
+        {layout.updates
+          .filter((u) => within(win, u.time, u.time))
+          .map((u) => (
+            <rect
+              key={u.seq}
+              data-testid={`mark-${u.seq}`}
+              className={`tl-update tl-update-${u.kind}${sel(u.seq)}`}
+              x={x(u.time) - (u.kind === 'config' ? 4 : 1.5)}
+              y={u.kind === 'config' ? -4 : -6}
+              width={u.kind === 'config' ? 8 : 3}
+              height={u.kind === 'config' ? 8 : 12}
+            />
+          ))}
+      </g>
+      <g transform={`translate(0,${rowY(ROW.sync) + 3})`}>
         {layout.syncs
           .filter((s) => within(win, s.start, s.end))
           .map((s) => (
             <rect
               key={s.seq}
+              data-testid={`sync-${s.seq}`}
               className={`${s.failed ? 'tl-sync tl-sync-failed' : 'tl-sync'}${sel(s.seq)}`}
               x={x(s.start)}
               width={w(s.start, s.end)}
@@ -91,12 +108,13 @@ export function MarksSvg({
             />
           ))}
       </g>
-      <g transform={`translate(0,${rowY(3) + 3})`}>
+      <g transform={`translate(0,${rowY(ROW.backoff) + 3})`} data-testid="backoff-row">
         {layout.backoffs
           .filter((b) => within(win, b.start, b.end))
           .map((b) => (
             <rect
               key={b.seq}
+              data-testid="backoff-box"
               className={`tl-backoff${sel(b.seq)}`}
               x={x(b.start)}
               width={w(b.start, b.end)}
@@ -106,7 +124,7 @@ export function MarksSvg({
       </g>
       {points && (
         <>
-          <g transform={`translate(0,${rowY(2) + rowH / 2})`}>
+          <g transform={`translate(0,${rowY(ROW.pleg) + rowH / 2})`}>
             {layout.pleg
               .filter((p) => within(win, p.time, p.time))
               .map((p) => (
@@ -119,7 +137,7 @@ export function MarksSvg({
                 />
               ))}
           </g>
-          <g transform={`translate(0,${rowY(4) + rowH / 2})`}>
+          <g transform={`translate(0,${rowY(ROW.probes) + rowH / 2})`}>
             {layout.probes
               .filter((p) => within(win, p.time, p.time))
               .map((p) => (
@@ -132,7 +150,7 @@ export function MarksSvg({
                 />
               ))}
           </g>
-          <g transform={`translate(0,${rowY(5) + rowH / 2})`}>
+          <g transform={`translate(0,${rowY(ROW.events) + rowH / 2})`}>
             {layout.events
               .filter((e) => within(win, e.time, e.time))
               .map((e) => (
@@ -148,19 +166,41 @@ export function MarksSvg({
         </>
       )}
       {layout.lanes.map((lane, i) => (
-        <g key={lane.key} transform={`translate(0,${rowY(6 + i) + 3})`} data-testid={`lane-${lane.name}`}>
+        <g
+          key={lane.key}
+          transform={`translate(0,${rowY(LANES0 + i) + 3})`}
+          data-testid={`lane-${lane.name}`}
+          data-runs={lane.runs?.length}
+        >
           {lane.segments
             .filter((seg) => within(win, seg.start, seg.end))
             .map((seg) => (
               <rect
-                key={seg.kind}
+                key={`${seg.kind}-${seg.start}`}
                 className={`tl-seg tl-seg-${seg.kind}${seg.kind === 'exited' && lane.exitCode ? ' tl-seg-failed' : ''}`}
                 x={x(seg.start)}
                 width={w(seg.start, seg.end)}
                 height={inner}
               />
             ))}
-          {lane.finishedAt !== null && within(win, lane.finishedAt, lane.finishedAt) && (
+          {lane.runs
+            ?.filter((r) => within(win, r.start, r.start))
+            .map((r) => (
+              <g
+                key={r.start}
+                className="tl-run"
+                data-testid="lane-run"
+                transform={`translate(${x(r.start)},0)`}
+              >
+                <line y1={-2} y2={inner + 2} />
+                {r.end !== null && (
+                  <text x={3} y={inner / 2} dominantBaseline="central">
+                    {r.error ? '✗' : (r.exitCode ?? '')}
+                  </text>
+                )}
+              </g>
+            ))}
+          {!lane.runs && lane.finishedAt !== null && within(win, lane.finishedAt, lane.finishedAt) && (
             <text className="tl-exit" x={x(lane.finishedAt) + 4} y={inner / 2} dominantBaseline="central">
               {lane.error ? 'failed' : `exit ${lane.exitCode ?? '?'}${lane.reason ? ` ${lane.reason}` : ''}`}
             </text>
@@ -183,6 +223,8 @@ export function Legend() {
     ['tl-sync-failed', 'sync with errors'],
     ['tl-backoff', 'back-off'],
     ['tl-event-Warning', 'Warning event'],
+    ['tl-update-update', 'worker update'],
+    ['tl-fault-legend', 'fault'],
   ];
   return (
     <ul className="tl-legend">
@@ -194,6 +236,12 @@ export function Legend() {
           {label}
         </li>
       ))}
+      <li className="tl-legend-flow">
+        <svg width={22} height={12} aria-hidden="true">
+          <path className="tl-flow" d="M1,10 C8,10 12,2 20,2" />
+        </svg>
+        woke (select a step)
+      </li>
       <li className="dim">wheel / +− zoom · drag / shift+←→ pan · ←→ step</li>
     </ul>
   );

@@ -4,7 +4,7 @@ import { parseRoute } from '../lib/route.ts';
 import { parseStepParam, withStepParam } from '../lib/step-route.ts';
 import { layoutPodTimeline } from '../lib/timeline-layout.ts';
 import { hitTest } from './hit.ts';
-import { clampWindow, nearestMark, panWindow, revealTime, zoomWindow } from './viewport.ts';
+import { clampWindow, keyZoom, nearestMark, panWindow, revealTime, zoomWindow } from './viewport.ts';
 
 const bounds = { start: 0, end: 100_000 };
 
@@ -13,6 +13,17 @@ describe('viewport', () => {
     const w = zoomWindow(bounds, 20_000, 0.5, bounds);
     expect(w).toEqual({ start: 10_000, end: 60_000 });
     expect(zoomWindow(w, 10_000, 4, bounds)).toEqual(bounds);
+  });
+
+  it('zooms from the keys around the selected step, so it stays at the same place on screen', () => {
+    const w = { start: 20_000, end: 60_000 };
+    const place = (win: { start: number; end: number }, t: number) => (t - win.start) / (win.end - win.start);
+    const z = keyZoom(w, 30_000, 0.5, bounds);
+    expect(z).toEqual({ start: 25_000, end: 45_000 });
+    expect(place(z as { start: number; end: number }, 30_000)).toBeCloseTo(place(w, 30_000));
+    // a step off screen: around the centre; zooming out to everything goes back to following live
+    expect(keyZoom(w, 90_000, 0.5, bounds)).toEqual({ start: 30_000, end: 50_000 });
+    expect(keyZoom({ start: 10_000, end: 90_000 }, 50_000, 2, bounds)).toBeNull();
   });
 
   it('pans by a fraction of the span and stops at the ends', () => {
@@ -66,12 +77,12 @@ describe('hitTest', () => {
   );
 
   it('names the probe and the Event under the pointer with their seq', () => {
-    expect(hitTest(layout, 4, T0 + 2_100, 200, () => 'T')).toEqual({
+    expect(hitTest(layout, 5, T0 + 2_100, 200, () => 'T')).toEqual({
       seq: 2,
       lines: ['Readiness app: Failure', 'HTTP 503', 'T'],
     });
-    expect(hitTest(layout, 5, T0 + 2_900, 200)?.seq).toBe(3);
-    expect(hitTest(layout, 5, T0 + 5_000, 200)).toBeNull();
+    expect(hitTest(layout, 6, T0 + 2_900, 200)?.seq).toBe(3);
+    expect(hitTest(layout, 6, T0 + 5_000, 200)).toBeNull();
     expect(hitTest(layout, 0, T0 + 5_000, 200)?.lines[0]).toBe('SyncPod');
   });
 });

@@ -28,6 +28,23 @@ export function zoomWindow(w: TimeWindow, focus: number, factor: number, bounds:
   return clampWindow({ start: f - (f - w.start) * factor, end: f + (w.end - f) * factor }, bounds);
 }
 
+/**
+ * A zoom from the keyboard: around the selected step's time when it is on screen, so the step stays
+ * where it is; around the centre otherwise. Null when zooming out reaches the whole history (the view
+ * then follows live again).
+ */
+export function keyZoom(
+  w: TimeWindow,
+  selected: number | undefined,
+  factor: number,
+  bounds: TimeWindow,
+): TimeWindow | null {
+  const focus =
+    selected !== undefined && selected >= w.start && selected <= w.end ? selected : (w.start + w.end) / 2;
+  const z = zoomWindow(w, focus, factor, bounds);
+  return factor > 1 && isWhole(z, bounds) ? null : z;
+}
+
 /** Moves the window by `fraction` of its span (negative: back in time). */
 export function panWindow(w: TimeWindow, fraction: number, bounds: TimeWindow): TimeWindow {
   const d = (w.end - w.start) * fraction;

@@ -6,8 +6,10 @@
  */
 import type { ContainerState, ContainerStatus, Pod } from '@syncscope/core/api';
 import { printPod } from '@syncscope/core/api';
-import { usePodTrace } from '../api/queries.ts';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { usePodTrace, useRecentTrace } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
+import type { TraceState } from '../lib/trace-store.ts';
 import { BackoffInspector } from '../pod/BackoffInspector.tsx';
 import { PodHistory } from '../pod/PodHistory.tsx';
 import { useKnownPod } from '../pod/use-known-pod.ts';
@@ -68,10 +70,23 @@ function ContainersTable({ pod }: { pod: Pod }) {
   );
 }
 
+// the node's sim.fault events of a trace state, computed once per state (the selector runs on each render)
+let faultsMemo: { state: TraceState | null; faults: readonly TraceEvent[] } = { state: null, faults: [] };
+function selectFaults(state: TraceState): readonly TraceEvent[] {
+  if (faultsMemo.state !== state) {
+    const prev = faultsMemo.faults;
+    const next = state.events.filter((e) => e.type === 'sim.fault');
+    const same = next.length === prev.length && next.every((e, i) => e === prev[i]);
+    faultsMemo = { state, faults: same ? prev : next };
+  }
+  return faultsMemo.faults;
+}
+
 export function PodView({ namespace, name }: { namespace: string; name: string }) {
   const known = useKnownPod(namespace, name);
   const now = useEngineNow();
   const trace = usePodTrace(known.uid);
+  const faults = useRecentTrace(selectFaults).data ?? [];
   const events = trace.data?.events ?? [];
   const pod = known.pod;
 
@@ -103,7 +118,13 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           )}
         </div>
         {pod && !known.gone && (
-          <BackoffInspector namespace={namespace} name={name} status={pod.status} events={events} />
+          <BackoffInspector
+            namespace={namespace}
+            name={name}
+            status={pod.status}
+            statusWord={printPod(pod, now).status}
+            events={events}
+          />
         )}
       </div>
       {known.uid && (
@@ -111,7 +132,7 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           <h2>History</h2>
           {trace.isError && <p className="bad">Could not load the trace: {trace.error.message}</p>}
           {trace.isPending && <p>Loading trace…</p>}
-          {trace.isSuccess && <PodHistory events={events} now={now} />}
+          {trace.isSuccess && <PodHistory events={events} now={now} faults={faults} />}
         </section>
       )}
     </>

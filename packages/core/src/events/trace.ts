@@ -148,7 +148,15 @@ export type TracePayload =
     } & PodRef)
   | { type: 'housekeeping'; durationMs: number; forgotten: number; orphansKilled: number; restarted: number }
   | { type: 'server.start'; version: string; runtime: string; endpoint: string }
-  | { type: 'sim.fault'; fault: string; detail: string }
+  | {
+      type: 'sim.fault';
+      fault: string;
+      detail: string;
+      /** an outage: how long (clock ms) the runtime stays unavailable from the event's time */
+      outageMs?: number;
+      /** a clear: the kind of fault it ended ("all" for every one) */
+      cleared?: string;
+    }
   | {
       /** a kubelet log entry the importer did not turn into another event: kept, never dropped */
       type: 'log.raw';

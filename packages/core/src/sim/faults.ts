@@ -1,5 +1,21 @@
 import type { Clock } from '../clock/clock.ts';
 import { CriError, codeName, GrpcCode } from '../cri/types.ts';
+import { DEFAULT_PULL_DELAY_MS } from './images.ts';
+
+/** The faults that last (a one-shot fault — an exit, a dead sandbox — is over once applied). */
+export type LastingFault = 'outage' | 'failNext' | 'latency' | 'imageMissing' | 'slowPull';
+
+/**
+ * One fault in effect, as GET /api/v1/sim/faults lists it. `target` names what it applies to (the CRI
+ * method, the image as given) and with `kind` identifies it for clearOne; `remainingMs` (clock time) is
+ * set for an outage.
+ */
+export interface ActiveFault {
+  kind: LastingFault;
+  target?: string;
+  detail: string;
+  remainingMs?: number;
+}
 
 /**
  * What the fault layer needs from the runtime it belongs to. SimRuntime implements these; each returns a
@@ -59,6 +75,9 @@ export class Faults {
   private readonly failures = new Map<string, { n: number; code: number; message: string }>();
   private outageUntil = 0;
   private latencyMs = 0;
+  /** Images made missing (as given, with the hook's description) and images made slow to pull. */
+  private readonly missing = new Map<string, string>();
+  private readonly slow = new Map<string, { ms: number; detail: string }>();
 
   constructor(
     private readonly clock: Clock,
@@ -109,27 +128,92 @@ export class Faults {
 
   /** The image disappears from the node and the registry: pulls fail until restoreImage. */
   imageMissing(name: string): string {
-    return this.hooks.removeImage(name, true);
+    const detail = this.hooks.removeImage(name, true);
+    this.missing.set(name, detail);
+    return detail;
   }
 
   restoreImage(name: string): string {
-    return this.hooks.restoreImage(name);
+    const detail = this.hooks.restoreImage(name);
+    this.missing.delete(name);
+    return detail;
   }
 
+  /** Pulls of the image take ms of clock time; the catalogue's default delay ends the fault. */
   slowPull(name: string, ms: number): string {
-    return this.hooks.slowPull(name, ms);
+    const detail = this.hooks.slowPull(name, ms);
+    if (ms === DEFAULT_PULL_DELAY_MS) this.slow.delete(name);
+    else this.slow.set(name, { ms, detail });
+    return detail;
   }
 
   networkReady(ready: boolean): string {
     return this.hooks.setNetworkReady(ready);
   }
 
-  /** Clears call-level faults (failNext, outage, latency). */
+  /** The lasting faults in effect now, call-level first. */
+  active(): ActiveFault[] {
+    const out: ActiveFault[] = [];
+    const now = this.clock.now();
+    if (now < this.outageUntil) {
+      const remainingMs = this.outageUntil - now;
+      out.push({
+        kind: 'outage',
+        detail: `runtime unavailable for ${Math.ceil(remainingMs / 1000)}s more`,
+        remainingMs,
+      });
+    }
+    for (const [method, f] of this.failures) {
+      out.push({
+        kind: 'failNext',
+        target: method,
+        detail: `next ${f.n} ${method} call${f.n === 1 ? '' : 's'} fail with ${codeName(f.code)}: ${f.message}`,
+      });
+    }
+    if (this.latencyMs > 0)
+      out.push({ kind: 'latency', detail: `every runtime call takes ${fmtMs(this.latencyMs)} longer` });
+    for (const [image, detail] of this.missing) out.push({ kind: 'imageMissing', target: image, detail });
+    for (const [image, s] of this.slow) out.push({ kind: 'slowPull', target: image, detail: s.detail });
+    return out;
+  }
+
+  /** Ends one lasting fault (kind and target as active() lists it); throws when it is not in effect. */
+  clearOne(kind: string, target?: string): string {
+    const gone = (what: string) => new Error(`no ${what} fault is in effect`);
+    switch (kind) {
+      case 'outage':
+        if (!this.inOutage) throw gone('outage');
+        this.outageUntil = 0;
+        return 'runtime outage ended';
+      case 'failNext': {
+        const m = target === undefined ? undefined : criMethodName(target);
+        if (m === undefined || !this.failures.delete(m)) throw gone(`failNext ${target ?? ''}`.trim());
+        return `${m} calls no longer fail`;
+      }
+      case 'latency':
+        if (this.latencyMs === 0) throw gone('latency');
+        return this.latency(0);
+      case 'imageMissing':
+        if (target === undefined || !this.missing.has(target))
+          throw gone(`imageMissing ${target ?? ''}`.trim());
+        return this.restoreImage(target);
+      case 'slowPull':
+        if (target === undefined || !this.slow.has(target)) throw gone(`slowPull ${target ?? ''}`.trim());
+        return this.slowPull(target, DEFAULT_PULL_DELAY_MS);
+      default:
+        throw new Error(`unknown fault kind "${kind}"`);
+    }
+  }
+
+  /** Ends every lasting fault: call faults (failNext, outage, latency), missing images and slow pulls. */
   clear(): string {
+    const n = this.active().length;
     this.failures.clear();
     this.outageUntil = 0;
     this.latencyMs = 0;
-    return 'call faults cleared';
+    for (const image of [...this.missing.keys()]) this.restoreImage(image);
+    for (const image of [...this.slow.keys()]) this.slowPull(image, DEFAULT_PULL_DELAY_MS);
+    return n === 0 ? 'no fault was in effect' : `${n} fault${n === 1 ? '' : 's'} cleared`;
   }
 
   /** Awaited at the start of every CRI call; throws the injected CriError, if any. */

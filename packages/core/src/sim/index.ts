@@ -1,4 +1,11 @@
-export { CRI_METHODS, criMethodName, type FaultHooks, Faults } from './faults.ts';
+export {
+  type ActiveFault,
+  CRI_METHODS,
+  criMethodName,
+  type FaultHooks,
+  Faults,
+  type LastingFault,
+} from './faults.ts';
 export {
   BUSYBOX_APPLETS,
   DEFAULT_PULL_DELAY_MS,
