@@ -91,7 +91,7 @@ describe('a kubelet log in the dashboard', () => {
     await page.locator('[data-testid="raw-line"]').first().waitFor();
     await page.screenshot({ path: join(RESULTS, 'kubelet-log-node-1280.png'), fullPage: true });
 
-    await page.locator('a', { hasText: 'bootstrap-cluster-version-operator' }).first().click();
+    await page.locator(`a[aria-label="trace of ${POD}"]`).click();
     await page.locator('[data-testid="pod-title"]', { hasText: POD }).waitFor();
     const steps = await stepThrough(page);
     expect(steps.length).toBeGreaterThan(20);
@@ -138,11 +138,7 @@ describe('a kubelet log in the dashboard', () => {
     expect(await banner.textContent()).toContain(NAME);
     // the same counts and events; no Share button (it is already on the server), the link instead
     expect(await other.locator('[data-testid="log-counts"]').textContent()).toBe(counts);
-    await other
-      .locator(`a[href="#/pods/${POD.replace('/', '/')}"]`)
-      .or(other.locator('a', { hasText: 'bootstrap-cluster-version-operator' }))
-      .first()
-      .click();
+    await other.locator(`a[aria-label="trace of ${POD}"]`).click();
     await other.locator('[data-testid="pod-title"]', { hasText: POD }).waitFor();
     const steps = await stepThrough(other);
     expect(steps.length).toBeGreaterThan(20);

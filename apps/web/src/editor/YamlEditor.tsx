@@ -11,8 +11,10 @@
  * CSS file; custom properties such as --mono and --line still inherit into it.
  */
 import { yaml } from '@codemirror/lang-yaml';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
 import type { SourceProblem } from '../lib/yaml-position.ts';
@@ -24,6 +26,18 @@ const theme = EditorView.theme({
   '.cm-gutters': { backgroundColor: 'var(--bg)', color: 'var(--dim)', borderRight: '1px solid var(--line)' },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'rgba(36, 86, 166, 0.07)' },
 });
+
+/**
+ * YAML's colours from the page's tokens, so that both themes keep their contrast (CodeMirror's default style
+ * is made for a light background only): keys in the accent, values in the text colour, comments dimmed.
+ */
+const highlight = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--accent)' },
+  { tag: [tags.string, tags.content, tags.number, tags.bool, tags.null], color: 'var(--fg)' },
+  { tag: [tags.keyword, tags.typeName, tags.labelName, tags.attributeName], color: 'var(--src-config)' },
+  { tag: [tags.comment, tags.meta, tags.punctuation, tags.separator], color: 'var(--dim)' },
+  { tag: tags.invalid, color: 'var(--bad)' },
+]);
 
 export function YamlEditor({
   value,
@@ -58,7 +72,10 @@ export function YamlEditor({
         yaml(),
         lintGutter(),
         theme,
-        EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': testId }),
+        syntaxHighlighting(highlight),
+        // tabindex: the editable area is in the tab order anyway; said outright, so that checkers inside the
+        // shadow root (axe's scrollable-region rule) see the scroller's focusable content
+        EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': testId, tabindex: '0' }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) changed.current(u.state.doc.toString());
         }),
