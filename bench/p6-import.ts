@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { HEAP_FLAGS } from '../apps/server/src/heap.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { streamBigLog, writeBigLog } from './lib/kubelet-log-gen.ts';
 import { ROOT } from './lib/spawn.ts';
@@ -33,7 +34,7 @@ function timed(
 ): Promise<{ s: number; rssMB: number; stderr: string }> {
   const p = spawn(
     '/usr/bin/time',
-    ['-f', '@@time %e %M', process.execPath, '--import', 'tsx', join(ROOT, script), ...args],
+    ['-f', '@@time %e %M', process.execPath, ...HEAP_FLAGS, '--import', 'tsx', join(ROOT, script), ...args],
     {
       cwd: ROOT,
       stdio: [feed ? 'pipe' : 'ignore', 'ignore', 'pipe'],

@@ -9,14 +9,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tuneHeap } from '../apps/server/src/heap.ts';
 import { otlpConfig } from '../apps/server/src/otel/config.ts';
 import { OtlpExport } from '../apps/server/src/otel/exporter.ts';
 import { benchPod, startEngine, waitAllRunning } from './lib/engine.ts';
 import { spawnTsx } from './lib/spawn.ts';
 import { p99 } from './lib/stats.ts';
 
-tuneHeap();
 const [pods, crashing, settleMs, windowMs] = process.argv.slice(2, 6).map(Number) as [
   number,
   number,

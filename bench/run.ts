@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HEAP_FLAGS } from '../apps/server/src/heap.ts';
 import { ROWS_PREFIX } from './lib/bench.ts';
 import { describeMachine, machine } from './lib/machine.ts';
 import { ROOT, TSX } from './lib/spawn.ts';
@@ -32,7 +33,7 @@ const benches = ALL.filter((b) => !only || only.some((o) => b.startsWith(o)));
 
 function runChild(name: string): Promise<{ rows: Row[]; error?: string; ms: number }> {
   const t0 = performance.now();
-  const args = [join(ROOT, 'bench', 'lib', 'child.ts'), name, ...(smoke ? ['--smoke'] : [])];
+  const args = [...HEAP_FLAGS, join(ROOT, 'bench', 'lib', 'child.ts'), name, ...(smoke ? ['--smoke'] : [])];
   const proc = spawn(TSX, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   proc.stdout.on('data', (d: Buffer) => {

@@ -2,11 +2,9 @@
  * Runs one benchmark module in a process of its own (fresh heap, its own CPU and RSS figures, a crash that
  * cannot take the others with it): `tsx bench/lib/child.ts <p1-bringup|...> [--smoke]`.
  */
-import { tuneHeap } from '../../apps/server/src/heap.ts';
 import { type BenchOptions, ROWS_PREFIX } from './bench.ts';
 
-// the engine runs here as the server runs it (apps/server/src/main.ts)
-tuneHeap();
+// started with the server's heap flags (run.ts), so the engine runs here as the server runs it
 
 const name = process.argv[2] ?? '';
 const smoke = process.argv.includes('--smoke');

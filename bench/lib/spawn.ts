@@ -3,6 +3,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HEAP_FLAGS } from '../../apps/server/src/heap.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -31,7 +32,9 @@ export function spawnTsx(
   readyPrefix: string,
   timeoutMs = 60_000,
 ): Promise<Child> {
-  const proc = spawn(TSX, [join(ROOT, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const proc = spawn(TSX, [...HEAP_FLAGS, join(ROOT, script), ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const stop = async () => {
     if (proc.exitCode === null && proc.signalCode === null) {

@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HEAP_FLAGS } from '../../apps/server/src/heap.ts';
 import { stopNode } from './sim-node.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,6 +39,7 @@ export function spawnServer(
   const proc = spawn(
     process.execPath,
     [
+      ...HEAP_FLAGS,
       '--import',
       'tsx',
       'apps/server/src/main.ts',

@@ -22,7 +22,6 @@ import {
   looksReversed,
   readLinesBackward,
 } from '@syncscope/core/kubelet-log';
-import { tuneHeap } from './heap.ts';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
 
@@ -195,8 +194,8 @@ function describe(s: ImportSummary): string {
 }
 
 // the import keeps little alive (one reorder window, the pods seen) and makes much short-lived garbage: the
-// server's heap goal (twice the live heap) keeps the peak RSS bounded whatever the file size (P6: under 200 MB)
-tuneHeap();
+// server's heap goal (heap.ts; `pnpm -s import-log` starts with it) keeps the peak RSS bounded whatever the
+// file size (P6: under 200 MB)
 
 // a reader that stops early (`| head`) is not an error
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

@@ -16,7 +16,6 @@ import { parse as parseYaml } from 'yaml';
 import { MIN_TOKEN_LENGTH } from './access.ts';
 import { buildApp, handleShutdownSignals } from './app.ts';
 import { checkDataDir } from './data-dir.ts';
-import { tuneHeap } from './heap.ts';
 import { isLoopbackAddress } from './hosts.ts';
 import { closeTls, ensureServingCert, listenTls } from './kube-api/kube-tls.ts';
 import { clientURL, writeKubeconfig } from './kube-api/kubeconfig.ts';
@@ -72,7 +71,6 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  tuneHeap();
   let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
   const options = {
     host: { type: 'string' },
