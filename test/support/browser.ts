@@ -101,3 +101,21 @@ export async function startDashboard(opts: {
     },
   };
 }
+
+/**
+ * The dashboard with the example pods on a simulated node sped up `speed` times (the back-off ladder climbs in
+ * seconds), and one page `width` px wide whose script errors are pushed onto `pageErrors`.
+ */
+export async function openDashboard(opts: {
+  speed: number;
+  width: number;
+  height?: number;
+  pageErrors: string[];
+}): Promise<{ dash: Dashboard; page: Page; baseUrl: string }> {
+  const dash = await startDashboard({ examples: true });
+  const baseUrl = dash.baseUrl;
+  await fetch(`${baseUrl}/api/v1/sim/speed`, { method: 'PUT', body: JSON.stringify({ speed: opts.speed }) });
+  const page = await dash.browser.newPage({ viewport: { width: opts.width, height: opts.height ?? 1000 } });
+  page.on('pageerror', (err) => opts.pageErrors.push(err.message));
+  return { dash, page, baseUrl };
+}

@@ -14,8 +14,8 @@ import { housekeepingRuns, layoutCadence } from '../lib/cadence.ts';
 import { useReplay } from '../replay/context.ts';
 import { useWidth } from '../timeline/use-width.ts';
 import { useConnection, useViewNow } from './connection.ts';
-import { beatState, lastBeats, stalledText } from './liveness.ts';
-import { PanelState, type PanelStateName } from './PanelState.tsx';
+import { beatPanelState, beatState, lastBeats } from './liveness.ts';
+import { PanelState } from './PanelState.tsx';
 
 const HEIGHT = 110;
 const LEFT = 34;
@@ -53,17 +53,11 @@ export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
       </section>
     );
   }
-  const s = beatState(beat, now);
-  let state: PanelStateName = 'live';
-  let detail: string | undefined;
-  if (replay) state = 'replay';
-  else if (staleSince !== null) state = 'stale';
-  else if (!node) state = 'loading';
-  else if (s.state === 'none') state = 'empty';
-  else if (s.state === 'stalled') {
-    state = 'stalled';
-    detail = stalledText('housekeeping', s);
-  }
+  const { state, detail } = beatPanelState('housekeeping', beatState(beat, now), {
+    replay: replay !== null,
+    staleSince,
+    loaded: node !== undefined && node !== null,
+  });
   return (
     <section
       className="panel cadence"

@@ -25,8 +25,8 @@ import {
 import { useReplay } from '../replay/context.ts';
 import { useWidth } from '../timeline/use-width.ts';
 import { useConnection, useViewNow } from './connection.ts';
-import { beatState, clockText, lastBeats, stalledText } from './liveness.ts';
-import { PanelState, type PanelStateName } from './PanelState.tsx';
+import { beatPanelState, beatState, clockText, lastBeats } from './liveness.ts';
+import { PanelState } from './PanelState.tsx';
 
 const LABEL_WIDTH = 96;
 
@@ -196,17 +196,11 @@ export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
     );
   }
 
-  const s = beatState(beat, now);
-  let state: PanelStateName = 'live';
-  let detail: string | undefined;
-  if (replay) state = 'replay';
-  else if (staleSince !== null) state = 'stale';
-  else if (!events || !node) state = 'loading';
-  else if (s.state === 'none') state = 'empty';
-  else if (s.state === 'stalled') {
-    state = 'stalled';
-    detail = stalledText('loop', s);
-  }
+  const { state, detail } = beatPanelState('loop', beatState(beat, now), {
+    replay: replay !== null,
+    staleSince,
+    loaded: Boolean(events && node),
+  });
   const haveS = layout.dataFrom === null ? WINDOW_S : Math.max(0, Math.floor((now - layout.dataFrom) / 1000));
   return (
     <section className="panel" data-testid="loop-strip" aria-labelledby="loop-title">

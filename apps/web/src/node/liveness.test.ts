@@ -1,7 +1,7 @@
 import { defaultKubeletConfiguration as config } from '@syncscope/core/kubelet/configuration';
 import { describe, expect, it } from 'vitest';
 import { T0, traceBuilder } from '../lib/fixtures.ts';
-import { beatState, lastBeats, stalledText } from './liveness.ts';
+import { beatPanelState, beatState, lastBeats, stalledText } from './liveness.ts';
 import { deletedPods, notListed } from './RecentlyDeleted.tsx';
 
 describe('heartbeats of the node page', () => {
@@ -51,5 +51,21 @@ describe('heartbeats of the node page', () => {
     expect(gone.map((g) => `${g.namespace}/${g.name}`)).toEqual(['team/b', 'default/a']);
     // a removal the pods list contradicts (the pod is still listed) is not a deleted pod
     expect(notListed(gone, 'u9\nu2').map((g) => g.name)).toEqual(['a']);
+  });
+});
+
+describe('beatPanelState', () => {
+  it('says replay, stale, loading, empty, stalled with its words, or live, in that order of precedence', () => {
+    const live = { replay: false, staleSince: null, loaded: true };
+    const stalled = { state: 'stalled', last: T0, silentMs: 4_200 } as const;
+    expect(beatPanelState('loop', stalled, { ...live, replay: true }).state).toBe('replay');
+    expect(beatPanelState('loop', stalled, { ...live, staleSince: T0 }).state).toBe('stale');
+    expect(beatPanelState('loop', stalled, { ...live, loaded: false }).state).toBe('loading');
+    expect(beatPanelState('loop', { state: 'none' }, live).state).toBe('empty');
+    expect(beatPanelState('housekeeping', stalled, live)).toEqual({
+      state: 'stalled',
+      detail: stalledText('housekeeping', stalled),
+    });
+    expect(beatPanelState('loop', { state: 'live', last: T0 }, live)).toEqual({ state: 'live' });
   });
 });

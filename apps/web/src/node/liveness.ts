@@ -84,3 +84,20 @@ export function stalledText(name: BeatName, s: Extract<BeatState, { state: 'stal
   const secs = Math.round(s.silentMs / 1000);
   return `no ${BEAT_WORDS[name].noun} for ${secs}s (last at ${clockText(s.last)})`;
 }
+
+/**
+ * What a heartbeat panel says of itself, most telling first: a replay is a replay, a page whose server is gone
+ * is stale, then loading until its data came, empty before the first beat, stalled (with the words) or live.
+ */
+export function beatPanelState(
+  name: BeatName,
+  s: BeatState,
+  opts: { replay: boolean; staleSince: number | null; loaded: boolean },
+): { state: 'replay' | 'stale' | 'loading' | 'empty' | 'stalled' | 'live'; detail?: string } {
+  if (opts.replay) return { state: 'replay' };
+  if (opts.staleSince !== null) return { state: 'stale' };
+  if (!opts.loaded) return { state: 'loading' };
+  if (s.state === 'none') return { state: 'empty' };
+  if (s.state === 'stalled') return { state: 'stalled', detail: stalledText(name, s) };
+  return { state: 'live' };
+}
