@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildApp } from '../apps/server/src/app.ts';
 import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
 import type { BenchOptions } from './lib/bench.ts';
+import { startFrames } from './lib/frames.ts';
 import { writeBigLog } from './lib/kubelet-log-gen.ts';
 import { ensureWebBuilt } from './lib/spawn.ts';
 import { type Row, row, skipped } from './lib/table.ts';
@@ -26,18 +27,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${base}/#/`);
     await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 60_000 });
-    // a string, not a function: tsx's helpers (__name) do not exist in the page
-    await page.evaluate(`(() => {
-      window.__frames = [];
-      window.__framesOn = true;
-      let last = 0;
-      const tick = (t) => {
-        window.__frames.push(t - last);
-        last = t;
-        if (window.__framesOn) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame((t) => { last = t; requestAnimationFrame(tick); });
-    })()`);
+    const stopFrames = await startFrames(page);
     const t0 = performance.now();
     await page.locator('[data-testid="open-log"]').setInputFiles(file);
     await page.locator('[data-testid="log-progress"]').waitFor({ timeout: 60_000 });
@@ -45,9 +35,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     const totalMs = performance.now() - t0;
     // one more frame: the one that paints the replay counts too
     await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
-    const frames: number[] = (
-      await page.evaluate<number[]>('(() => { window.__framesOn = false; return window.__frames; })()')
-    ).slice(1);
+    const frames: number[] = (await stopFrames()).slice(1);
     const events = (await page.locator('[data-testid="log-counts"]').textContent()) ?? '';
     const max = Math.max(...frames);
     const long = frames.map((f, i) => [i, Math.round(f)]).filter(([, f]) => (f as number) > 50);
