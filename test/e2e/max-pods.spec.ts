@@ -97,10 +97,15 @@ describe('--max-pods', () => {
     expect((await a.exited).code).toBe(0);
     const b = await start([], { MAX_PODS: '1' });
     await inPhase(b, 'p1', 'Running');
-    for (const n of ['p2', 'p3']) {
-      const p = await inPhase(b, n, 'Failed');
-      expect(p.status).toMatchObject({ reason: 'OutOfpods', message: `Pod was rejected: ${rejected(1, 1)}` });
-    }
+    // p2 ran, and is admitted again in creation order: past the new capacity now
+    const p2 = await inPhase(b, 'p2', 'Failed');
+    expect(p2.status).toMatchObject({ reason: 'OutOfpods', message: `Pod was rejected: ${rejected(1, 1)}` });
+    // p3 had failed already: a terminal pod stays as it was reported (its first rejection), never admitted again
+    const p3again = await inPhase(b, 'p3', 'Failed');
+    expect(p3again.status).toMatchObject({
+      reason: 'OutOfpods',
+      message: `Pod was rejected: ${rejected(2, 2)}`,
+    });
 
     // a rejected pod can be deleted; deleting the running one makes room for a new pod
     expect((await fetch(`${b.base}/api/v1/namespaces/default/pods/p3`, { method: 'DELETE' })).status).toBe(

@@ -82,6 +82,7 @@ describe('OTLP export', () => {
       ['--otlp-endpoint', receiver.url, '--config', await fastBackOff(dir)],
     );
     const pod = await createPod(server.base, 'crashloop.yaml');
+    const { nodeName } = (await (await fetch(`${server.base}/api/v1/node`)).json()) as { nodeName: string };
     const traceId = (pod.metadata.uid ?? '').replace(/-/g, '');
     const mine = (s: ReceivedSpan[]) => s.filter((x) => x.traceId === traceId);
 
@@ -136,7 +137,7 @@ describe('OTLP export', () => {
     );
 
     for (const s of spans) {
-      expect(s.resource).toMatchObject({ 'service.name': 'syncscope', 'k8s.node.name': 'syncscope-node' });
+      expect(s.resource).toMatchObject({ 'service.name': 'syncscope', 'k8s.node.name': nodeName });
       expect(s.attributes).toMatchObject({
         'k8s.pod.uid': pod.metadata.uid,
         'k8s.pod.name': 'crashloop',
