@@ -252,8 +252,17 @@ describe('the server process', () => {
     const two = await startServer(dataDir, cleanups);
     const pods = await getJSON<{ items: Pod[] }>(`${two.base}/api/v1/pods`);
     expect(pods.items.map((p) => `${p.metadata.name}/${p.metadata.uid}`)).toEqual([`healthy/${uid}`]);
-    // the simulated node outlived the server: its container is adopted, not started again
-    await waitOnStream(two.base, 'healthy Running again', () => podRunning(two.base));
+    // the simulated node outlived the server: its container is adopted, not started again (the status is
+    // served as last reported at once, as an API server keeps it: wait for the new server's own sync)
+    const syncedAgain = async () =>
+      (
+        await getJSON<{ items: TraceEvent[] }>(`${two.base}/api/v1/trace?since=${lastBefore}&limit=100000`)
+      ).items.some(synced);
+    await waitOnStream(
+      two.base,
+      'healthy synced and Running again',
+      async () => (await syncedAgain()) && (await podRunning(two.base)),
+    );
     expect(await containerID(two.base)).toBe(idBefore);
 
     const page = await getJSON<{ items: TraceEvent[]; oldest: number }>(
