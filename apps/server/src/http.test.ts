@@ -293,9 +293,26 @@ describe('node, health, errors', () => {
   });
 
   it('says how to build the web app when it is not built', async () => {
-    const res = await app.inject('/pods/default/web');
+    const res = await app.inject({ url: '/pods/default/web', headers: { accept: 'text/html,*/*' } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('pnpm build');
+  });
+
+  it('answers the page only to a browser navigation, never on a spelling of an API path', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    expect((await app.inject({ url: '/some/page', headers: html })).statusCode).toBe(200);
+    for (const url of ['/some/page', '/API/v1/pods', '//api/v1/pods', '/Apis', '/OPENAPI/v2', '/version/x']) {
+      for (const headers of [{ accept: 'application/json' }, { accept: '*/*' }, html]) {
+        if (url === '/some/page' && headers === html) continue;
+        const res = await app.inject({ url, headers });
+        expect([url, headers.accept, res.statusCode, res.json().kind]).toEqual([
+          url,
+          headers.accept,
+          404,
+          'Status',
+        ]);
+      }
+    }
   });
 
   it('requires the bearer token for writes and reads when one is set', async () => {

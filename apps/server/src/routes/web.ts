@@ -1,8 +1,9 @@
 /**
- * The built web app (apps/web/dist) at `/`, with the single-page fallback: any GET outside /api that names no
- * file gets index.html, so a reload on /pods/default/web works. Unknown paths under /api, /apis, /openapi and
- * /version (where API clients look) get a 404 Status. When the
- * app has not been built, `/` says how to build it instead.
+ * The built web app (apps/web/dist) at `/`, with the single-page fallback: a browser's navigation (a GET that
+ * accepts text/html) to a path that names no file gets index.html, so a stray link still opens the app (its
+ * own routes are in the hash). Anything else that names nothing gets a 404 Status: every API client, and any
+ * spelling of the paths where Kubernetes clients look (/api, /apis, /openapi, /version, whatever the case or
+ * doubled slashes), even from a browser. When the app has not been built, a navigation says how to build it.
  *
  * The web app's files are public (the page must load to ask for the token); so is the fallback, which only
  * ever answers index.html, the build hint or a 404 Status.
@@ -27,7 +28,13 @@ which builds it first) and reload. The API is up: <a href="/api/v1/pods">/api/v1
 const API_PREFIXES = ['/api', '/apis', '/openapi', '/version'];
 
 export function isApiPath(path: string): boolean {
-  return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+  const p = path.replace(/\/{2,}/g, '/').toLowerCase();
+  return API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+}
+
+/** A browser opening a page: a GET or HEAD that accepts HTML (API clients ask for JSON, YAML or protobuf). */
+function isNavigation(method: string, accept: string | undefined): boolean {
+  return (method === 'GET' || method === 'HEAD') && /\btext\/html\b/.test(accept ?? '');
 }
 
 async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
@@ -44,7 +51,7 @@ async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
   }
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
-    if (isApiPath(path) || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (isApiPath(path) || !isNavigation(req.method, req.headers.accept)) {
       return sendStatus(reply, status(404, 'NotFound', 'the server could not find the requested resource'));
     }
     if (built) return reply.type('text/html').sendFile('index.html');
