@@ -112,8 +112,8 @@ describe('long pod names', () => {
       message: `container "app" in pod "${name}" is waiting to start: ContainerCreating`,
     });
 
-    // the dashboard's pod route: the page is served for it (the route itself lives in the URL's hash)
-    const page = await fetch(`${h.base}/pods/default/${name}`);
+    // a browser opening the dashboard's pod route gets the page (the route itself lives in the URL's hash)
+    const page = await fetch(`${h.base}/pods/default/${name}`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
 
