@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, openDashboard, RESULTS } from '../support/browser.ts';
+import { type Dashboard, RESULTS, startDashboard } from '../support/browser.ts';
 
 let dash: Dashboard;
 let page: Page;
@@ -9,8 +9,12 @@ let baseUrl: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  // a faster node makes the back-off ladder climb in seconds
-  ({ dash, page, baseUrl } = await openDashboard({ speed: 10, width: 1400, pageErrors }));
+  dash = await startDashboard({ examples: true });
+  baseUrl = dash.baseUrl;
+  // a faster node makes the back-off ladder climb in seconds; without the speed control it takes ~45 s
+  await fetch(`${baseUrl}/api/v1/sim/speed`, { method: 'PUT', body: JSON.stringify({ speed: 10 }) });
+  page = await dash.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('pageerror', (err) => pageErrors.push(err.message));
 });
 
 afterAll(async () => {
