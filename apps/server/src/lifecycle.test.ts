@@ -94,6 +94,20 @@ describe('the durable write path', () => {
     expect(new PodStore(dir).load().map((p) => p.metadata.uid)).toEqual(['uid-1']);
   });
 
+  it('refuses an update it cannot store: 503, and neither the engine nor the disk changes', () => {
+    const api = durableEngine(kl, store, clock);
+    api.addPod(pod('web', 'uid-1'));
+    const events = configEvents();
+    const before = kl.podConfig.get('uid-1');
+    const changed = { ...(before as Pod), metadata: { ...(before as Pod).metadata, labels: { v: '2' } } };
+    breakStore();
+    expect(refusal(() => api.updatePod(changed))).toMatchObject({ code: 503, reason: 'ServiceUnavailable' });
+    expect(kl.podConfig.get('uid-1')?.metadata.labels).toEqual(before?.metadata.labels);
+    expect(configEvents()).toBe(events);
+    mendStore();
+    expect(new PodStore(dir).load()[0]?.metadata.labels).toEqual(before?.metadata.labels);
+  });
+
   it('refuses a delete it cannot store, and stores the deletion the engine then acts on', () => {
     const api = durableEngine(kl, store, clock);
     const persistence = persistPods(trace, kl, store, (m) => warnings.push(m));
