@@ -116,6 +116,18 @@ describe('apply editor', () => {
     await page.locator('section.apply').screenshot({ path: join(RESULTS, 'apply-yaml-error-1280.png') });
   });
 
+  it('keeps a typed / in the editor (the pods filter takes / only outside text fields)', async () => {
+    await page.goto(baseUrl);
+    await page.locator('[data-testid="apply-editor"]').waitFor({ timeout: 30_000 });
+    await typeManifest('command: [');
+    await page.keyboard.type('/bin/sh');
+    const doc = await page.locator('[data-testid="apply-editor"]').textContent();
+    expect(doc).toContain('command: [/bin/sh');
+    expect(
+      await page.locator('[data-testid="pod-search"]').evaluate((e) => e === document.activeElement),
+    ).toBe(false);
+  });
+
   it('marks the fields a refusal names, at their lines', async () => {
     await typeManifest(REFUSED);
     await page.locator('[data-testid="apply-problem"]').waitFor({ state: 'detached' });

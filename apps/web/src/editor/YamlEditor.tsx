@@ -56,6 +56,12 @@ export function YamlEditor({
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  /**
+   * The texts the editor itself reported and the page has not caught up with yet. `value` comes back with each
+   * of them a render later, by when the user may have typed on: such an echo must not be written back over the
+   * newer text. Only a value the editor never held (a chosen example, a reset) replaces the document.
+   */
+  const reported = useRef(new Set<string>());
 
   useEffect(() => {
     const el = host.current;
@@ -77,7 +83,10 @@ export function YamlEditor({
         // shadow root (axe's scrollable-region rule) see the scroller's focusable content
         EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': testId, tabindex: '0' }),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged) changed.current(u.state.doc.toString());
+          if (!u.docChanged) return;
+          const text = u.state.doc.toString();
+          reported.current.add(text);
+          changed.current(text);
         }),
       ],
     });
@@ -90,8 +99,15 @@ export function YamlEditor({
 
   useEffect(() => {
     const v = view.current;
-    if (!v || v.state.doc.toString() === value) return;
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+    if (!v) return;
+    const doc = v.state.doc.toString();
+    if (doc === value) {
+      reported.current.clear(); // caught up
+      return;
+    }
+    if (reported.current.has(value)) return; // an echo of an older text of the editor's own
+    reported.current.clear();
+    v.dispatch({ changes: { from: 0, to: doc.length, insert: value } });
   }, [value]);
 
   useEffect(() => {

@@ -48,7 +48,8 @@ function useSlashFocus(input: RefObject<HTMLInputElement | null>) {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
+      // the element the key went to, also inside a shadow root (the apply editor's): e.target is its host there
+      const t = (e.composedPath()[0] ?? e.target) as HTMLElement | null;
       if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
       e.preventDefault();
       input.current?.focus();
