@@ -1,272 +1,215 @@
 /**
- * The field schema of a v1 Pod as far as strict decoding needs it: the name and JSON type of every field we
- * accept. Fields the engine models are typed in ./v1.ts; fields Kubernetes knows but a simulated node has no
- * use for (volumes, securityContext, tolerations, ...) are accepted as `any` and kept, so a manifest written
- * for a cluster still applies. Anything else is an unknown field, as with `kubectl --validate=strict`.
+ * The v1 Pod as one TypeBox schema: the source of the Pod types in ./v1.ts (`Static<typeof PodSchema>`) and
+ * of strict decoding (./decode.ts checks a manifest against WIRE_POD_SCHEMA, the same schema with presence
+ * left to validatePod). Fields the engine models are typed; fields Kubernetes knows but a simulated node has
+ * no use for (volumes, securityContext, tolerations, ...) are `Unknown`, accepted and kept, so a manifest
+ * written for a cluster still applies. Any other field is an unknown field, as with `kubectl --validate=strict`.
+ *
+ * Every schema node may carry `goType`, the Go type the API server would decode the field into: the decode
+ * error names it (`json: cannot unmarshal number into field spec.x of type int32`). Enumerations are plain
+ * strings on the wire (validatePod refuses an unsupported value with its own text) and narrowed only in the
+ * static type. Browser-safe.
  */
 
-import type { StatusCause } from './v1.ts';
+import { FormatRegistry, type TSchema, Type } from '@sinclair/typebox';
+import { PodStatusSchema } from './pod-status-schema.ts';
+import { parseQuantity } from './quantity.ts';
 
-/**
- * `int` is a Go int32 and `int64` an int64 (kept to JavaScript's safe integers); `quantityMap` is a
- * ResourceList, whose values are resource.Quantity strings (a bare JSON number is read as its text).
- */
-export type FieldType =
-  | 'string'
-  | 'int'
-  | 'int64'
-  | 'quantityMap'
-  | 'bool'
-  | 'intOrString'
-  | 'stringMap'
-  | 'any'
-  | { array: FieldType }
-  | { object: Record<string, FieldType> };
+export { parseQuantity } from './quantity.ts';
 
-const S = 'string' as const;
-const I = 'int' as const;
-const I64 = 'int64' as const;
-const B = 'bool' as const;
-const ANY = 'any' as const;
-const obj = (fields: Record<string, FieldType>): FieldType => ({ object: fields });
-const arr = (t: FieldType): FieldType => ({ array: t });
-
-const EXEC = obj({ command: arr(S) });
-const HTTP_GET = obj({
-  path: S,
-  port: 'intOrString',
-  host: S,
-  scheme: S,
-  httpHeaders: arr(obj({ name: S, value: S })),
-});
-const TCP_SOCKET = obj({ port: 'intOrString', host: S });
-const GRPC = obj({ port: I, service: S });
-
-const PROBE = obj({
-  exec: EXEC,
-  httpGet: HTTP_GET,
-  tcpSocket: TCP_SOCKET,
-  grpc: GRPC,
-  initialDelaySeconds: I,
-  timeoutSeconds: I,
-  periodSeconds: I,
-  successThreshold: I,
-  failureThreshold: I,
-  terminationGracePeriodSeconds: I64,
-});
-
-const HANDLER = obj({ exec: EXEC, httpGet: HTTP_GET, tcpSocket: TCP_SOCKET, sleep: obj({ seconds: I64 }) });
-
-const CONTAINER = obj({
-  name: S,
-  image: S,
-  command: arr(S),
-  args: arr(S),
-  workingDir: S,
-  env: arr(obj({ name: S, value: S, valueFrom: ANY })),
-  envFrom: ANY,
-  ports: arr(obj({ name: S, containerPort: I, hostPort: I, protocol: S, hostIP: S })),
-  resources: obj({ limits: 'quantityMap', requests: 'quantityMap', claims: ANY }),
-  resizePolicy: ANY,
-  imagePullPolicy: S,
-  livenessProbe: PROBE,
-  readinessProbe: PROBE,
-  startupProbe: PROBE,
-  lifecycle: obj({ postStart: HANDLER, preStop: HANDLER, stopSignal: S }),
-  terminationMessagePath: S,
-  terminationMessagePolicy: S,
-  restartPolicy: S,
-  securityContext: ANY,
-  volumeMounts: ANY,
-  volumeDevices: ANY,
-  stdin: B,
-  stdinOnce: B,
-  tty: B,
-});
-
-const METADATA = obj({
-  name: S,
-  generateName: S,
-  namespace: S,
-  uid: S,
-  labels: 'stringMap',
-  annotations: 'stringMap',
-  creationTimestamp: S,
-  deletionTimestamp: S,
-  deletionGracePeriodSeconds: I64,
-  resourceVersion: S,
-  generation: I64,
-  ownerReferences: ANY,
-  finalizers: arr(S),
-  managedFields: ANY,
-});
-
-const SPEC = obj({
-  containers: arr(CONTAINER),
-  initContainers: arr(CONTAINER),
-  restartPolicy: S,
-  terminationGracePeriodSeconds: I64,
-  activeDeadlineSeconds: I64,
-  hostNetwork: B,
-  hostPID: B,
-  hostIPC: B,
-  hostname: S,
-  subdomain: S,
-  nodeName: S,
-  nodeSelector: 'stringMap',
-  dnsPolicy: S,
-  dnsConfig: ANY,
-  readinessGates: arr(obj({ conditionType: S })),
-  volumes: ANY,
-  serviceAccountName: S,
-  serviceAccount: S,
-  automountServiceAccountToken: B,
-  securityContext: ANY,
-  imagePullSecrets: ANY,
-  affinity: ANY,
-  tolerations: ANY,
-  schedulerName: S,
-  priority: I,
-  priorityClassName: S,
-  enableServiceLinks: B,
-  preemptionPolicy: S,
-  shareProcessNamespace: B,
-  topologySpreadConstraints: ANY,
-  runtimeClassName: S,
-});
-
-/** The top level. `status` is accepted and ignored on create, as the API server does. */
-export const POD_SCHEMA: Record<string, FieldType> = {
-  apiVersion: S,
-  kind: S,
-  metadata: METADATA,
-  spec: SPEC,
-  status: ANY,
-};
-
-// --- strict decoding against the schema ---
-
-/** Decodes `v` against `t`: errors (the decoder's messages) and causes collect every mismatch. */
-export function walk(
-  v: unknown,
-  t: FieldType,
-  path: string,
-  errors: string[],
-  causes: StatusCause[],
-): unknown {
-  if (v === null || v === undefined) return undefined;
-  const typeError = (want: string) => {
-    const m = `json: cannot unmarshal ${jsonKind(v)} into field ${path || '<root>'} of type ${want}`;
-    errors.push(m);
-    causes.push({ field: path, reason: 'FieldValueTypeInvalid', message: m });
-    return undefined;
-  };
-  if (t === 'any') return v;
-  if (t === 'string') return typeof v === 'string' ? v : typeError('string');
-  if (t === 'bool') return typeof v === 'boolean' ? v : typeError('bool');
-  if (t === 'int') return isInt(v, INT32_MIN, INT32_MAX) ? v : typeError('int32');
-  if (t === 'int64')
-    return isInt(v, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) ? v : typeError('int64');
-  if (t === 'intOrString') {
-    return typeof v === 'string' || isInt(v, INT32_MIN, INT32_MAX) ? v : typeError('IntOrString');
-  }
-  if (t === 'stringMap' || t === 'quantityMap') {
-    if (!isPlainObject(v)) return typeError(t === 'stringMap' ? 'map[string]string' : 'ResourceList');
-    const out: Record<string, string> = {};
-    for (const [k, val] of Object.entries(v)) {
-      const sub = `${path}.${k}`;
-      if (t === 'stringMap') {
-        if (typeof val !== 'string') walk(val, 'string', sub, errors, causes);
-        else setOwn(out, k, val);
-        continue;
-      }
-      const text = typeof val === 'number' ? String(val) : val;
-      if (typeof text !== 'string' || parseQuantity(text) === undefined) {
-        errors.push(QUANTITY_MSG);
-        causes.push({ field: sub, reason: 'FieldValueInvalid', message: QUANTITY_MSG });
-      } else setOwn(out, k, text);
-    }
-    return out;
-  }
-  if ('array' in t) {
-    if (!Array.isArray(v)) return typeError('array');
-    return v.map((item, i) => walk(item, t.array, `${path}[${i}]`, errors, causes));
-  }
-  if (!isPlainObject(v)) return typeError('object');
-  const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(v)) {
-    const sub = path ? `${path}.${k}` : k;
-    // own keys only: `constructor` or `__proto__` in a manifest are unknown fields, not the prototype's
-    const ft = Object.hasOwn(t.object, k) ? t.object[k] : undefined;
-    if (ft === undefined) {
-      const m = `unknown field "${sub}"`;
-      causes.push({ field: sub, reason: 'FieldValueInvalid', message: m });
-      continue;
-    }
-    const w = walk(val, ft, sub, errors, causes);
-    if (w !== undefined) setOwn(out, k, w);
-  }
-  return out;
-}
-
-/**
- * out[k] = v as an own property, whatever k is: a plain assignment to `__proto__` would set the prototype
- * (or do nothing, for a string), so such a key would vanish before validation could refuse it.
- */
-function setOwn(out: Record<string, unknown>, k: string, v: unknown): void {
-  Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-}
-
-const INT32_MIN = -2147483648;
+export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
 
-function isInt(v: unknown, min: number, max: number): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-}
+/** A Go int32. */
+const Int32 = () => Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX, goType: 'int32' });
+/** A Go int64, kept to JavaScript's safe integers. */
+const Int64 = () =>
+  Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, goType: 'int64' });
+const Str = () => Type.String();
+const Bool = () => Type.Boolean({ goType: 'bool' });
+/** A known field whose content Syncscope does not read: any JSON, kept as sent. */
+const Opaque = () => Type.Unknown();
+/** A string enumeration: any string on the wire, the listed values in the static type. */
+const Enum = <T extends string>() => Type.Unsafe<T>(Type.String());
+const IntOrString = () => Type.Union([Type.String(), Int32()], { goType: 'IntOrString' });
+const StringMap = () => Type.Record(Type.String(), Type.String(), { goType: 'map[string]string' });
+/** The `format` of a resource.Quantity string: one parseQuantity reads to a finite number. */
+export const QUANTITY_FORMAT = 'k8s-quantity';
+if (!FormatRegistry.Has(QUANTITY_FORMAT))
+  FormatRegistry.Set(QUANTITY_FORMAT, (s) => parseQuantity(s) !== undefined);
 
-const QUANTITY_MSG =
-  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-const QUANTITY = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
-const SUFFIX: Record<string, number> = {
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-};
+/** A ResourceList: resource.Quantity strings (a bare JSON number is read as its text by decodePod). */
+const QuantityMap = () =>
+  Type.Record(Type.String(), Type.String({ format: QUANTITY_FORMAT, quantity: true }), {
+    goType: 'ResourceList',
+  });
+const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
+/** An object type: every other key is an unknown field. */
+const Obj = <P extends Record<string, TSchema>>(props: P) =>
+  Type.Object(props, { additionalProperties: false });
+
+export const ExecActionSchema = Obj({ command: Opt(Type.Array(Str())) });
+export const HTTPGetActionSchema = Obj({
+  path: Opt(Str()),
+  port: IntOrString(),
+  host: Opt(Str()),
+  scheme: Opt(Enum<'HTTP' | 'HTTPS'>()),
+  httpHeaders: Opt(Type.Array(Obj({ name: Str(), value: Str() }))),
+});
+export const TCPSocketActionSchema = Obj({ port: IntOrString(), host: Opt(Str()) });
+const GRPCActionSchema = Obj({ port: Int32(), service: Opt(Str()) });
+
+export const ProbeSchema = Obj({
+  exec: Opt(ExecActionSchema),
+  httpGet: Opt(HTTPGetActionSchema),
+  tcpSocket: Opt(TCPSocketActionSchema),
+  grpc: Opt(GRPCActionSchema),
+  initialDelaySeconds: Opt(Int32()),
+  timeoutSeconds: Opt(Int32()),
+  periodSeconds: Opt(Int32()),
+  successThreshold: Opt(Int32()),
+  failureThreshold: Opt(Int32()),
+  terminationGracePeriodSeconds: Opt(Int64()),
+});
+
+export const LifecycleHandlerSchema = Obj({
+  exec: Opt(ExecActionSchema),
+  httpGet: Opt(HTTPGetActionSchema),
+  tcpSocket: Opt(TCPSocketActionSchema),
+  sleep: Opt(Obj({ seconds: Int64() })),
+});
+
+export const ContainerPortSchema = Obj({
+  name: Opt(Str()),
+  containerPort: Int32(),
+  hostPort: Opt(Int32()),
+  protocol: Opt(Enum<'TCP' | 'UDP' | 'SCTP'>()),
+  hostIP: Opt(Str()),
+});
+
+export const EnvVarSchema = Obj({ name: Str(), value: Opt(Str()), valueFrom: Opt(Opaque()) });
+
+export const ResourceRequirementsSchema = Obj({
+  limits: Opt(QuantityMap()),
+  requests: Opt(QuantityMap()),
+  claims: Opt(Opaque()),
+});
+
+export const ContainerSchema = Obj({
+  name: Str(),
+  image: Str(),
+  command: Opt(Type.Array(Str())),
+  args: Opt(Type.Array(Str())),
+  workingDir: Opt(Str()),
+  env: Opt(Type.Array(EnvVarSchema)),
+  envFrom: Opt(Opaque()),
+  ports: Opt(Type.Array(ContainerPortSchema)),
+  resources: Opt(ResourceRequirementsSchema),
+  resizePolicy: Opt(Opaque()),
+  imagePullPolicy: Opt(Enum<'Always' | 'IfNotPresent' | 'Never'>()),
+  livenessProbe: Opt(ProbeSchema),
+  readinessProbe: Opt(ProbeSchema),
+  startupProbe: Opt(ProbeSchema),
+  lifecycle: Opt(
+    Obj({
+      postStart: Opt(LifecycleHandlerSchema),
+      preStop: Opt(LifecycleHandlerSchema),
+      stopSignal: Opt(Str()),
+    }),
+  ),
+  terminationMessagePath: Opt(Str()),
+  terminationMessagePolicy: Opt(Enum<'File' | 'FallbackToLogsOnError'>()),
+  /** Only on init containers: `Always` makes it a sidecar (restartable init container). */
+  restartPolicy: Opt(Enum<'Always'>()),
+  securityContext: Opt(Opaque()),
+  volumeMounts: Opt(Opaque()),
+  volumeDevices: Opt(Opaque()),
+  stdin: Opt(Bool()),
+  stdinOnce: Opt(Bool()),
+  tty: Opt(Bool()),
+});
+
+export const ObjectMetaSchema = Obj({
+  name: Str(),
+  generateName: Opt(Str()),
+  namespace: Opt(Str()),
+  uid: Opt(Str()),
+  labels: Opt(StringMap()),
+  annotations: Opt(StringMap()),
+  creationTimestamp: Opt(Str()),
+  deletionTimestamp: Opt(Str()),
+  deletionGracePeriodSeconds: Opt(Int64()),
+  resourceVersion: Opt(Str()),
+  generation: Opt(Int64()),
+  ownerReferences: Opt(Opaque()),
+  finalizers: Opt(Type.Array(Str())),
+  managedFields: Opt(Opaque()),
+});
+
+export const PodSpecSchema = Obj({
+  containers: Type.Array(ContainerSchema),
+  initContainers: Opt(Type.Array(ContainerSchema)),
+  restartPolicy: Opt(Enum<'Always' | 'OnFailure' | 'Never'>()),
+  terminationGracePeriodSeconds: Opt(Int64()),
+  activeDeadlineSeconds: Opt(Int64()),
+  hostNetwork: Opt(Bool()),
+  hostPID: Opt(Bool()),
+  hostIPC: Opt(Bool()),
+  hostname: Opt(Str()),
+  subdomain: Opt(Str()),
+  nodeName: Opt(Str()),
+  nodeSelector: Opt(StringMap()),
+  dnsPolicy: Opt(Str()),
+  dnsConfig: Opt(Opaque()),
+  readinessGates: Opt(Type.Array(Obj({ conditionType: Str() }))),
+  volumes: Opt(Opaque()),
+  serviceAccountName: Opt(Str()),
+  serviceAccount: Opt(Str()),
+  automountServiceAccountToken: Opt(Bool()),
+  securityContext: Opt(Opaque()),
+  imagePullSecrets: Opt(Opaque()),
+  affinity: Opt(Opaque()),
+  tolerations: Opt(Opaque()),
+  schedulerName: Opt(Str()),
+  priority: Opt(Int32()),
+  priorityClassName: Opt(Str()),
+  enableServiceLinks: Opt(Bool()),
+  preemptionPolicy: Opt(Str()),
+  shareProcessNamespace: Opt(Bool()),
+  topologySpreadConstraints: Opt(Opaque()),
+  runtimeClassName: Opt(Str()),
+});
+
+/** A v1 Pod as stored and served. `status` is the node's. */
+export const PodSchema = Obj({
+  apiVersion: Type.Unsafe<'v1'>(Type.String()),
+  kind: Type.Unsafe<'Pod'>(Type.String()),
+  metadata: ObjectMetaSchema,
+  spec: PodSpecSchema,
+  status: Opt(PodStatusSchema),
+});
 
 /**
- * A resource.Quantity (`100m`, `64Mi`, `1Gi`, `1.5`, `1e3`) in base units (cores, bytes), or undefined when
- * it does not parse. A double is precise enough to compare a request with its limit.
+ * What a client may send: PodSchema with every field optional (a missing name, image or container is
+ * validatePod's `Required value`, not a decoding error) and `status` any JSON (accepted and dropped on
+ * create, as the API server does).
  */
-export function parseQuantity(s: string): number | undefined {
-  const m = QUANTITY.exec(s);
-  if (!m) return undefined;
-  const [, sign, digits, suffix] = m as unknown as [string, string, string, string | undefined];
-  let mult = 1;
-  if (suffix)
-    mult = suffix[0] === 'e' || suffix[0] === 'E' ? 10 ** Number(suffix.slice(1)) : (SUFFIX[suffix] ?? 1);
-  const n = Number(digits) * mult;
-  if (!Number.isFinite(n)) return undefined;
-  return sign === '-' ? -n : n;
-}
+export const WIRE_POD_SCHEMA: TSchema = optionalEverywhere(
+  Obj({ ...PodSchema.properties, status: Opt(Opaque()) }),
+);
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function jsonKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'object') return 'object';
-  return typeof v;
+/** A copy of `t` without `required` lists, at every depth; every other key (symbols too) is kept. */
+function optionalEverywhere(t: TSchema): TSchema {
+  const out: Record<string | symbol, unknown> = { ...t };
+  delete out.required;
+  for (const key of ['items', 'additionalProperties'] as const) {
+    const sub = t[key] as unknown;
+    if (typeof sub === 'object' && sub !== null) out[key] = optionalEverywhere(sub as TSchema);
+  }
+  for (const key of ['properties', 'patternProperties'] as const) {
+    const sub = t[key] as Record<string, TSchema> | undefined;
+    if (sub) out[key] = Object.fromEntries(Object.entries(sub).map(([k, v]) => [k, optionalEverywhere(v)]));
+  }
+  if (Array.isArray(t.anyOf)) out.anyOf = (t.anyOf as TSchema[]).map(optionalEverywhere);
+  return out as unknown as TSchema;
 }

@@ -3,177 +3,63 @@
  * Status. Field names and JSON shapes as in k8s.io/api core/v1, so a Pod manifest written for a cluster
  * applies here unchanged and `kubectl` users read our objects without translation.
  *
+ * The Pod and its parts are the static types of the TypeBox schemas in ./pod-schema.ts and
+ * ./pod-status-schema.ts (one source for the types and for strict decoding); the rest is declared here.
  * Browser-safe: no Node imports. Times are RFC 3339 strings, as on the wire.
  */
 
-export interface ObjectMeta {
-  name: string;
-  namespace?: string;
-  uid?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  resourceVersion?: string;
-  generation?: number;
-}
+import type { Static } from '@sinclair/typebox';
+import type {
+  ContainerPortSchema,
+  ContainerSchema,
+  EnvVarSchema,
+  ExecActionSchema,
+  HTTPGetActionSchema,
+  LifecycleHandlerSchema,
+  ObjectMetaSchema,
+  PodSchema,
+  PodSpecSchema,
+  ProbeSchema,
+  ResourceRequirementsSchema,
+  TCPSocketActionSchema,
+} from './pod-schema.ts';
+import type {
+  ContainerStateRunningSchema,
+  ContainerStateSchema,
+  ContainerStateTerminatedSchema,
+  ContainerStateWaitingSchema,
+  ContainerStatusSchema,
+  PodConditionSchema,
+  PodPhaseSchema,
+  PodStatusSchema,
+} from './pod-status-schema.ts';
+
+export type ObjectMeta = Static<typeof ObjectMetaSchema>;
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
 export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
 
-export interface ExecAction {
-  command?: string[];
-}
-export interface HTTPGetAction {
-  path?: string;
-  port: number | string;
-  host?: string;
-  scheme?: 'HTTP' | 'HTTPS';
-}
-export interface TCPSocketAction {
-  port: number | string;
-  host?: string;
-}
+export type ExecAction = Static<typeof ExecActionSchema>;
+export type HTTPGetAction = Static<typeof HTTPGetActionSchema>;
+export type TCPSocketAction = Static<typeof TCPSocketActionSchema>;
+export type Probe = Static<typeof ProbeSchema>;
+export type LifecycleHandler = Static<typeof LifecycleHandlerSchema>;
+export type ContainerPort = Static<typeof ContainerPortSchema>;
+export type EnvVar = Static<typeof EnvVarSchema>;
+export type ResourceRequirements = Static<typeof ResourceRequirementsSchema>;
+export type Container = Static<typeof ContainerSchema>;
+export type PodSpec = Static<typeof PodSpecSchema>;
 
-export interface Probe {
-  exec?: ExecAction;
-  httpGet?: HTTPGetAction;
-  tcpSocket?: TCPSocketAction;
-  initialDelaySeconds?: number;
-  timeoutSeconds?: number;
-  periodSeconds?: number;
-  successThreshold?: number;
-  failureThreshold?: number;
-  terminationGracePeriodSeconds?: number;
-}
+export type ContainerStateWaiting = Static<typeof ContainerStateWaitingSchema>;
+export type ContainerStateRunning = Static<typeof ContainerStateRunningSchema>;
+export type ContainerStateTerminated = Static<typeof ContainerStateTerminatedSchema>;
+export type ContainerState = Static<typeof ContainerStateSchema>;
+export type ContainerStatus = Static<typeof ContainerStatusSchema>;
+export type PodPhase = Static<typeof PodPhaseSchema>;
+export type PodCondition = Static<typeof PodConditionSchema>;
+export type PodStatus = Static<typeof PodStatusSchema>;
 
-export interface LifecycleHandler {
-  exec?: ExecAction;
-  httpGet?: HTTPGetAction;
-  tcpSocket?: TCPSocketAction;
-  sleep?: { seconds: number };
-}
-
-export interface ContainerPort {
-  name?: string;
-  containerPort: number;
-  hostPort?: number;
-  protocol?: 'TCP' | 'UDP' | 'SCTP';
-  hostIP?: string;
-}
-
-export interface EnvVar {
-  name: string;
-  value?: string;
-}
-
-export interface ResourceRequirements {
-  limits?: Record<string, string>;
-  requests?: Record<string, string>;
-}
-
-export interface Container {
-  name: string;
-  image: string;
-  command?: string[];
-  args?: string[];
-  workingDir?: string;
-  env?: EnvVar[];
-  ports?: ContainerPort[];
-  resources?: ResourceRequirements;
-  imagePullPolicy?: PullPolicy;
-  livenessProbe?: Probe;
-  readinessProbe?: Probe;
-  startupProbe?: Probe;
-  lifecycle?: { postStart?: LifecycleHandler; preStop?: LifecycleHandler };
-  terminationMessagePath?: string;
-  terminationMessagePolicy?: 'File' | 'FallbackToLogsOnError';
-  /** Only on init containers: `Always` makes it a sidecar (restartable init container). */
-  restartPolicy?: 'Always';
-}
-
-export interface PodSpec {
-  containers: Container[];
-  initContainers?: Container[];
-  restartPolicy?: RestartPolicy;
-  terminationGracePeriodSeconds?: number;
-  activeDeadlineSeconds?: number;
-  hostNetwork?: boolean;
-  hostname?: string;
-  subdomain?: string;
-  nodeName?: string;
-  dnsPolicy?: string;
-  readinessGates?: { conditionType: string }[];
-}
-
-export interface ContainerStateWaiting {
-  reason?: string;
-  message?: string;
-}
-export interface ContainerStateRunning {
-  startedAt?: string;
-}
-export interface ContainerStateTerminated {
-  exitCode: number;
-  signal?: number;
-  reason?: string;
-  message?: string;
-  startedAt?: string;
-  finishedAt?: string;
-  containerID?: string;
-}
-export interface ContainerState {
-  waiting?: ContainerStateWaiting;
-  running?: ContainerStateRunning;
-  terminated?: ContainerStateTerminated;
-}
-
-export interface ContainerStatus {
-  name: string;
-  state: ContainerState;
-  lastState: ContainerState;
-  ready: boolean;
-  restartCount: number;
-  image: string;
-  imageID: string;
-  containerID?: string;
-  started?: boolean;
-}
-
-export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
-
-export interface PodCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastProbeTime?: string | null;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface PodStatus {
-  phase: PodPhase;
-  conditions?: PodCondition[];
-  message?: string;
-  reason?: string;
-  hostIP?: string;
-  hostIPs?: { ip: string }[];
-  podIP?: string;
-  podIPs?: { ip: string }[];
-  startTime?: string;
-  initContainerStatuses?: ContainerStatus[];
-  containerStatuses?: ContainerStatus[];
-  qosClass?: string;
-}
-
-export interface Pod {
-  apiVersion: 'v1';
-  kind: 'Pod';
-  metadata: ObjectMeta;
-  spec: PodSpec;
-  status?: PodStatus;
-}
+export type Pod = Static<typeof PodSchema>;
 
 export interface PodList {
   apiVersion: 'v1';

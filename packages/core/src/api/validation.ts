@@ -1,8 +1,8 @@
 /**
  * Admission of a v1 Pod manifest, in two steps as the API server does it:
  *
- *   decodePod    strict decoding: every field must be known (kubectl --validate=strict) and of the right JSON
- *                type. Failure is a BadRequest: `Pod in version "v1" cannot be handled as a Pod: strict decoding
+ *   decodePod    strict decoding against the Pod's schema (./pod-schema.ts, checked by ./decode.ts): every
+ *                field must be known (kubectl --validate=strict) and of the right JSON type. Failure is a BadRequest: `Pod in version "v1" cannot be handled as a Pod: strict decoding
  *                error: unknown field "spec.foo"`.
  *   validatePod  ValidatePodCreate's rules that matter to a node: names, containers, images, policies, probe
  *                numbers, ports. Failure is an Invalid with one cause per field error, each rendered like
@@ -11,7 +11,8 @@
  * Called by the server's POST handler (and usable by the web UI: browser-safe, no Node imports). Pure.
  */
 
-import { INT32_MAX, POD_SCHEMA, parseQuantity, walk } from './pod-schema.ts';
+import { decodeStrict } from './decode.ts';
+import { INT32_MAX, parseQuantity } from './pod-schema.ts';
 
 export { parseQuantity };
 
@@ -30,9 +31,7 @@ export type DecodeResult = { ok: true; pod: Pod } | { ok: false; message: string
 
 /** Strictly decodes an already-parsed manifest: unknown fields and wrong JSON types are errors; nulls drop. */
 export function decodePod(raw: unknown): DecodeResult {
-  const errors: string[] = [];
-  const causes: StatusCause[] = [];
-  const value = walk(raw, { object: POD_SCHEMA }, '', errors, causes);
+  const { value, errors, causes } = decodeStrict(raw);
   if (causes.length > 0) {
     const unknown = causes.filter((c) => c.message.startsWith('unknown field')).map((c) => c.message);
     const parts = [...new Set(errors)];
