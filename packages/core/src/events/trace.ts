@@ -7,53 +7,41 @@
  *   time  ms since the epoch on the engine's clock (virtual time on a sped-up simulated node),
  *   type  a dotted name; the payload fields follow.
  * Pod-scoped events carry `podUID` and `pod` ("namespace/name") so a client can filter without a lookup.
+ * The types are those of the schema in ./trace-schema.ts, the one source of what an event holds.
  */
-import type { PodStatus } from '../api/v1.ts';
+import type { Static, TObject } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { type Checker, lazyCheck } from '../api/schema-check.ts';
+import {
+  type ConfigOpSchema,
+  eventSchema,
+  type LoopSourceSchema,
+  type PlanSummarySchema,
+  type PlegEventTypeSchema,
+  type ProbeResultSchema,
+  type ProbeTypeSchema,
+  type SyncActionNameSchema,
+  type SyncActionSchema,
+  TRACE_PAYLOADS,
+  type UpdateTypeSchema,
+  type WorkerStateSchema,
+  type WorkTypeSchema,
+} from './trace-schema.ts';
 
-export type LoopSource = 'config' | 'pleg' | 'sync' | 'probe' | 'housekeeping';
-export type ConfigOp = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
-export type PlegEventType =
-  | 'ContainerStarted'
-  | 'ContainerDied'
-  | 'ContainerRemoved'
-  | 'ContainerChanged'
-  | 'PodSync';
+export type LoopSource = Static<typeof LoopSourceSchema>;
+export type ConfigOp = Static<typeof ConfigOpSchema>;
+export type PlegEventType = Static<typeof PlegEventTypeSchema>;
 /** The pod worker's derived state; Finished and Forgotten are the two steps after TerminatedPod. */
-export type WorkerState = 'SyncPod' | 'TerminatingPod' | 'TerminatedPod' | 'Finished' | 'Forgotten';
-export type WorkType = 'SyncPod' | 'TerminatingPod' | 'TerminatedPod';
-export type UpdateType = 'SyncPodCreate' | 'SyncPodUpdate' | 'SyncPodSync' | 'SyncPodKill';
-export type ProbeType = 'Liveness' | 'Readiness' | 'Startup';
-export type ProbeResult = 'Success' | 'Failure' | 'Unknown';
-export type SyncActionName =
-  | 'StartContainer'
-  | 'KillContainer'
-  | 'CreatePodSandbox'
-  | 'ConfigPodSandbox'
-  | 'KillPodSandbox'
-  | 'SetupNetwork'
-  | 'TeardownNetwork'
-  | 'InitContainer';
-
+export type WorkerState = Static<typeof WorkerStateSchema>;
+export type WorkType = Static<typeof WorkTypeSchema>;
+export type UpdateType = Static<typeof UpdateTypeSchema>;
+export type ProbeType = Static<typeof ProbeTypeSchema>;
+export type ProbeResult = Static<typeof ProbeResultSchema>;
+export type SyncActionName = Static<typeof SyncActionNameSchema>;
 /** One SyncResult of the runtime SyncPod: `failed to "<action>" for "<target>" with <error>: "<message>"`. */
-export interface SyncAction {
-  action: SyncActionName;
-  target: string;
-  error?: string;
-  message?: string;
-}
-
+export type SyncAction = Static<typeof SyncActionSchema>;
 /** What computePodActions decided, with the reasons in words (shown by the step-through). */
-export interface PlanSummary {
-  killPod: boolean;
-  createSandbox: boolean;
-  sandboxId?: string;
-  attempt: number;
-  nextInitContainer?: string;
-  initContainersToStart: string[];
-  containersToStart: string[];
-  containersToKill: { name: string; containerID: string; message: string }[];
-  reasons: string[];
-}
+export type PlanSummary = Static<typeof PlanSummarySchema>;
 
 export interface PodRef {
   podUID: string;
@@ -61,113 +49,9 @@ export interface PodRef {
   pod: string;
 }
 
-export type TracePayload =
-  | { type: 'loop.iteration'; source: LoopSource; pods: number; durationMs: number }
-  | { type: 'loop.skipped'; errors: string[]; backoffMs: number }
-  | ({ type: 'config.update'; op: ConfigOp; source: string } & PodRef)
-  | { type: 'pleg.relist'; durationMs: number; pods: number; containers: number; events: number }
-  | ({
-      type: 'pleg.event';
-      event: PlegEventType;
-      containerID: string;
-      containerName?: string;
-      /** the container's exit code, when the log says it (an imported kubelet log's "container finished") */
-      exitCode?: number;
-    } & PodRef)
-  | { type: 'pleg.mode'; mode: 'generic' | 'evented'; reason: string }
-  | ({
-      type: 'worker.update';
-      updateType: UpdateType;
-      coalesced: boolean;
-      dropped?: string;
-      /** an update of a terminating pod: the grace period in effect, and whether it is not the spec's own */
-      gracePeriodS?: number;
-      override?: boolean;
-    } & PodRef)
-  | ({ type: 'worker.state'; from: WorkerState | null; to: WorkerState } & PodRef)
-  | ({ type: 'sync.start'; workType: WorkType; updateType: UpdateType } & PodRef)
-  | ({
-      type: 'sync.result';
-      workType: WorkType;
-      actions: SyncAction[];
-      durationMs: number;
-      error?: string;
-      plan?: PlanSummary;
-      isTerminal?: boolean;
-      requeueAfterMs?: number;
-    } & PodRef)
-  | {
-      type: 'runtime.call';
-      method: string;
-      podUID?: string;
-      pod?: string;
-      container?: string;
-      attempt?: number;
-      durationMs: number;
-      code?: number;
-      error?: string;
-      /**
-       * StopContainer: the grace period sent, and whether the caller passed an override (the kubelet then
-       * logs "Killing container with a grace period override"; a terminating pod's kills always do)
-       */
-      gracePeriodS?: number;
-      override?: boolean;
-    }
-  | { type: 'runtime.state'; ready: boolean; errors: string[] }
-  | ({
-      type: 'backoff';
-      kind: 'container' | 'image';
-      container: string;
-      key: string;
-      delayS: number;
-      /** ms since epoch when the window ends */
-      until: number;
-      image?: string;
-      exitCode?: number;
-      restartCount?: number;
-      /** set by an observer: the window was worked out from observed exits by the kubelet's rule */
-      inferred?: boolean;
-      /** set by an observer: the observed kubelet's own log stated this window (it replaces the inferred one) */
-      confirmed?: boolean;
-    } & PodRef)
-  | ({
-      type: 'probe.result';
-      container: string;
-      probe: ProbeType;
-      result: ProbeResult;
-      output?: string;
-    } & PodRef)
-  | ({ type: 'status.update'; status: PodStatus } & PodRef)
-  | ({
-      type: 'k8s.event';
-      eventType: 'Normal' | 'Warning';
-      reason: string;
-      message: string;
-      count: number;
-      fieldPath?: string;
-    } & PodRef)
-  | { type: 'housekeeping'; durationMs: number; forgotten: number; orphansKilled: number; restarted: number }
-  | { type: 'server.start'; version: string; runtime: string; endpoint: string }
-  | {
-      type: 'sim.fault';
-      fault: string;
-      detail: string;
-      /** an outage: how long (clock ms) the runtime stays unavailable from the event's time */
-      outageMs?: number;
-      /** a clear: the kind of fault it ended ("all" for every one) */
-      cleared?: string;
-    }
-  | {
-      /** a kubelet log entry the importer did not turn into another event: kept, never dropped */
-      type: 'log.raw';
-      text: string;
-      /** klog severity letter: I, W, E, F */
-      level?: string;
-      /** the kubelet source position from the klog header, e.g. "kubelet.go:1987" */
-      source?: string;
-      podUID?: string;
-      pod?: string;
-    };
+type Payloads = typeof TRACE_PAYLOADS;
+/** The payload of an event of each type (./trace-schema.ts), without the envelope. */
+export type TracePayload = { [T in keyof Payloads]: Static<Payloads[T]> }[keyof Payloads];
 
 /**
  * Fields only an imported kubelet log sets (packages/core/src/kubelet-log): `node` (the host name, or
@@ -184,53 +68,45 @@ export type TraceEvent = TracePayload & { seq: number; time: number } & Imported
 export type TraceType = TraceEvent['type'];
 export type TraceOf<T extends TraceType> = Extract<TraceEvent, { type: T }>;
 
-export const TRACE_TYPES: readonly TraceType[] = [
-  'loop.iteration',
-  'loop.skipped',
-  'config.update',
-  'pleg.relist',
-  'pleg.event',
-  'pleg.mode',
-  'worker.update',
-  'worker.state',
-  'sync.start',
-  'sync.result',
-  'runtime.call',
-  'runtime.state',
-  'backoff',
-  'probe.result',
-  'status.update',
-  'k8s.event',
-  'housekeeping',
-  'server.start',
-  'sim.fault',
-  'log.raw',
-];
+/** Every event type, from the schema. */
+export const TRACE_TYPES: readonly TraceType[] = Object.keys(TRACE_PAYLOADS) as TraceType[];
 
 /** The pod an event belongs to, if any. */
 export function podUIDOf(ev: TraceEvent): string | undefined {
   return 'podUID' in ev ? ev.podUID : undefined;
 }
 
+/** Per type: the event's schema with its envelope, and its check, compiled on first use. */
+const CHECKS = new Map<string, { schema: TObject; check: Checker<TObject> }>(
+  Object.entries(TRACE_PAYLOADS).map(([type, payload]) => {
+    const schema = eventSchema(payload);
+    return [type, { schema, check: lazyCheck(schema) }];
+  }),
+);
+
 /**
- * A light structural check for events entering the browser (import of a file, the WebSocket): the
- * envelope fields and a known type. Returns an error text or undefined.
+ * The full check of an event from outside (an imported NDJSON file, the journal's lines, the WebSocket):
+ * the envelope, then every field of its type's schema (./trace-schema.ts). Returns undefined when it is a
+ * TraceEvent, else one error text: the envelope's in words (`seq must be a non-negative integer`,
+ * `unknown type foo`), a payload's as the schema's path and reason (`sync.result: /actions/0/target:
+ * Expected string`). Fields the schema does not list are accepted (a newer version's trace). Browser-safe;
+ * the check is compiled once per type where the page allows it (see ../api/schema-check.ts).
  */
 export function checkTraceEvent(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null) return 'event is not an object';
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'event is not an object';
   const o = v as Record<string, unknown>;
   if (typeof o.seq !== 'number' || !Number.isInteger(o.seq) || o.seq < 0)
     return 'seq must be a non-negative integer';
   if (typeof o.time !== 'number' || !Number.isFinite(o.time)) return 'time must be a number';
-  if (typeof o.type !== 'string' || !TRACE_TYPES.includes(o.type as TraceType))
-    return `unknown type ${String(o.type)}`;
-  if ('podUID' in o && typeof o.podUID !== 'string') return 'podUID must be a string';
-  if ('node' in o && typeof o.node !== 'string') return 'node must be a string';
+  const entry =
+    typeof o.type === 'string' && Object.hasOwn(TRACE_PAYLOADS, o.type) ? CHECKS.get(o.type) : undefined;
+  if (!entry) return `unknown type ${String(o.type)}`;
   if ('origin' in o) {
     const origin = o.origin as { line?: unknown } | null;
     if (typeof origin !== 'object' || origin === null || typeof origin.line !== 'number')
       return 'origin must be {line: number}';
   }
-  if ('inferred' in o && typeof o.inferred !== 'boolean') return 'inferred must be a boolean';
-  return undefined;
+  if (entry.check(v)) return undefined;
+  const first = Value.Errors(entry.schema, v).First();
+  return first ? `${o.type}: ${first.path || '/'}: ${first.message}` : `${o.type}: does not match its schema`;
 }
