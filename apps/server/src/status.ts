@@ -61,15 +61,15 @@ export function intParam(
   const s = String(v);
   const n = Number(s);
   if (!/^\d{1,16}$/.test(s) || n < min || n > max || !Number.isSafeInteger(n)) {
-    const range =
-      max < Number.MAX_SAFE_INTEGER
-        ? `must be an integer between ${min} and ${max}, inclusive`
-        : min === 0
-          ? 'must be a non-negative integer'
-          : `must be an integer >= ${min}`;
-    return badParam(param, s, range);
+    return badParam(param, s, intRangeText(min, max));
   }
   return n;
+}
+
+/** What an integer parameter in [min, max] must be, in words. */
+export function intRangeText(min: number, max: number): string {
+  if (max < Number.MAX_SAFE_INTEGER) return `must be an integer between ${min} and ${max}, inclusive`;
+  return min === 0 ? 'must be a non-negative integer' : `must be an integer >= ${min}`;
 }
 
 /** A string query parameter: undefined if absent, the string, or a Status when repeated or not matching. */

@@ -13,12 +13,14 @@
  * Not wrapped in fastify-plugin: the body parser below (the raw request stream, counted here) stays local to
  * these routes, every other route keeps the API's 1 MiB text parser.
  */
-import { isStatus } from '@syncscope/core/api';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { ImportStore, MAX_IMPORT_BYTES, NoKubeletLines, TooLarge } from '../imports/store.ts';
-import { badRequest, intParam, sendStatus, status, stringParam, unsupportedMediaType } from '../status.ts';
-import { nextSince, pageWindow } from './trace.ts';
+import { badRequest, sendStatus, status, unsupportedMediaType } from '../status.ts';
+import { checked, IntQuery, PathParam, StringQuery } from './params.ts';
+import { nextSince, PageQuery, pageWindow } from './trace.ts';
 
 /** A file name to show: 1-255 printable characters, no slash or backslash. */
 const NAME = /^[^/\\\p{Cc}]{1,255}$/u;
@@ -33,9 +35,13 @@ const notFound = (id: string) =>
 const tooLarge = () =>
   status(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_IMPORT_BYTES}`);
 
-type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+const IdParams = Type.Object({ id: PathParam() });
+const PostQuery = Type.Object({ name: StringQuery(NAME, 'a file name of 1-255 characters') });
+const PageQuerySchema = Type.Object(PageQuery);
+const LineQuery = Type.Object({ line: IntQuery(1) });
 
-export default async function importsRoutes(app: FastifyInstance, opts: ImportsOptions): Promise<void> {
+export default async function importsRoutes(fastify: FastifyInstance, opts: ImportsOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const store = opts.dir ? new ImportStore(opts.dir) : undefined;
   await store?.init();
 
@@ -43,7 +49,7 @@ export default async function importsRoutes(app: FastifyInstance, opts: ImportsO
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   /** The store and the import's meta, or a 404 already sent. */
-  const found = async (req: IdRequest, reply: FastifyReply) => {
+  const found = async (req: FastifyRequest & { params: { id: string } }, reply: FastifyReply) => {
     app.syncscope.requireToken(req);
     const meta = await store?.meta(req.params.id);
     if (!store || !meta) {
@@ -53,7 +59,7 @@ export default async function importsRoutes(app: FastifyInstance, opts: ImportsO
     return { store, meta };
   };
 
-  app.post<{ Querystring: { name?: string } }>('/api/v1/imports', WRITE_ROUTE, async (req, reply) => {
+  app.post('/api/v1/imports', checked(WRITE_ROUTE, { querystring: PostQuery }), async (req, reply) => {
     app.syncscope.requireToken(req);
     if (!store) return sendStatus(reply, status(404, 'NotFound', 'this server keeps no imports'));
     const type = (req.headers['content-type'] ?? 'text/plain').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -61,8 +67,7 @@ export default async function importsRoutes(app: FastifyInstance, opts: ImportsO
     if (Number(req.headers['content-length'] ?? 0) > MAX_IMPORT_BYTES) {
       return sendStatus(reply.header('connection', 'close'), tooLarge());
     }
-    const name = stringParam('name', req.query.name, NAME, 'a file name of 1-255 characters');
-    if (isStatus(name)) return sendStatus(reply, name);
+    const name = req.query.name;
     const body = (req.body ?? []) as AsyncIterable<Buffer>;
     try {
       const meta = await store.write(body, name ?? 'kubelet.log');
@@ -79,16 +84,15 @@ export default async function importsRoutes(app: FastifyInstance, opts: ImportsO
     return { items: store ? await store.list() : [] };
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/imports/:id', READ_ROUTE, async (req, reply) => {
+  app.get('/api/v1/imports/:id', checked(READ_ROUTE, { params: IdParams }), async (req, reply) => {
     return (await found(req, reply))?.meta;
   });
 
-  app.get<{ Params: { id: string }; Querystring: { since?: string; limit?: string } }>(
+  app.get(
     '/api/v1/imports/:id/trace',
-    READ_ROUTE,
+    checked(READ_ROUTE, { params: IdParams, querystring: PageQuerySchema }),
     async (req, reply) => {
       const page = pageWindow(req.query);
-      if (isStatus(page)) return sendStatus(reply, page);
       const it = await found(req, reply);
       if (!it) return;
       const newest = it.meta.events;
@@ -102,12 +106,11 @@ export default async function importsRoutes(app: FastifyInstance, opts: ImportsO
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { line?: string } }>(
+  app.get(
     '/api/v1/imports/:id/log',
-    READ_ROUTE,
+    checked(READ_ROUTE, { params: IdParams, querystring: LineQuery }),
     async (req, reply) => {
-      const line = intParam('line', req.query.line, 1);
-      if (isStatus(line)) return sendStatus(reply, line);
+      const line = req.query.line;
       if (line === undefined) return sendStatus(reply, badRequest('?line= is required'));
       const it = await found(req, reply);
       if (!it) return;
@@ -119,7 +122,7 @@ export default async function importsRoutes(app: FastifyInstance, opts: ImportsO
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/api/v1/imports/:id', WRITE_ROUTE, async (req, reply) => {
+  app.delete('/api/v1/imports/:id', checked(WRITE_ROUTE, { params: IdParams }), async (req, reply) => {
     const it = await found(req, reply);
     if (!it) return;
     await it.store.remove(it.meta.id);

@@ -8,51 +8,47 @@
  * wording (see pod-logs.ts). The log directory is `podLogsDirectory` when given, else the engine's
  * configuration (GET /api/v1/node shows it).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { isStatus } from '@syncscope/core/api';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { followLog, isRunning, logLimits, startOffsetOf } from '../kube-api/log-follow.ts';
 import { logAttempt, parseCriLog, readPodLogFile, resolveLogContainer } from '../pod-logs.ts';
-import { badParam, badRequest, intParam, notFound, sendStatus } from '../status.ts';
+import { badRequest, notFound, sendStatus } from '../status.ts';
+import { BoolQuery, checked, IntQuery, PathParam, TextQuery } from './params.ts';
 
 export interface LogsRoutesOptions {
   podLogsDirectory?: string;
 }
 
-interface LogQuery {
-  container?: string;
-  previous?: string;
-  tailLines?: string;
-  timestamps?: string;
-  sinceSeconds?: string;
-  sinceTime?: string;
-  limitBytes?: string;
-  follow?: string;
-}
+const LogParams = Type.Object({ ns: PathParam(), name: PathParam() });
+/** The since and limit options stay text here: logLimits reads them with the API server's rules. */
+const LogQuery = Type.Object({
+  container: TextQuery(),
+  previous: BoolQuery(),
+  tailLines: IntQuery(),
+  timestamps: BoolQuery(),
+  sinceSeconds: TextQuery(),
+  sinceTime: TextQuery(),
+  limitBytes: TextQuery(),
+  follow: BoolQuery(),
+});
 
-function boolParam(param: string, v: string | undefined) {
-  if (v === undefined || v === '' || v === 'false') return false;
-  if (v === 'true') return true;
-  return badParam(param, v, 'must be true or false');
-}
-
-async function logsRoutes(app: FastifyInstance, opts: LogsRoutesOptions): Promise<void> {
+async function logsRoutes(fastify: FastifyInstance, opts: LogsRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { engine } = app.syncscope;
 
-  app.get<{ Params: { ns: string; name: string }; Querystring: LogQuery }>(
+  app.get(
     '/api/v1/namespaces/:ns/pods/:name/log',
-    READ_ROUTE,
+    checked(READ_ROUTE, { params: LogParams, querystring: LogQuery }),
     async (req, reply) => {
       const q = req.query;
-      const previous = boolParam('previous', q.previous);
-      if (isStatus(previous)) return sendStatus(reply, previous);
-      const timestamps = boolParam('timestamps', q.timestamps);
-      if (isStatus(timestamps)) return sendStatus(reply, timestamps);
-      const tailLines = intParam('tailLines', q.tailLines);
-      if (isStatus(tailLines)) return sendStatus(reply, tailLines);
-      const follow = boolParam('follow', q.follow);
-      if (isStatus(follow)) return sendStatus(reply, follow);
+      const previous = q.previous ?? false;
+      const timestamps = q.timestamps ?? false;
+      const tailLines = q.tailLines;
+      const follow = q.follow ?? false;
       const limits = logLimits(q, app.syncscope.clock.now());
       if (isStatus(limits)) return sendStatus(reply, limits);
 

@@ -12,6 +12,8 @@
  * StatusError (507 InsufficientStorage, 503 ServiceUnavailable) before the engine acts; the error handler
  * sends it. Nothing in between awaits, so admission's checks still hold when the pod is stored.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { isStatus, type Pod, type Status } from '@syncscope/core/api';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
@@ -19,56 +21,51 @@ import { WRITE_ROUTE } from '../access.ts';
 import { admitPod, MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
 import { deletePod, patchPod, replacePod, type WriteContext } from '../kube-api/pod-writes.ts';
 import { sendStatus, unsupportedMediaType } from '../status.ts';
+import { checked, PathParam, TextQuery } from './params.ts';
 
-interface NsParams {
-  ns: string;
-}
-interface PodParams extends NsParams {
-  name: string;
-}
-interface DeleteQuery {
-  gracePeriodSeconds?: string;
-  propagationPolicy?: string;
-  dryRun?: string;
-}
+const NsParams = Type.Object({ ns: PathParam() });
+const PodParams = Type.Object({ ns: PathParam(), name: PathParam() });
+/** DeleteOptions as query parameters: text here, read with the API server's rules by kube-api/pod-writes.ts. */
+const DeleteQuery = Type.Object({
+  gracePeriodSeconds: TextQuery(),
+  propagationPolicy: TextQuery(),
+  dryRun: TextQuery(),
+});
 
-async function podsRoutes(app: FastifyInstance): Promise<void> {
+async function podsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { engine, clock } = app.syncscope;
 
-  app.post<{ Params: NsParams; Body: string }>(
-    '/api/v1/namespaces/:ns/pods',
-    WRITE_ROUTE,
-    async (req, reply) => {
-      app.syncscope.requireToken(req);
-      const contentType = req.headers['content-type'];
-      if (manifestMediaType(contentType) === undefined) {
-        return sendStatus(reply, unsupportedMediaType(contentType ?? '', MANIFEST_MEDIA_TYPES));
-      }
-      const parsed = parseManifest(typeof req.body === 'string' ? req.body : '', contentType);
-      if (!parsed.ok) return sendStatus(reply, parsed.status);
-      const admitted = admitPod(parsed.value, req.params.ns, engine, clock);
-      if (!admitted.ok) return sendStatus(reply, admitted.status);
-      engine.addPod(admitted.pod); // stored, then handed to the loop; throws (nothing added) if not stored
-      return reply.code(201).send(engine.getPodByUID(admitted.pod.metadata.uid as string) ?? admitted.pod);
-    },
-  );
+  app.post('/api/v1/namespaces/:ns/pods', checked(WRITE_ROUTE, { params: NsParams }), async (req, reply) => {
+    app.syncscope.requireToken(req);
+    const contentType = req.headers['content-type'];
+    if (manifestMediaType(contentType) === undefined) {
+      return sendStatus(reply, unsupportedMediaType(contentType ?? '', MANIFEST_MEDIA_TYPES));
+    }
+    const parsed = parseManifest(typeof req.body === 'string' ? req.body : '', contentType);
+    if (!parsed.ok) return sendStatus(reply, parsed.status);
+    const admitted = admitPod(parsed.value, req.params.ns, engine, clock);
+    if (!admitted.ok) return sendStatus(reply, admitted.status);
+    engine.addPod(admitted.pod); // stored, then handed to the loop; throws (nothing added) if not stored
+    return reply.code(201).send(engine.getPodByUID(admitted.pod.metadata.uid as string) ?? admitted.pod);
+  });
 
   // writes beyond create: kube-api/pod-writes.ts; resourceVersions from the watch index (watch-routes.ts)
   const writes = (): WriteContext => ({ engine, versions: app.podVersions, clock });
   const answer = (reply: FastifyReply, out: Pod | Status) =>
     isStatus(out) ? sendStatus(reply, out) : reply.code(200).send(out);
-  type Write = { Params: PodParams; Body: string; Querystring: DeleteQuery };
+  const write = checked(WRITE_ROUTE, { params: PodParams, querystring: DeleteQuery });
   const text = (body: unknown) => (typeof body === 'string' ? body : '');
 
-  app.put<Write>('/api/v1/namespaces/:ns/pods/:name', WRITE_ROUTE, async (req, reply) =>
+  app.put('/api/v1/namespaces/:ns/pods/:name', write, async (req, reply) =>
     answer(reply, replacePod(writes(), req.params, text(req.body), req.headers['content-type'])),
   );
 
-  app.patch<Write>('/api/v1/namespaces/:ns/pods/:name', WRITE_ROUTE, async (req, reply) =>
+  app.patch('/api/v1/namespaces/:ns/pods/:name', write, async (req, reply) =>
     answer(reply, patchPod(writes(), req.params, text(req.body), req.headers['content-type'])),
   );
 
-  app.delete<Write>('/api/v1/namespaces/:ns/pods/:name', WRITE_ROUTE, async (req, reply) => {
+  app.delete('/api/v1/namespaces/:ns/pods/:name', write, async (req, reply) => {
     app.syncscope.requireToken(req);
     return answer(
       reply,

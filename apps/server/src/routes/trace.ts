@@ -7,13 +7,14 @@
  *   GET /api/v1/trace/export?podUID=          NDJSON, one TraceEvent per line, streamed in chunks.
  */
 import { Readable } from 'node:stream';
-import { isStatus, type Status } from '@syncscope/core/api';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import type { TraceSource } from '../context.ts';
-import { intParam, sendStatus } from '../status.ts';
+import { checked, IntQuery, TextQuery } from './params.ts';
 
 export const DEFAULT_TRACE_LIMIT = 10_000;
 export const MAX_TRACE_LIMIT = 100_000;
@@ -45,19 +46,18 @@ function readSince(
     : trace.since(since, filter, limit);
 }
 
+/** `?since=&limit=`: events after seq `since` (default 0), at most `limit` of them (≥ 1). */
+export const PageQuery = { since: IntQuery(), limit: IntQuery(1) };
+
 /**
- * The page a `?since=&limit=` asks for: since (default 0) and at most `max` events (limit, default
- * DEFAULT_TRACE_LIMIT, capped at MAX_TRACE_LIMIT); or the 400 Status naming the bad parameter.
+ * The page a checked `?since=&limit=` asks for: since (default 0) and at most `max` events (limit, default
+ * DEFAULT_TRACE_LIMIT, capped at MAX_TRACE_LIMIT).
  */
-export function pageWindow(query: {
-  since?: string;
-  limit?: string;
-}): { since: number; max: number } | Status {
-  const since = intParam('since', query.since);
-  if (isStatus(since)) return since;
-  const limit = intParam('limit', query.limit, 1);
-  if (isStatus(limit)) return limit;
-  return { since: since ?? 0, max: Math.min(limit ?? DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT) };
+export function pageWindow(query: { since?: number; limit?: number }): { since: number; max: number } {
+  return {
+    since: query.since ?? 0,
+    max: Math.min(query.limit ?? DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT),
+  };
 }
 
 /**
@@ -78,23 +78,22 @@ const byPod = (podUID: string | undefined) =>
     ? (ev: TraceEvent) => ev.type === 'server.start' || ('podUID' in ev && ev.podUID === podUID)
     : undefined;
 
-async function traceRoutes(app: FastifyInstance): Promise<void> {
+const TraceQuery = Type.Object({ ...PageQuery, podUID: TextQuery() });
+const ExportQuery = Type.Object({ podUID: TextQuery() });
+
+async function traceRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { trace } = app.syncscope;
 
-  app.get<{ Querystring: { since?: string; podUID?: string; limit?: string } }>(
-    '/api/v1/trace',
-    READ_ROUTE,
-    async (req, reply) => {
-      const page = pageWindow(req.query);
-      if (isStatus(page)) return sendStatus(reply, page);
-      const newest = trace.next - 1;
-      // (events recorded while the journal was read may be in items, past `newest`)
-      const items = await readSince(trace, page.since, byPod(req.query.podUID), page.max);
-      return { items, next: nextSince(items, page.max, newest, page.since), oldest: trace.oldest, newest };
-    },
-  );
+  app.get('/api/v1/trace', checked(READ_ROUTE, { querystring: TraceQuery }), async (req) => {
+    const page = pageWindow(req.query);
+    const newest = trace.next - 1;
+    // (events recorded while the journal was read may be in items, past `newest`)
+    const items = await readSince(trace, page.since, byPod(req.query.podUID), page.max);
+    return { items, next: nextSince(items, page.max, newest, page.since), oldest: trace.oldest, newest };
+  });
 
-  app.get<{ Querystring: { podUID?: string } }>('/api/v1/trace/export', READ_ROUTE, async (req, reply) => {
+  app.get('/api/v1/trace/export', checked(READ_ROUTE, { querystring: ExportQuery }), async (req, reply) => {
     const filter = byPod(req.query.podUID);
     const end = trace.next - 1;
     // Pages through the ring so a large export never builds one string; stops at the seq seen at the start.
