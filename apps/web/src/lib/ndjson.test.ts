@@ -29,6 +29,24 @@ describe('parseTraceNdjson', () => {
     expect(r.errors[2]?.message).toBe('seq must be a non-negative integer');
   });
 
+  it('checks every field of an event against its type, naming the bad one', () => {
+    const bad = JSON.stringify({
+      seq: 2,
+      time: 3,
+      type: 'sync.result',
+      workType: 'SyncPod',
+      actions: [{ action: 'StartContainer', target: 7 }],
+      durationMs: 1,
+      podUID: 'u1',
+      pod: 'default/web',
+    });
+    const r = parseTraceNdjson(`${good(1)}\n${bad}\n`);
+    expect(r.events.map((e) => e.seq)).toEqual([1]);
+    expect(r.errors.map(formatNdjsonError)).toEqual([
+      'line 2: sync.result: /actions/0/target: Expected string',
+    ]);
+  });
+
   it('lists at most maxErrors bad lines', () => {
     const r = parseTraceNdjson('x\ny\nz', 2);
     expect(r.errors).toHaveLength(2);

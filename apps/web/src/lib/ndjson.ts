@@ -1,7 +1,9 @@
 /**
  * Reading an exported trace (GET /api/v1/trace/export: one TraceEvent per line) back into the browser.
- * Every line is checked with checkTraceEvent, the same check the live stream applies; a bad line is
- * reported with its 1-based line number so the user can find it in the file. Blank lines are skipped.
+ * Every line is checked with checkTraceEvent, the same check the live stream applies: the envelope and
+ * every field against its type's schema (@syncscope/core's trace-schema.ts). A bad line is reported with its
+ * 1-based line number and the field at fault (`line 2: sync.result: /actions/0/target: Expected string`)
+ * so the user can find it in the file. Blank lines are skipped.
  */
 import { checkTraceEvent, type TraceEvent } from '@syncscope/core/trace';
 
