@@ -7,7 +7,8 @@
  * (no sign, exponent, hex or blanks: `?limit=1e3` stays a string and is refused), `true` / `false` / empty
  * become a boolean. A value that does not pass answers 400 with a v1 Status naming the parameter and what it
  * must be (status.ts badParam: `invalid value for ?since="abc": must be a non-negative integer`), thrown as a
- * StatusError that the error handler (context.ts) sends. Runs in Fastify's preValidation step, per request.
+ * StatusError that the error handler (context.ts) sends. Runs in Fastify's validation step, after the onRequest
+ * hooks (the access check, the repeated-parameter refusal), once per request.
  */
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
