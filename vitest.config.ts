@@ -1,16 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects: unit tests beside the code (fake clock, no sockets), end-to-end tests that start the
-// server on the simulated node (real gRPC over a unix socket), scenarios on a private containerd (root),
-// and browser tests in Debian's Chromium. scripts/test-all.sh runs them one project at a time.
+// Five projects: unit tests beside the code (fake clock, never waiting on the wall clock), slow tests beside
+// the code (*.slow.test.ts: the soak, and the few checks timed in real milliseconds), end-to-end tests that
+// start the server on the simulated node (real gRPC over a unix socket), scenarios on a private containerd
+// (root), and browser tests in Debian's Chromium. scripts/test-all.sh runs them one project at a time.
+const besideTheCode = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
+const slow = ['packages/*/src/**/*.slow.test.ts', 'apps/*/src/**/*.slow.test.ts'];
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+          include: besideTheCode,
+          exclude: ['**/node_modules/**', ...slow],
           environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'slow',
+          include: slow,
+          environment: 'node',
+          testTimeout: 300_000,
+          fileParallelism: false,
         },
       },
       {

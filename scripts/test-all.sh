@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: system packages, typecheck, lint, web build, then each vitest project in turn (unit,
-# end-to-end on the simulated node, scenarios on a private containerd, browser in Chromium), unit and
-# end-to-end again on Node 22 and 24 (scripts/node-line.sh fetches them), then a short benchmark smoke. Ends with one line "tests: N passed, N failed, N skipped".
+# The whole test suite: system packages, typecheck, lint, web build, then each vitest project in turn (unit;
+# slow: the soak and the wall-clock checks; end-to-end on the simulated node; scenarios on a private
+# containerd; browser in Chromium), unit and end-to-end again on Node 22 and 24 (scripts/node-line.sh fetches
+# them), then a short benchmark smoke. Ends with one line "tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh || exit 1
@@ -17,7 +18,7 @@ step lint
 step "web build"
 (cd apps/web && node_modules/.bin/vite build --logLevel warn) || fail=1
 
-projects=(unit e2e browser)
+projects=(unit slow e2e browser)
 if [ "$(id -u)" = 0 ]; then projects+=(containerd); else echo "not root: skipping the containerd project"; fi
 for p in "${projects[@]}"; do
   step "vitest --project $p"

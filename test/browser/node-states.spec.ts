@@ -49,18 +49,39 @@ async function pageTimePasses(ms: number) {
 
 beforeAll(async () => {
   dash = await startDashboard({ examples: true });
-  page = await dash.browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page.on('pageerror', (err) => pageErrors.push(err.message));
 });
 
 afterAll(async () => {
   await dash?.close();
 });
 
+/**
+ * A page of its own on the node view of `on` (the shared server unless a test brings its own), live and
+ * listing the healthy example: no test leans on where an earlier one left the page.
+ */
+async function openNode(on: Dashboard = dash) {
+  await page?.close();
+  page = await on.browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  await page.goto(on.baseUrl);
+  await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid="pod-row-healthy"]').waitFor({ timeout: 60_000 });
+}
+
+/** A server of its own, for a test that stops its engine or closes it; closed whatever the test does. */
+async function ownDashboard<T>(run: (own: Dashboard) => Promise<T>): Promise<T> {
+  const own = await startDashboard({ examples: true });
+  try {
+    return await run(own);
+  } finally {
+    await page?.close();
+    await own.close();
+  }
+}
+
 describe('node view states', () => {
   it('is live: every relist on the PLEG lane, and the strip says how much of 60 s it holds', async () => {
-    await page.goto(dash.baseUrl);
-    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+    await openNode();
     await page.locator('[data-testid="loop-state"][data-state="live"]').waitFor({ timeout: 20_000 });
     await page.locator('[data-testid="pods-state"][data-state="live"]').waitFor();
     // the server has run for seconds, not a minute: the strip says so instead of drawing an empty past
@@ -86,6 +107,7 @@ describe('node view states', () => {
   });
 
   it('lays the panels out without overlap from 1024 to 2560 px, using the width of large screens', async () => {
+    await openNode();
     for (const width of [1024, 1280, 1600, 1920, 2560]) {
       await page.setViewportSize({ width, height: 1000 });
       await page.locator('[data-testid="pod-row-healthy"]').waitFor();
@@ -123,6 +145,7 @@ describe('node view states', () => {
   });
 
   it('opens the pod page from the row trace link, and exports with its own button', async () => {
+    await openNode();
     await page.locator('[data-testid="trace-healthy"]').click();
     await page.waitForURL('**/#/pods/default/healthy');
     await page.goBack();
@@ -141,6 +164,7 @@ describe('node view states', () => {
       body: MANIFEST,
     });
     expect(res.status).toBe(201);
+    await openNode();
     const row = page.locator('[data-testid="pod-row-short-lived"]');
     await row.locator('td.status', { hasText: /^Running$/ }).waitFor({ timeout: 60_000 });
 
@@ -171,39 +195,45 @@ describe('node view states', () => {
   });
 
   it('says in red that the loop is stalled, with the last iteration time, when the engine stops', async () => {
-    await dash.built.engine.stop();
-    const stalled = page.locator('[data-testid="stalled-loop"]');
-    await stalled.waitFor({ timeout: 20_000 });
-    expect(await stalled.textContent()).toMatch(
-      /sync loop stalled: no sync loop iteration for \d+s \(last at \d\d:\d\d:\d\d\)/,
-    );
-    await page.locator('[data-testid="stalled-relist"]').waitFor({ timeout: 20_000 });
-    await page.locator('[data-testid="stalled-housekeeping"]').waitFor({ timeout: 20_000 });
-    await page.locator('[data-testid="loop-state"][data-state="stalled"]').waitFor();
-    await page.locator('[data-testid="cadence-state"][data-state="stalled"]').waitFor();
-    const colour = await stalled.evaluate(
-      (el) => getComputedStyle(el.parentElement as Element).backgroundColor,
-    );
-    expect(colour).toBe('rgb(192, 38, 45)'); // --bad
-    await shots('node-stalled');
+    await ownDashboard(async (own) => {
+      await openNode(own);
+      await own.built.engine.stop();
+      const stalled = page.locator('[data-testid="stalled-loop"]');
+      await stalled.waitFor({ timeout: 20_000 });
+      expect(await stalled.textContent()).toMatch(
+        /sync loop stalled: no sync loop iteration for \d+s \(last at \d\d:\d\d:\d\d\)/,
+      );
+      await page.locator('[data-testid="stalled-relist"]').waitFor({ timeout: 20_000 });
+      await page.locator('[data-testid="stalled-housekeeping"]').waitFor({ timeout: 20_000 });
+      await page.locator('[data-testid="loop-state"][data-state="stalled"]').waitFor();
+      await page.locator('[data-testid="cadence-state"][data-state="stalled"]').waitFor();
+      const colour = await stalled.evaluate(
+        (el) => getComputedStyle(el.parentElement as Element).backgroundColor,
+      );
+      expect(colour).toBe('rgb(192, 38, 45)'); // --bad
+      await shots('node-stalled');
+    });
   });
 
   it('turns grey with "stale since" and freezes its clocks when the server is gone', async () => {
-    await dash.built.close();
-    const badge = page.locator('[data-testid="connection-state"][data-stale="true"]');
-    await badge.waitFor({ timeout: 20_000 });
-    expect(await badge.textContent()).toMatch(/^stale since \d\d:\d\d:\d\d/);
-    await page.locator('[data-testid="loop-state"][data-state="stale"]').waitFor();
-    await page.locator('[data-testid="pods-state"][data-state="stale"]').waitFor();
-    await page.locator('[data-testid="cadence-state"][data-state="stale"]').waitFor();
-    expect(await page.locator('[data-testid="node-stalled"]').count()).toBe(0); // it cannot know any more
-    await page.locator('[data-testid="runtime-health"].health-stale').waitFor(); // nor that it is ready
-    const before = await page.locator('[data-testid="pleg-health"]').textContent();
-    const age = await page.locator('[data-testid="pod-row-healthy"] td').nth(5).textContent();
-    await pageTimePasses(2_500);
-    expect(await page.locator('[data-testid="pleg-health"]').textContent()).toBe(before);
-    expect(await page.locator('[data-testid="pod-row-healthy"] td').nth(5).textContent()).toBe(age);
-    await shots('node-stale');
+    await ownDashboard(async (own) => {
+      await openNode(own);
+      await own.built.close();
+      const badge = page.locator('[data-testid="connection-state"][data-stale="true"]');
+      await badge.waitFor({ timeout: 20_000 });
+      expect(await badge.textContent()).toMatch(/^stale since \d\d:\d\d:\d\d/);
+      await page.locator('[data-testid="loop-state"][data-state="stale"]').waitFor();
+      await page.locator('[data-testid="pods-state"][data-state="stale"]').waitFor();
+      await page.locator('[data-testid="cadence-state"][data-state="stale"]').waitFor();
+      expect(await page.locator('[data-testid="node-stalled"]').count()).toBe(0); // it cannot know any more
+      await page.locator('[data-testid="runtime-health"].health-stale').waitFor(); // nor that it is ready
+      const before = await page.locator('[data-testid="pleg-health"]').textContent();
+      const age = await page.locator('[data-testid="pod-row-healthy"] td').nth(5).textContent();
+      await pageTimePasses(2_500);
+      expect(await page.locator('[data-testid="pleg-health"]').textContent()).toBe(before);
+      expect(await page.locator('[data-testid="pod-row-healthy"] td').nth(5).textContent()).toBe(age);
+      await shots('node-stale');
+    });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -27,21 +27,35 @@ afterAll(async () => {
 const items = () => page.locator('[data-testid="fault-active-item"]');
 const kinds = () => items().evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
 
+/** A page of its own on the node view, live: no test leans on where an earlier one left the page. */
+async function openNode() {
+  await page?.close();
+  page = await dash.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  await page.goto(baseUrl);
+  await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+}
+
+/** Four faults through the panel: an outage of 900 s, StartContainer failing, nginx missing, latency. */
+async function injectFaults() {
+  const panel = page.locator('[data-testid="fault-panel"]');
+  await panel.locator('[data-testid="fault-outage-seconds"]').fill('900');
+  await panel.locator('[data-testid="fault-outage"]').click();
+  await panel.locator('[data-testid="fault-method"]').fill('StartContainer');
+  await panel.locator('[data-testid="fault-failNext"]').click();
+  await panel.locator('[data-testid="fault-image"]').fill('nginx');
+  await panel.locator('[data-testid="fault-imageMissing"]').click();
+  await panel.locator('[data-testid="fault-latency"]').click();
+  await expect.poll(kinds, { timeout: 5_000 }).toEqual(['outage', 'failNext', 'latency', 'imageMissing']);
+}
+
 describe('faults panel', () => {
   it('lists the faults in effect, clears one, and "clear all" clears every one', async () => {
-    await page.goto(baseUrl);
-    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+    await openNode();
     const panel = page.locator('[data-testid="fault-panel"]');
     await panel.locator('[data-testid="fault-active-count"]', { hasText: /^0$/ }).waitFor();
 
-    await panel.locator('[data-testid="fault-outage-seconds"]').fill('900');
-    await panel.locator('[data-testid="fault-outage"]').click();
-    await panel.locator('[data-testid="fault-method"]').fill('StartContainer');
-    await panel.locator('[data-testid="fault-failNext"]').click();
-    await panel.locator('[data-testid="fault-image"]').fill('nginx');
-    await panel.locator('[data-testid="fault-imageMissing"]').click();
-    await panel.locator('[data-testid="fault-latency"]').click();
-    await expect.poll(kinds, { timeout: 5_000 }).toEqual(['outage', 'failNext', 'latency', 'imageMissing']);
+    await injectFaults();
     await panel.screenshot({ path: join(RESULTS, 'faults-panel-1280.png') });
 
     await items().filter({ hasText: 'StartContainer' }).locator('[data-testid="fault-clear-one"]').click();
@@ -59,21 +73,30 @@ describe('faults panel', () => {
   });
 
   it('labels the faults on a pod timeline, the outage as a span up to its clear', async () => {
+    // its own faults, cleared one and then all (the panel test may have left its own before: the last
+    // span and marks are this test's)
+    await openNode();
+    await injectFaults();
+    await items().filter({ hasText: 'StartContainer' }).locator('[data-testid="fault-clear-one"]').click();
+    await expect.poll(kinds, { timeout: 5_000 }).toEqual(['outage', 'latency', 'imageMissing']);
+    await page.locator('[data-testid="fault-panel"] [data-testid="fault-clear-all"]').click();
+    await expect.poll(kinds, { timeout: 5_000 }).toEqual([]);
+
     await page.goto(`${baseUrl}/#/pods/default/healthy`);
     const timeline = page.locator('[data-testid="timeline"]');
     await timeline.waitFor({ timeout: 30_000 });
-    const span = timeline.locator('[data-testid="fault-span"][data-label="runtime outage"]');
+    const span = timeline.locator('[data-testid="fault-span"][data-label="runtime outage"]').last();
     await span.waitFor({ timeout: 10_000 });
     await expect(span.textContent()).resolves.toContain('runtime outage');
     // the span ends at the clear (not 900 s later): its width is that of the few seconds it lasted
     const width = Number(await span.locator('rect').getAttribute('width'));
-    const clear = timeline.locator('[data-testid="fault-mark"][data-label="faults cleared"]');
+    const clear = timeline.locator('[data-testid="fault-mark"][data-label="faults cleared"]').last();
     await clear.waitFor();
     const spanX = Number(await span.locator('rect').getAttribute('x'));
     const clearX = Number(await clear.locator('line').getAttribute('x1'));
     expect(Math.abs(spanX + width - clearX)).toBeLessThan(1.5);
     for (const label of ['calls fail', 'image missing', 'latency', 'failNext cleared'])
-      await timeline.locator(`[data-testid="fault-mark"][data-label="${label}"]`).waitFor();
+      await timeline.locator(`[data-testid="fault-mark"][data-label="${label}"]`).last().waitFor();
     await page.screenshot({ path: join(RESULTS, 'pod-faults-1280.png'), fullPage: true });
   });
 });
@@ -92,6 +115,12 @@ spec:
     - containerPort: 99999
 `;
 
+/** The node view on a page of its own, its apply editor ready. */
+async function openEditor() {
+  await openNode();
+  await page.locator('[data-testid="apply-editor"]').waitFor({ timeout: 30_000 });
+}
+
 async function typeManifest(text: string) {
   const editor = page.locator('[data-testid="apply-editor"]');
   await editor.focus();
@@ -102,8 +131,7 @@ async function typeManifest(text: string) {
 
 describe('apply editor', () => {
   it('marks a YAML error by line and column as it is typed', async () => {
-    await page.goto(baseUrl);
-    await page.locator('[data-testid="apply-editor"]').waitFor({ timeout: 30_000 });
+    await openEditor();
     await typeManifest(BAD_YAML);
     const problem = page.locator('[data-testid="apply-problem"]');
     await problem.waitFor();
@@ -117,8 +145,7 @@ describe('apply editor', () => {
   });
 
   it('keeps a typed / in the editor (the pods filter takes / only outside text fields)', async () => {
-    await page.goto(baseUrl);
-    await page.locator('[data-testid="apply-editor"]').waitFor({ timeout: 30_000 });
+    await openEditor();
     await typeManifest('command: [');
     await page.keyboard.type('/bin/sh');
     const doc = await page.locator('[data-testid="apply-editor"]').textContent();
@@ -129,6 +156,7 @@ describe('apply editor', () => {
   });
 
   it('marks the fields a refusal names, at their lines', async () => {
+    await openEditor();
     await typeManifest(REFUSED);
     await page.locator('[data-testid="apply-problem"]').waitFor({ state: 'detached' });
     await page.locator('[data-testid="apply-submit"]').click();
@@ -148,6 +176,7 @@ describe('apply editor', () => {
   });
 
   it('links to the pod it created', async () => {
+    await openEditor();
     await typeManifest(
       REFUSED.replace('name: refused', 'name: edited')
         .replace('Sometimes', 'IfNotPresent')

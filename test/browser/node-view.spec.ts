@@ -39,6 +39,32 @@ async function serveDist(): Promise<string> {
   return `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`;
 }
 
+/** A page of its own on the live node view: no test leans on where an earlier one left the page. */
+async function openNode() {
+  await page?.close();
+  page = await dash.browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  await page.goto(baseUrl);
+  await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+}
+
+/** The example `file` created through the API under the name `name`. */
+async function createExampleAs(file: string, name: string) {
+  const examples = (await (await fetch(`${baseUrl}/api/v1/examples`)).json()) as {
+    items: { file: string; yaml: string }[];
+  };
+  const yaml = (examples.items.find((e) => e.file === file)?.yaml ?? '').replace(
+    /^(\s*)name: .*$/m,
+    `$1name: ${name}`,
+  );
+  const res = await fetch(`${baseUrl}/api/v1/namespaces/default/pods`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/yaml' },
+    body: yaml,
+  });
+  expect(res.status).toBe(201);
+}
+
 async function applyExample(file: string) {
   await page.locator('[data-testid="apply-example"]').selectOption(file);
   await page.locator('[data-testid="apply-submit"]').click();
@@ -48,8 +74,6 @@ async function applyExample(file: string) {
 beforeAll(async () => {
   dash = await startDashboard({ examples: false });
   baseUrl = dash.baseUrl;
-  page = await dash.browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  page.on('pageerror', (err) => pageErrors.push(err.message));
 });
 
 afterAll(async () => {
@@ -59,8 +83,7 @@ afterAll(async () => {
 
 describe('node view', () => {
   it('shows the loop live and applies the crash-loop example through the editor', async () => {
-    await page.goto(baseUrl);
-    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: 30_000 });
+    await openNode();
     await page.locator('[data-testid="runtime-health"]', { hasText: 'runtime ready' }).waitFor();
     await page.locator('[data-testid="pleg-health"]', { hasText: /PLEG healthy, last relist/ }).waitFor();
     // the 1 s sync ticker fills the sync lane
@@ -78,7 +101,9 @@ describe('node view', () => {
   });
 
   it('shows the field and reason of a refused manifest inline', async () => {
+    await openNode();
     const editor = page.locator('[data-testid="apply-editor"]');
+    await editor.waitFor();
     // the example as the server gives it (the code editor draws only the lines in view, so its DOM may not
     // hold them all)
     const examples = (await (await fetch(`${baseUrl}/api/v1/examples`)).json()) as {
@@ -102,6 +127,7 @@ describe('node view', () => {
   });
 
   it('shows a fault on the loop strip as soon as it is injected', async () => {
+    await openNode();
     await applyExample('healthy.yaml');
     await page
       .locator('[data-testid="pod-row-healthy"] td.status', { hasText: /^Running$/ })
@@ -120,6 +146,18 @@ describe('node view', () => {
   });
 
   it('exports the node trace and replays it with no server behind it', async () => {
+    // pods of its own, so the export holds them whatever ran before
+    await createExampleAs('crashloop.yaml', 'replay-crashloop');
+    await createExampleAs('healthy.yaml', 'replay-healthy');
+    await openNode();
+    await page
+      .locator('[data-testid="pod-row-replay-healthy"] td.status', { hasText: /^Running$/ })
+      .waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid="pod-row-replay-crashloop"] td.status', {
+        hasText: /^(Error|CrashLoopBackOff)$/,
+      })
+      .waitFor({ timeout: 60_000 });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.locator('[data-testid="export-node"]').click(),
@@ -141,10 +179,12 @@ describe('node view', () => {
 
     await offline.locator('[data-testid="import-file"]').setInputFiles(file);
     await offline.locator('[data-testid="replay-banner"]').waitFor();
-    await offline.locator('[data-testid="pod-row-crashloop"]').waitFor();
-    await offline.locator('[data-testid="pod-row-healthy"]').click();
-    await offline.waitForURL('**/#/pods/default/healthy');
-    await expect(offline.locator('[data-testid="pod-title"]').textContent()).resolves.toBe('default/healthy');
+    await offline.locator('[data-testid="pod-row-replay-crashloop"]').waitFor();
+    await offline.locator('[data-testid="pod-row-replay-healthy"]').click();
+    await offline.waitForURL('**/#/pods/default/replay-healthy');
+    await expect(offline.locator('[data-testid="pod-title"]').textContent()).resolves.toBe(
+      'default/replay-healthy',
+    );
     await offline.locator('[data-testid="worker-band"] rect.tl-worker-sync').first().waitFor();
     await offline.screenshot({ path: join(RESULTS, 'replay.png'), fullPage: true });
     await offline.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContainerState, ContainerStatus, Pod, RestartPolicy } from '../../api/v1.ts';
+import type { ContainerState, ContainerStatus, Pod, PodPhase, RestartPolicy } from '../../api/v1.ts';
 import { getPhase } from './phase.ts';
 
 const running: ContainerState = { running: {} };
@@ -46,8 +46,15 @@ function pod(
   };
 }
 
-type Case = [string, Pod, ContainerStatus[], boolean, string];
-const cases: Case[] = [
+interface Row {
+  name: string;
+  pod: Pod;
+  statuses: ContainerStatus[];
+  /** the pod worker decided the pod is done (SyncTerminatingPod's final status, SyncTerminatedPod) */
+  terminal: boolean;
+  want: PodPhase;
+}
+const tuples: [string, Pod, ContainerStatus[], boolean, PodPhase][] = [
   ['no statuses → Pending', pod('Always', ['a']), [], false, 'Pending'],
   [
     'all running → Running',
@@ -147,8 +154,73 @@ const cases: Case[] = [
   ],
 ];
 
+const staticPod = (p: Pod): Pod => ({
+  ...p,
+  metadata: { ...p.metadata, annotations: { 'kubernetes.io/config.source': 'file' } },
+});
+
+const rows: Row[] = [
+  ...tuples.map(([name, pod, statuses, terminal, want]) => ({ name, pod, statuses, terminal, want })),
+  {
+    name: 'a container with no state at all counts as unknown → Pending',
+    pod: pod('Always', ['a', 'b']),
+    statuses: [st('a', running), st('b', {})],
+    terminal: false,
+    want: 'Pending',
+  },
+  {
+    name: 'terminal static pod: stopped containers follow the restart policy (Always → Running)',
+    pod: staticPod(pod('Always', ['a'])),
+    statuses: [st('a', exit1)],
+    terminal: true,
+    want: 'Running',
+  },
+  {
+    name: 'init failed, OnFailure → Pending (restarting)',
+    pod: pod('OnFailure', ['a'], [{ name: 'i' }]),
+    statuses: [st('i', { waiting: { reason: 'CrashLoopBackOff' } }, exit1), st('a', waiting)],
+    terminal: false,
+    want: 'Pending',
+  },
+  {
+    name: 'init waiting after an earlier exit 1, Never → Failed',
+    pod: pod('Never', ['a'], [{ name: 'i' }]),
+    statuses: [st('i', { waiting: {} }, exit1), st('a', waiting)],
+    terminal: false,
+    want: 'Failed',
+  },
+  {
+    name: 'init waiting after an earlier exit 0, app running → Running',
+    pod: pod('Always', ['a'], [{ name: 'i' }]),
+    statuses: [st('i', { waiting: {} }, exit0), st('a', running)],
+    terminal: false,
+    want: 'Running',
+  },
+  {
+    name: 'sidecar restarting after an exit, app running → Running',
+    pod: pod('Always', ['a'], [{ name: 's', sidecar: true }]),
+    statuses: [st('s', { waiting: { reason: 'CrashLoopBackOff' } }, exit1), st('a', running)],
+    terminal: false,
+    want: 'Running',
+  },
+  {
+    name: 'sidecar not started but an app container already ran (after a node reboot) → not Pending',
+    pod: pod('Always', ['a'], [{ name: 's', sidecar: true }]),
+    statuses: [st('s', running, {}, false), st('a', exit0)],
+    terminal: false,
+    want: 'Running',
+  },
+  {
+    name: 'sidecar still running, app exited 0, OnFailure → Running (the sidecar runs)',
+    pod: pod('OnFailure', ['a'], [{ name: 's', sidecar: true }]),
+    statuses: [st('s', running, {}, true), st('a', exit0)],
+    terminal: false,
+    want: 'Running',
+  },
+];
+
 describe('getPhase', () => {
-  for (const [name, p, statuses, terminal, want] of cases) {
-    it(name, () => expect(getPhase(p, statuses, terminal)).toBe(want));
-  }
+  it.each(rows)('$name', ({ pod, statuses, terminal, want }) => {
+    expect(getPhase(pod, statuses, terminal)).toBe(want);
+  });
 });

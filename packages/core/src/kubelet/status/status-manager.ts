@@ -188,40 +188,56 @@ export function checkContainerStateTransition(
 ): string | undefined {
   const policy = spec.restartPolicy ?? 'Always';
   if (policy === 'Always') return undefined;
-  const check = (olds: ContainerStatus[], news: ContainerStatus[], skip: (name: string) => boolean) => {
+  const check = (
+    olds: ContainerStatus[],
+    news: ContainerStatus[],
+    skip: (name: string) => boolean,
+    kind: string,
+  ) => {
     for (const o of olds) {
       if (!o.state.terminated || skip(o.name)) continue;
       if (o.state.terminated.exitCode !== 0 && policy === 'OnFailure') continue;
       const n = news.find((x) => x.name === o.name);
       if (n && !n.state.terminated)
-        return `terminated container ${n.name} attempted illegal transition to non-terminated state`;
+        return `terminated ${kind} ${n.name} attempted illegal transition to non-terminated state`;
     }
     return undefined;
   };
   const sidecar = (name: string) =>
     (spec.initContainers ?? []).some((c) => c.name === name && isRestartableInitContainer(c));
   return (
-    check(old.containerStatuses ?? [], next.containerStatuses ?? [], () => false) ??
-    check(old.initContainerStatuses ?? [], next.initContainerStatuses ?? [], sidecar)
+    check(old.containerStatuses ?? [], next.containerStatuses ?? [], () => false, 'container') ??
+    check(old.initContainerStatuses ?? [], next.initContainerStatuses ?? [], sidecar, 'init container')
   );
 }
 
-/** hasPodInitialized: no init containers, any regular container left waiting, or the last init exited 0. */
+/**
+ * hasPodInitialized: no init containers, any regular container out of waiting (now or before), or the last
+ * init container done: a regular one exited 0 (now or in its last state), a sidecar running and started.
+ */
 function hasPodInitialized(pod: Pod, status: PodStatus): boolean {
-  if ((pod.spec.initContainers ?? []).length === 0) return true;
+  const specInits = pod.spec.initContainers ?? [];
+  if (specInits.length === 0) return true;
   for (const c of status.containerStatuses ?? []) {
     if (c.lastState.terminated || !c.state.waiting) return true;
   }
   const inits = status.initContainerStatuses ?? [];
   const last = inits[inits.length - 1];
-  return last?.state.terminated !== undefined && last.state.terminated.exitCode === 0;
+  if (!last) return false;
+  const spec = specInits.find((c) => c.name === last.name);
+  if (!spec) return false;
+  if (isRestartableInitContainer(spec)) return last.state.running !== undefined && last.started === true;
+  return last.lastState.terminated?.exitCode === 0 || last.state.terminated?.exitCode === 0;
 }
 
-/** initializedContainers: how many init statuses precede the trailing run of never-started (waiting) ones. */
+/**
+ * initializedContainers: how many init statuses precede the trailing run of never-started (waiting) ones,
+ * and at least one: a pod killed before any init container ran reports its first one as failed.
+ */
 function initializedContainers(inits: ContainerStatus[]): number {
   for (let i = inits.length - 1; i >= 0; i--) {
     const c = inits[i] as ContainerStatus;
     if (!c.state.waiting || c.lastState.terminated) return i + 1;
   }
-  return 0;
+  return Math.min(1, inits.length);
 }
