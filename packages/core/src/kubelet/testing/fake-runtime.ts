@@ -9,7 +9,7 @@ import type {
   RuntimePod,
   SandboxStatusRT,
 } from '../container/runtime.ts';
-import type { KubeletRuntime } from '../kubelet-loop.ts';
+import type { KubeletRuntime } from '../kubelet-components.ts';
 import { toRuntimeContainer, toRuntimeSandbox } from '../kuberuntime/util.ts';
 
 interface FakePod {
