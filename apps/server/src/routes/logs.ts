@@ -91,7 +91,7 @@ async function logsRoutes(app: FastifyInstance, opts: LogsRoutesOptions): Promis
           first: text,
           startOffset: startOffsetOf(raw),
           opts: { timestamps, ...limits },
-          running: () => isRunning(engine.getPodByUID(pod.metadata.uid as string), container, attempt),
+          running: () => isRunning(engine.getPodByUID(pod.metadata.uid), container, attempt),
         }),
       );
     },

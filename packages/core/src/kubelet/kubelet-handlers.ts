@@ -1,4 +1,4 @@
-import type { Pod } from '../api/v1.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodUpdate } from './config/config.ts';
 import type { KubeletComponents } from './kubelet-components.ts';
 import { filterOutInactivePods } from './kubelet-pods.ts';
@@ -49,13 +49,13 @@ export class PodHandlers {
    * At boot the stored pods arrive oldest first, so when they are more than the node holds, the oldest are
    * admitted and the newest rejected, as after a kubelet restart.
    */
-  handlePodAdditions(pods: Pod[]): void {
+  handlePodAdditions(pods: AdmittedPod[]): void {
     const { clock, podManager, podWorkers } = this.c;
     const start = clock.now();
     const sorted = [...pods].sort((a, b) => creation(a) - creation(b));
     for (const pod of sorted) {
       podManager.addPod(pod);
-      const uid = pod.metadata.uid as string;
+      const uid = pod.metadata.uid;
       if (!podWorkers.isPodTerminationRequested(uid) && !isTerminalPhase(pod.status?.phase)) {
         const r = this.canAdmitPod(pod);
         if (!r.admit) {
@@ -68,7 +68,7 @@ export class PodHandlers {
   }
 
   /** canAdmitPod: the first refusal of the admit handlers, or admit. */
-  private canAdmitPod(pod: Pod): PodAdmitResult {
+  private canAdmitPod(pod: AdmittedPod): PodAdmitResult {
     const uid = pod.metadata.uid;
     const { podManager, podWorkers, statusManager } = this.c;
     const others = filterOutInactivePods(podManager.getPods(), podWorkers, statusManager).filter(
@@ -82,7 +82,7 @@ export class PodHandlers {
   }
 
   /** rejectPod: a Warning Event with the handler's reason and message, and the pod Failed for good. */
-  private rejectPod(pod: Pod, reason: string, message: string): void {
+  private rejectPod(pod: AdmittedPod, reason: string, message: string): void {
     this.c.recorder.event(pod, 'Warning', reason, message);
     this.c.statusManager.setPodStatus(pod, {
       phase: 'Failed',
@@ -92,7 +92,7 @@ export class PodHandlers {
     });
   }
 
-  handlePodUpdates(pods: Pod[]): void {
+  handlePodUpdates(pods: AdmittedPod[]): void {
     const start = this.c.clock.now();
     for (const pod of pods) {
       this.c.podManager.updatePod(pod);
@@ -101,7 +101,7 @@ export class PodHandlers {
   }
 
   /** HandlePodRemoves: the pod is gone from the API; the worker tears it down if it has not yet. */
-  handlePodRemoves(pods: Pod[]): void {
+  handlePodRemoves(pods: AdmittedPod[]): void {
     const start = this.c.clock.now();
     for (const pod of pods) {
       this.c.podManager.removePod(pod);
@@ -109,7 +109,7 @@ export class PodHandlers {
     }
   }
 
-  handlePodSyncs(pods: Pod[]): void {
+  handlePodSyncs(pods: AdmittedPod[]): void {
     const start = this.c.clock.now();
     for (const pod of pods) this.c.podWorkers.updatePod({ updateType: 'SyncPodSync', pod, startTime: start });
   }
@@ -139,6 +139,6 @@ export class PodHandlers {
   }
 }
 
-function creation(p: Pod): number {
+function creation(p: AdmittedPod): number {
   return p.metadata.creationTimestamp ? Date.parse(p.metadata.creationTimestamp) : 0;
 }

@@ -1,7 +1,7 @@
-import type { Pod } from '../api/v1.ts';
 import type { Timer } from '../clock/clock.ts';
 import type { VersionResponse } from '../cri/types.ts';
 import type { LoopSource } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodUpdate } from './config/config.ts';
 import type { KubeletComponents } from './kubelet-components.ts';
 import type { PodHandlers } from './kubelet-handlers.ts';
@@ -205,11 +205,11 @@ export class SyncLoop {
   }
 
   /** getPodsToSync: desired pods whose work-queue time has come, and those a PodSyncLoopHandler wants. */
-  private getPodsToSync(): Pod[] {
+  private getPodsToSync(): AdmittedPod[] {
     const due = new Set(this.c.workQueue.getWork());
     return this.c.podManager
       .getPods()
-      .filter((p) => due.has(p.metadata.uid as string) || this.c.activeDeadline.shouldSync(p));
+      .filter((p) => due.has(p.metadata.uid) || this.c.activeDeadline.shouldSync(p));
   }
 
   /** HandlePodCleanups with the loop's parts, traced as `housekeeping`; the loop waits for it. */

@@ -1,5 +1,6 @@
 import type { Event, Pod } from '../api/v1.ts';
 import type { LoopSource } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodConfig } from './config/config.ts';
 import type { PodManager } from './config/pod-manager.ts';
 import { defaultKubeletConfiguration, type KubeletConfiguration, type NodeInfo } from './configuration.ts';
@@ -103,22 +104,6 @@ export class Kubelet {
     return this.components.pleg.relist();
   }
 
-  handlePodAdditions(pods: Pod[]): void {
-    this.handlers.handlePodAdditions(pods);
-  }
-
-  handlePodUpdates(pods: Pod[]): void {
-    this.handlers.handlePodUpdates(pods);
-  }
-
-  handlePodRemoves(pods: Pod[]): void {
-    this.handlers.handlePodRemoves(pods);
-  }
-
-  handlePodSyncs(pods: Pod[]): void {
-    this.handlers.handlePodSyncs(pods);
-  }
-
   // ---- the API's view ----------------------------------------------------------------------------------
 
   addPod(pod: Pod): void {
@@ -139,18 +124,18 @@ export class Kubelet {
     this.podConfig.delete(uid, gracePeriodSeconds, now, phase);
   }
 
-  getPods(): Pod[] {
+  getPods(): AdmittedPod[] {
     return this.podConfig.pods().map((p) => this.withStatus(p));
   }
 
-  getPod(namespace: string, name: string): Pod | undefined {
+  getPod(namespace: string, name: string): AdmittedPod | undefined {
     const p = this.podConfig
       .pods()
-      .find((x) => (x.metadata.namespace ?? 'default') === namespace && x.metadata.name === name);
+      .find((x) => x.metadata.namespace === namespace && x.metadata.name === name);
     return p && this.withStatus(p);
   }
 
-  getPodByUID(uid: string): Pod | undefined {
+  getPodByUID(uid: string): AdmittedPod | undefined {
     const p = this.podConfig.get(uid);
     return p && this.withStatus(p);
   }
@@ -196,9 +181,8 @@ export class Kubelet {
     };
   }
 
-  private withStatus(p: Pod): Pod {
-    const status = this.statusManager.getPodStatus(p.metadata.uid as string) ??
-      p.status ?? { phase: 'Pending' };
+  private withStatus(p: AdmittedPod): AdmittedPod {
+    const status = this.statusManager.getPodStatus(p.metadata.uid) ?? p.status ?? { phase: 'Pending' };
     return { ...p, status: structuredClone(status) };
   }
 }

@@ -1,5 +1,6 @@
 import type { Pod, PodStatus } from '../api/v1.ts';
 import type { UpdateType } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodStatusRT, PodSyncResult, RuntimePod } from './container/runtime.ts';
 import type { PodSyncStatus, PodWork } from './pod-sync-status.ts';
 
@@ -31,19 +32,19 @@ export interface PodSyncer {
   syncPod(
     signal: AbortSignal,
     updateType: UpdateType,
-    pod: Pod,
+    pod: AdmittedPod,
     mirrorPod: Pod | undefined,
     podStatus: PodStatusRT,
   ): Promise<SyncOutcome>;
   syncTerminatingPod(
     signal: AbortSignal,
-    pod: Pod,
+    pod: AdmittedPod,
     podStatus: PodStatusRT,
     gracePeriod: number | undefined,
     podStatusFn: ((s: PodStatus) => void) | undefined,
   ): Promise<SyncOutcome>;
   syncTerminatingRuntimePod(signal: AbortSignal, runningPod: RuntimePod): Promise<SyncOutcome>;
-  syncTerminatedPod(signal: AbortSignal, pod: Pod, podStatus: PodStatusRT): Promise<SyncOutcome>;
+  syncTerminatedPod(signal: AbortSignal, pod: AdmittedPod, podStatus: PodStatusRT): Promise<SyncOutcome>;
 }
 
 /** isPodStatusCacheTerminal: nothing running and no READY sandbox (an empty status counts). */
@@ -70,15 +71,15 @@ export function dispatchWork(
   const o = work.options;
   switch (work.workType) {
     case 'TerminatedPod':
-      return syncer.syncTerminatedPod(signal, o.pod as Pod, podStatus);
+      return syncer.syncTerminatedPod(signal, o.pod as AdmittedPod, podStatus);
     case 'TerminatingPod': {
       const grace = o.killPodOptions?.podTerminationGracePeriodSecondsOverride;
       status.startedTerminating = true;
       const statusFn = status.statusPostTerminating[status.statusPostTerminating.length - 1];
       if (o.runningPod) return syncer.syncTerminatingRuntimePod(signal, o.runningPod);
-      return syncer.syncTerminatingPod(signal, o.pod as Pod, podStatus, grace, statusFn);
+      return syncer.syncTerminatingPod(signal, o.pod as AdmittedPod, podStatus, grace, statusFn);
     }
     default:
-      return syncer.syncPod(signal, o.updateType, o.pod as Pod, o.mirrorPod, podStatus);
+      return syncer.syncPod(signal, o.updateType, o.pod as AdmittedPod, o.mirrorPod, podStatus);
   }
 }

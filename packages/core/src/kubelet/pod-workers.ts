@@ -1,5 +1,5 @@
-import type { Pod } from '../api/v1.ts';
 import type { SyncAction } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodStatusRT, RuntimePod } from './container/runtime.ts';
 import { DefaultTerminationGracePeriodSeconds } from './kuberuntime/labels.ts';
 import { isTerminalPhase, podFullName, podRef } from './pod-ref.ts';
@@ -107,8 +107,8 @@ export class PodWorkers {
       isRuntimePod = true;
     } else {
       delete options.runningPod;
-      const p = options.pod as Pod;
-      uid = p.metadata.uid as string;
+      const p = options.pod as AdmittedPod;
+      uid = p.metadata.uid;
       ref = podRef(p);
       fullname = podFullName(p);
     }
@@ -131,7 +131,7 @@ export class PodWorkers {
       this.podSyncStatuses.set(uid, status);
     }
 
-    let pod: Pod;
+    let pod: AdmittedPod;
     if (isRuntimePod) {
       status.observedRuntime = true;
       const known = status.pendingUpdate?.pod ?? status.activeUpdate?.pod;
@@ -140,7 +140,7 @@ export class PodWorkers {
         options.pod = known;
         delete options.runningPod;
       } else pod = runningPodToAPIPod(options.runningPod as RuntimePod);
-    } else pod = options.pod as Pod;
+    } else pod = options.pod as AdmittedPod;
 
     const drop = (why: string) => {
       trace.record({
@@ -245,7 +245,7 @@ export class PodWorkers {
           const entry = await this.deps.podCache.getNewerThan(uid, lastSyncTime);
           if (entry.error) {
             this.deps.recorder.event(
-              opts.pod as Pod,
+              opts.pod as AdmittedPod,
               'Warning',
               'FailedSync',
               `error determining status: ${entry.error.message}`,
@@ -408,8 +408,8 @@ export class PodWorkers {
    * no longer desired (or whose UID was re-created), pushes orphaned running pods into termination, and
    * returns what it still tracks.
    */
-  syncKnownPods(desiredPods: readonly Pod[]): Map<string, PodWorkerSync> {
-    const known = new Set(desiredPods.map((p) => p.metadata.uid as string));
+  syncKnownPods(desiredPods: readonly AdmittedPod[]): Map<string, PodWorkerSync> {
+    const known = new Set(desiredPods.map((p) => p.metadata.uid));
     this.state.podsSynced = true;
     const workers = new Map<string, PodWorkerSync>();
     for (const [uid, status] of [...this.podSyncStatuses]) {
