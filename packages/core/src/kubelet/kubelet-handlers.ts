@@ -10,8 +10,8 @@ import type { ProbeUpdate } from './prober/results-manager.ts';
 
 /**
  * The sync loop's handlers (kubelet.go's Handle* methods): they move config, PLEG and probe input into the
- * pod manager, the status manager and the pod workers. Called only from the sync loop's iteration (and the
- * Kubelet facade's test entry points); none blocks: each only records state and sends updates to workers.
+ * pod manager, the status manager and the pod workers. Called only from the sync loop's iteration
+ * (kubelet-loop.ts); none blocks: each only records state and sends updates to the pod workers.
  */
 export class PodHandlers {
   /** the kubelet's admitHandlers; each added pod must pass every one (canAdmitPod) */
