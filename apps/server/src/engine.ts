@@ -5,6 +5,7 @@
  * Every method is called from a request handler on the event loop, so each must return at once: addPod, updatePod and
  * deletePod hand the pod to the sync loop and return before any runtime call is made.
  */
+import type { AdmittedPod } from '@syncscope/core';
 import type { Event, Pod } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { RuntimePod } from '@syncscope/core/kubelet/container/runtime';
@@ -19,9 +20,10 @@ export interface Engine {
    * with grace 0, or when its phase is terminal).
    */
   deletePod(uid: string, gracePeriodSeconds?: number): void;
-  getPods(): Pod[];
-  getPod(namespace: string, name: string): Pod | undefined;
-  getPodByUID(uid: string): Pod | undefined;
+  /** The pods it holds: uid, name and namespace are always set (AdmittedPod). */
+  getPods(): AdmittedPod[];
+  getPod(namespace: string, name: string): AdmittedPod | undefined;
+  getPodByUID(uid: string): AdmittedPod | undefined;
   getEvents(): Event[];
   nodeInfo(): NodeInfo;
   /** Every pod the runtime has, ours (`managed`) and others'; read-only. */

@@ -2,25 +2,28 @@
  * A fake Engine for the server's unit tests: keeps pods in a map, records what it was asked, and marks a
  * deleted pod with deletionTimestamp as the Kubelet does (it stays listed until `finishTermination`).
  */
+import { type AdmittedPod, admittedPod } from '@syncscope/core';
 import { type Event, type Pod, rfc3339 } from '@syncscope/core/api';
 import type { PassiveClock } from '@syncscope/core/clock';
 import { defaultKubeletConfiguration, type NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { Engine } from './engine.ts';
 
 export class FakeEngine implements Engine {
-  readonly pods = new Map<string, Pod>();
+  readonly pods = new Map<string, AdmittedPod>();
   readonly deletes: { uid: string; gracePeriodSeconds: number | undefined }[] = [];
   events: Event[] = [];
 
   constructor(private readonly clock: PassiveClock) {}
 
-  addPod(pod: Pod): void {
-    this.pods.set(pod.metadata.uid as string, { ...pod, status: { phase: 'Pending' } });
+  addPod(input: Pod): void {
+    const pod = admittedPod(input);
+    this.pods.set(pod.metadata.uid, { ...pod, status: { phase: 'Pending' } });
   }
 
-  updatePod(pod: Pod): void {
-    const old = this.pods.get(pod.metadata.uid as string);
-    this.pods.set(pod.metadata.uid as string, { ...pod, status: old?.status ?? { phase: 'Pending' } });
+  updatePod(input: Pod): void {
+    const pod = admittedPod(input);
+    const old = this.pods.get(pod.metadata.uid);
+    this.pods.set(pod.metadata.uid, { ...pod, status: old?.status ?? { phase: 'Pending' } });
   }
 
   deletePod(uid: string, gracePeriodSeconds?: number): void {
@@ -39,15 +42,15 @@ export class FakeEngine implements Engine {
     this.pods.delete(uid);
   }
 
-  getPods(): Pod[] {
+  getPods(): AdmittedPod[] {
     return [...this.pods.values()];
   }
 
-  getPod(namespace: string, name: string): Pod | undefined {
+  getPod(namespace: string, name: string): AdmittedPod | undefined {
     return this.getPods().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
   }
 
-  getPodByUID(uid: string): Pod | undefined {
+  getPodByUID(uid: string): AdmittedPod | undefined {
     return this.pods.get(uid);
   }
 

@@ -10,6 +10,7 @@ export * from './clock/index.ts';
 export * from './cri/index.ts';
 export { type TraceListener, TraceRecorder } from './events/recorder.ts';
 export * from './events/trace.ts';
+export { type AdmittedPod, admittedPod } from './kubelet/config/admitted-pod.ts';
 export { gracefulDeletion } from './kubelet/config/config.ts';
 export {
   defaultKubeletConfiguration,

@@ -71,7 +71,7 @@ export const POD_LIST: ListSpec<Pod> = {
 };
 
 /** The pod bound to this node (spec.nodeName), as every pod this kubelet runs is. */
-export function boundToNode(pod: Pod, nodeName: string): Pod {
+export function boundToNode<P extends Pod>(pod: P, nodeName: string): P {
   return pod.spec.nodeName ? pod : { ...pod, spec: { ...pod.spec, nodeName } };
 }
 

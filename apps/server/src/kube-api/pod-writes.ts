@@ -11,7 +11,7 @@
  * to send: a Pod (with its resourceVersion) or a Status. Called on the event loop; nothing awaits.
  */
 
-import { gracefulDeletion } from '@syncscope/core';
+import { type AdmittedPod, gracefulDeletion } from '@syncscope/core';
 import type { Pod, Status } from '@syncscope/core/api';
 import type { PassiveClock } from '@syncscope/core/clock';
 import { MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
@@ -35,14 +35,14 @@ export interface Target {
 }
 
 /** The pod as the API serves it (pod-reads.ts): bound to this node, with its resourceVersion. */
-function served(ctx: WriteContext, pod: Pod | undefined): Pod | undefined {
+function served(ctx: WriteContext, pod: AdmittedPod | undefined): AdmittedPod | undefined {
   if (!pod) return undefined;
   const bound = boundToNode(pod, ctx.engine.nodeInfo().nodeName);
-  const rv = ctx.versions.version(pod.metadata.uid as string);
+  const rv = ctx.versions.version(pod.metadata.uid);
   return rv !== undefined ? withVersion(bound, rv) : bound;
 }
 
-function current(ctx: WriteContext, t: Target): Pod | undefined {
+function current(ctx: WriteContext, t: Target): AdmittedPod | undefined {
   return served(ctx, ctx.engine.getPod(t.ns, t.name));
 }
 
@@ -51,8 +51,8 @@ function stamped(ctx: WriteContext, uid: string): Pod | undefined {
 }
 
 /** Stores and hands on `next` unless it is the pod as it is; answers the pod as it then is. */
-function update(ctx: WriteContext, old: Pod, next: Pod): Pod {
-  const uid = old.metadata.uid as string;
+function update(ctx: WriteContext, old: AdmittedPod, next: Pod): Pod {
+  const uid = old.metadata.uid;
   const { status: _s, ...oldConfig } = old;
   const { resourceVersion: _rv, ...oldMeta } = oldConfig.metadata;
   if (canonical({ ...oldConfig, metadata: oldMeta }) !== canonical(next)) ctx.engine.updatePod(next);

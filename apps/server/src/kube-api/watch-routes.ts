@@ -83,7 +83,7 @@ function line(c: PodChange, type: string): string {
 async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<void> {
   const { trace, engine } = app.syncscope;
   // the pods as the API serves them: bound to this node (pod-reads.ts kubePod does the same for reads)
-  const bound = (p: Pod) => boundToNode(p, engine.nodeInfo().nodeName);
+  const bound = <P extends Pod>(p: P) => boundToNode(p, engine.nodeInfo().nodeName);
   const versions = new PodVersions(trace, {
     getPods: () => engine.getPods().map(bound),
     getPodByUID: (uid) => {
@@ -148,7 +148,7 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
       if (res.writableLength > HIGH_WATER_BYTES) end();
     };
     const deliver = (c: PodChange) => {
-      const uid = c.pod.metadata.uid as string;
+      const uid = c.pod.metadata.uid;
       const had = held.has(uid);
       const now = c.type !== 'DELETED' && matches(c.pod);
       if (now) held.add(uid);
@@ -184,16 +184,16 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
     if (initial === undefined) {
       for (const pod of versions.current()) {
         if (!matches(pod)) continue;
-        held.add(pod.metadata.uid as string);
+        held.add(pod.metadata.uid);
         send(`{"type":"ADDED","object":${JSON.stringify(pod)}}\n`);
       }
     } else {
-      for (const pod of versions.current()) if (matches(pod)) held.add(pod.metadata.uid as string);
+      for (const pod of versions.current()) if (matches(pod)) held.add(pod.metadata.uid);
       const changed = new Set(initial.map((c) => c.pod.metadata.uid));
       // a pod that changed after `from` is told as it is now; whether the client had it is unknown, so one
       // that matches is MODIFIED (ADDED if it is new) and one that no longer does is DELETED
       for (const c of initial) {
-        const uid = c.pod.metadata.uid as string;
+        const uid = c.pod.metadata.uid;
         if (c.type === 'DELETED') send(line(c, 'DELETED'));
         else if (matches(c.pod)) send(line(c, c.type));
         else if (c.type === 'MODIFIED') send(line(c, 'DELETED'));

@@ -17,6 +17,7 @@
  * plugin is registered then). Listeners are called on the event loop from inside TraceRecorder.record: they
  * must not block or throw.
  */
+import type { AdmittedPod } from '@syncscope/core';
 import type { Pod, PodStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from '../context.ts';
@@ -32,7 +33,7 @@ export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface PodChange {
   type: ChangeType;
   /** The pod, metadata.resourceVersion set to `seq`. */
-  pod: Pod;
+  pod: AdmittedPod;
   seq: number;
 }
 
@@ -46,13 +47,13 @@ interface Known {
   changed: number;
   /** The object without resourceVersion, serialised, to tell a change. */
   json: string;
-  pod: Pod;
+  pod: AdmittedPod;
 }
 
 interface Tombstone {
   first: number;
   seq: number;
-  pod: Pod;
+  pod: AdmittedPod;
 }
 
 type Listener = (c: PodChange) => void;
@@ -62,7 +63,7 @@ function isPodEvent(ev: TraceEvent): ev is Extract<TraceEvent, { type: 'config.u
 }
 
 /** The pod with its resourceVersion set (a copy; the engine's object is not touched). */
-export function withVersion(pod: Pod, rv: number): Pod {
+export function withVersion<P extends Pod>(pod: P, rv: number): P {
   return { ...pod, metadata: { ...pod.metadata, resourceVersion: String(rv) } };
 }
 
@@ -109,7 +110,7 @@ export class PodVersions {
     }
     const before = this.start - 1;
     for (const pod of engine.getPods()) {
-      const uid = pod.metadata.uid as string;
+      const uid = pod.metadata.uid;
       const s = seen.get(uid);
       const last = s?.last ?? before;
       let first = s?.first ?? before;
@@ -146,12 +147,12 @@ export class PodVersions {
   }
 
   /** Every pod, with its resourceVersion. */
-  current(): Pod[] {
+  current(): AdmittedPod[] {
     return [...this.pods.values()].map((k) => k.pod);
   }
 
   /** One pod, with its resourceVersion. */
-  get(uid: string): Pod | undefined {
+  get(uid: string): AdmittedPod | undefined {
     return this.pods.get(uid)?.pod;
   }
 
@@ -238,7 +239,7 @@ export function lastStatuses(
 }
 
 /** The object of a DELETED event for a pod removed before this server started: what the trace says of it. */
-function stub(ev: Extract<TraceEvent, { type: 'config.update' }>): Pod {
+function stub(ev: Extract<TraceEvent, { type: 'config.update' }>): AdmittedPod {
   const slash = ev.pod.indexOf('/');
   return {
     apiVersion: 'v1',

@@ -14,6 +14,7 @@
  * start() begins relisting and reading the PLEG channel; stop() ends both (the runtime is left as it was).
  */
 import {
+  type AdmittedPod,
   type Clock,
   type CriRuntime,
   EventedPLEG,
@@ -21,7 +22,6 @@ import {
   KubeGenericRuntimeManager,
   type KubeletConfiguration,
   type NodeInfo,
-  type Pod,
   PodCache,
   type PodStatusRT,
   type RuntimePod,
@@ -51,7 +51,7 @@ interface Observed {
   who: ObservedIdentity;
   ref: PodRef;
   status: PodStatusRT;
-  pod: Pod;
+  pod: AdmittedPod;
   statusJson: string;
 }
 
@@ -251,17 +251,17 @@ export class Observer implements Engine, LogJoin {
     throw new StatusError(status(403, 'Forbidden', OBSERVE_REFUSAL));
   }
 
-  getPods(): Pod[] {
+  getPods(): AdmittedPod[] {
     return [...this.pods.values()].map((o) => structuredClone(o.pod));
   }
 
-  getPod(namespace: string, name: string): Pod | undefined {
+  getPod(namespace: string, name: string): AdmittedPod | undefined {
     for (const o of this.pods.values())
       if (o.who.namespace === namespace && o.who.name === name) return structuredClone(o.pod);
     return undefined;
   }
 
-  getPodByUID(uid: string): Pod | undefined {
+  getPodByUID(uid: string): AdmittedPod | undefined {
     const o = this.pods.get(uid);
     return o && structuredClone(o.pod);
   }

@@ -10,7 +10,8 @@
  * the ownership label: `syncscope` for pods a Syncscope in managed mode created, `kubelet` for the rest.
  * A pure function of its inputs; called by the observer on each PLEG event of the pod.
  */
-import type { ContainerStatus, Pod, PodStatus } from '@syncscope/core/api';
+import type { AdmittedPod } from '@syncscope/core';
+import type { ContainerStatus, PodStatus } from '@syncscope/core/api';
 import type { ContainerStatusRT, PodStatusRT } from '@syncscope/core/kubelet/container/runtime';
 
 export const OBSERVED_ANNOTATION = 'syncscope.io/observed';
@@ -70,7 +71,7 @@ export function observedPod(
   status: PodStatusRT,
   backoff: (container: string) => OpenBackoff | undefined,
   now: number,
-): Pod {
+): AdmittedPod {
   // newest first, as the runtime manager sorts them: the first of a name is the current instance
   const byName = new Map<string, ContainerStatusRT[]>();
   for (const c of status.containerStatuses) byName.set(c.name, [...(byName.get(c.name) ?? []), c]);
@@ -136,5 +137,5 @@ export function observedPod(
       ...(who.createdAt ? { startTime: iso(who.createdAt) } : {}),
       containerStatuses,
     },
-  } as Pod;
+  } as AdmittedPod;
 }

@@ -87,7 +87,7 @@ async function logsRoutes(fastify: FastifyInstance, opts: LogsRoutesOptions): Pr
           first: text,
           startOffset: startOffsetOf(raw),
           opts: { timestamps, ...limits },
-          running: () => isRunning(engine.getPodByUID(pod.metadata.uid as string), container, attempt),
+          running: () => isRunning(engine.getPodByUID(pod.metadata.uid), container, attempt),
         }),
       );
     },

@@ -1,5 +1,6 @@
-import type { Pod, PodStatus } from '../api/v1.ts';
+import type { PodStatus } from '../api/v1.ts';
 import type { PassiveClock } from '../clock/clock.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { EventRecorder } from './events/event-recorder.ts';
 
 export const DeadlineExceededReason = 'DeadlineExceeded';
@@ -14,12 +15,12 @@ export interface ShouldEvictResponse {
 
 /** PodSyncLoopHandler: the sync loop also syncs every pod for which some handler says so. */
 export interface PodSyncLoopHandler {
-  shouldSync(pod: Pod): boolean;
+  shouldSync(pod: AdmittedPod): boolean;
 }
 
 /** PodSyncHandler: generateAPIPodStatus fails every pod some handler wants evicted. */
 export interface PodSyncHandler {
-  shouldEvict(pod: Pod): ShouldEvictResponse;
+  shouldEvict(pod: AdmittedPod): ShouldEvictResponse;
 }
 
 /**
@@ -37,20 +38,20 @@ export class ActiveDeadlineHandler implements PodSyncLoopHandler, PodSyncHandler
     private readonly recorder: EventRecorder,
   ) {}
 
-  shouldSync(pod: Pod): boolean {
+  shouldSync(pod: AdmittedPod): boolean {
     return this.pastActiveDeadline(pod);
   }
 
-  shouldEvict(pod: Pod): ShouldEvictResponse {
+  shouldEvict(pod: AdmittedPod): ShouldEvictResponse {
     if (!this.pastActiveDeadline(pod)) return { evict: false };
     this.recorder.event(pod, 'Normal', DeadlineExceededReason, DeadlineExceededMessage);
     return { evict: true, reason: DeadlineExceededReason, message: DeadlineExceededMessage };
   }
 
-  private pastActiveDeadline(pod: Pod): boolean {
+  private pastActiveDeadline(pod: AdmittedPod): boolean {
     const deadline = pod.spec.activeDeadlineSeconds;
     if (deadline === undefined || deadline === null) return false;
-    const status = this.getPodStatus(pod.metadata.uid as string) ?? pod.status;
+    const status = this.getPodStatus(pod.metadata.uid) ?? pod.status;
     const start = status?.startTime ? Date.parse(status.startTime) : Number.NaN;
     if (Number.isNaN(start)) return false;
     return this.clock.since(start) >= deadline * 1000;

@@ -69,21 +69,22 @@ export interface KubeletParts {
 }
 
 /**
- * KubeletComponents: NewMainKubelet's wiring — every part of the engine built and connected, nothing started.
- * KubeletLoop (kubelet-loop.ts) adds the loops on top. Which PLEG: the generic one (relist every 1 s), or
- * with `config.eventedPleg` and a runtime that streams events, the evented one with the generic one
- * relisting every 300 s beside it until the stream fails for good (then 1 s again; see pleg/evented.ts).
- * The prober manager's liveness/startup results reach computePodActions through setProbeManagers.
+ * KubeletComponents: every part of the engine, built and connected by newKubeletComponents, nothing started.
+ * Plain parts, no behaviour of its own: the sync loop (kubelet-loop.ts), the config handlers
+ * (kubelet-handlers.ts) and the Kubelet facade (kubelet.ts) each hold this one object and use its parts.
  */
-export class KubeletComponents {
+export interface KubeletComponents {
+  readonly deps: KubeletDeps;
   readonly config: KubeletConfiguration;
-  protected readonly clock: Clock;
-  protected readonly trace: TraceRecorder;
-  protected readonly runtime: KubeletRuntime;
-  protected readonly recorder: EventRecorder & { list(): Event[] };
+  readonly clock: Clock;
+  readonly trace: TraceRecorder;
+  readonly runtime: KubeletRuntime;
+  readonly recorder: EventRecorder & { list(): Event[] };
+  /** [0, 1) source for the loop's select and the workers' jitter */
+  readonly random: () => number;
   readonly podConfig: PodConfig;
-  readonly podManager = new PodManager();
-  readonly podCache = new PodCache();
+  readonly podManager: PodManager;
+  readonly podCache: PodCache;
   /** Running pods for housekeeping, refreshed every housekeepingPeriod + housekeepingWarningDuration. */
   readonly runtimeCache: RuntimeCache;
   readonly workQueue: BasicWorkQueue;
@@ -96,108 +97,128 @@ export class KubeletComponents {
   readonly probeManager: ProberManager;
   readonly activeDeadline: ActiveDeadlineHandler;
   readonly containerDeletor: PodContainerDeletor | undefined;
-  protected readonly random: () => number;
-  protected readonly syncCh = new Channel<number>(1);
-  protected readonly housekeepingCh = new Channel<number>(1);
-  protected readonly plegCh: Channel<PodLifecycleEvent>;
+  /** the sync ticker's and the housekeeping ticker's channels (capacity 1: a missed tick is dropped) */
+  readonly syncCh: Channel<number>;
+  readonly housekeepingCh: Channel<number>;
+  /** the PLEG's events, as the sync loop receives them */
+  readonly plegCh: Channel<PodLifecycleEvent>;
+}
 
-  constructor(
-    protected readonly deps: KubeletDeps,
-    parts: KubeletParts,
-  ) {
-    this.config = { ...defaultKubeletConfiguration, ...deps.config };
-    this.clock = deps.clock;
-    this.trace = deps.trace;
-    this.runtime = parts.runtime;
-    this.recorder = parts.recorder;
-    this.random = deps.random ?? Math.random;
-    const c = this.config;
-    this.podConfig = new PodConfig(this.clock, this.trace);
-    this.workQueue = new BasicWorkQueue(this.clock);
-    this.reasonCache = new ReasonCache(c.maxReasonCacheEntries);
-    this.statusManager = new StatusManager(this.clock, this.trace);
-    this.runtimeState = new RuntimeState(this.clock, c.maxWaitForContainerRuntimeMs);
-    const rt = this.runtime;
-    this.runtimeCache = new RuntimeCache(
-      rt,
-      this.clock,
-      c.housekeepingPeriodMs + c.housekeepingWarningDurationMs,
-    );
-    const eventedRuntime: EventedRuntime | undefined =
-      c.eventedPleg && rt.streamEvents && rt.generatePodStatus
-        ? { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) }
-        : undefined;
-    const genericDuration = {
-      relistPeriodMs: c.genericPlegRelistPeriodMs,
-      relistThresholdMs: c.genericPlegRelistThresholdMs,
-    };
-    this.pleg = new GenericPLEG(
-      rt,
-      this.podCache,
-      this.clock,
-      this.trace,
-      eventedRuntime
-        ? { relistPeriodMs: c.eventedPlegRelistPeriodMs, relistThresholdMs: c.eventedPlegRelistThresholdMs }
-        : genericDuration,
-      c.plegChannelCapacity,
-    );
-    this.plegCh = this.pleg.watch();
-    this.runtimeState.addHealthCheck('PLEG', () => this.pleg.healthy());
-    if (eventedRuntime) {
-      this.podCache.ignoreOlderWrites = true;
-      this.eventedPleg = new EventedPLEG(eventedRuntime, this.pleg, this.podCache, this.clock, this.trace, {
-        maxStreamRetries: c.eventedPlegMaxStreamRetries,
-        fallbackRelistDuration: genericDuration,
-      });
-      const ev = this.eventedPleg;
-      this.runtimeState.addHealthCheck('EventedPLEG', () => ev.healthy());
-    }
-    this.probeManager = new ProberManager({
-      cri: deps.cri,
-      clock: this.clock,
-      trace: this.trace,
-      recorder: this.recorder,
-      random: this.random,
-      ...(deps.netProber ? { netProber: deps.netProber } : {}),
-      getPod: (uid) => this.podManager.getPodByUID(uid),
-      getStatus: (uid) => this.statusManager.getPodStatus(uid),
-    });
-    rt.setProbeManagers?.(this.probeManager.livenessManager, this.probeManager.startupManager);
-    this.activeDeadline = new ActiveDeadlineHandler(
-      this.clock,
-      (uid) => this.statusManager.getPodStatus(uid),
-      this.recorder,
-    );
-    this.containerDeletor = rt.deleteContainer
-      ? new PodContainerDeletor({ deleteContainer: rt.deleteContainer.bind(rt) })
+/**
+ * NewMainKubelet's wiring on given parts (kubelet.ts passes the runtime manager and event recorder it built
+ * on the CRI; tests pass fakes). Which PLEG: the generic one (relist every 1 s), or with
+ * `config.eventedPleg` and a runtime that streams events, the evented one with the generic one relisting
+ * every 300 s beside it until the stream fails for good (then 1 s again; see pleg/evented.ts). The prober
+ * manager's liveness/startup results reach computePodActions through setProbeManagers. Starts nothing.
+ */
+export function newKubeletComponents(deps: KubeletDeps, parts: KubeletParts): KubeletComponents {
+  const c: KubeletConfiguration = { ...defaultKubeletConfiguration, ...deps.config };
+  const { clock, trace } = deps;
+  const { runtime: rt, recorder } = parts;
+  const random = deps.random ?? Math.random;
+  const podConfig = new PodConfig(clock, trace);
+  const podManager = new PodManager();
+  const podCache = new PodCache();
+  const workQueue = new BasicWorkQueue(clock);
+  const reasonCache = new ReasonCache(c.maxReasonCacheEntries);
+  const statusManager = new StatusManager(clock, trace);
+  const runtimeState = new RuntimeState(clock, c.maxWaitForContainerRuntimeMs);
+  const runtimeCache = new RuntimeCache(rt, clock, c.housekeepingPeriodMs + c.housekeepingWarningDurationMs);
+  const eventedRuntime: EventedRuntime | undefined =
+    c.eventedPleg && rt.streamEvents && rt.generatePodStatus
+      ? { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) }
       : undefined;
-    const syncer = new KubeletSyncer({
-      runtime: rt,
-      statusManager: this.statusManager,
-      reasonCache: this.reasonCache,
-      recorder: this.recorder,
-      runtimeState: this.runtimeState,
-      probeManager: this.probeManager,
-      podSyncHandlers: [this.activeDeadline],
+  const genericDuration = {
+    relistPeriodMs: c.genericPlegRelistPeriodMs,
+    relistThresholdMs: c.genericPlegRelistThresholdMs,
+  };
+  const pleg = new GenericPLEG(
+    rt,
+    podCache,
+    clock,
+    trace,
+    eventedRuntime
+      ? { relistPeriodMs: c.eventedPlegRelistPeriodMs, relistThresholdMs: c.eventedPlegRelistThresholdMs }
+      : genericDuration,
+    c.plegChannelCapacity,
+  );
+  const plegCh = pleg.watch();
+  runtimeState.addHealthCheck('PLEG', () => pleg.healthy());
+  let eventedPleg: EventedPLEG | undefined;
+  if (eventedRuntime) {
+    podCache.ignoreOlderWrites = true;
+    const ev = new EventedPLEG(eventedRuntime, pleg, podCache, clock, trace, {
+      maxStreamRetries: c.eventedPlegMaxStreamRetries,
+      fallbackRelistDuration: genericDuration,
     });
-    this.podWorkers = new PodWorkers({
-      syncer,
-      workQueue: this.workQueue,
-      podCache: this.podCache,
-      clock: this.clock,
-      trace: this.trace,
-      recorder: this.recorder,
-      random: this.random,
-      config: {
-        resyncIntervalMs: c.syncFrequencyMs,
-        backOffPeriodMs: c.backOffPeriodMs,
-        backOffOnTransientErrorPeriodMs: c.backOffOnTransientErrorPeriodMs,
-        jitterFactor: c.workerJitterFactor,
-      },
-      onPodFinished: (uid) => {
-        // as the status manager would: a deleted pod whose worker finished gets its final delete (grace 0)
-        this.podConfig.finalDelete(uid);
-      },
-    });
+    runtimeState.addHealthCheck('EventedPLEG', () => ev.healthy());
+    eventedPleg = ev;
   }
+  const probeManager = new ProberManager({
+    cri: deps.cri,
+    clock,
+    trace,
+    recorder,
+    random,
+    ...(deps.netProber ? { netProber: deps.netProber } : {}),
+    getPod: (uid) => podManager.getPodByUID(uid),
+    getStatus: (uid) => statusManager.getPodStatus(uid),
+  });
+  rt.setProbeManagers?.(probeManager.livenessManager, probeManager.startupManager);
+  const activeDeadline = new ActiveDeadlineHandler(clock, (uid) => statusManager.getPodStatus(uid), recorder);
+  const containerDeletor = rt.deleteContainer
+    ? new PodContainerDeletor({ deleteContainer: rt.deleteContainer.bind(rt) })
+    : undefined;
+  const syncer = new KubeletSyncer({
+    runtime: rt,
+    statusManager,
+    reasonCache,
+    recorder,
+    runtimeState,
+    probeManager,
+    podSyncHandlers: [activeDeadline],
+  });
+  const podWorkers = new PodWorkers({
+    syncer,
+    workQueue,
+    podCache,
+    clock,
+    trace,
+    recorder,
+    random,
+    config: {
+      resyncIntervalMs: c.syncFrequencyMs,
+      backOffPeriodMs: c.backOffPeriodMs,
+      backOffOnTransientErrorPeriodMs: c.backOffOnTransientErrorPeriodMs,
+      jitterFactor: c.workerJitterFactor,
+    },
+    // as the status manager would: a deleted pod whose worker finished gets its final delete (grace 0)
+    onPodFinished: (uid) => podConfig.finalDelete(uid),
+  });
+  return {
+    deps,
+    config: c,
+    clock,
+    trace,
+    runtime: rt,
+    recorder,
+    random,
+    podConfig,
+    podManager,
+    podCache,
+    runtimeCache,
+    workQueue,
+    reasonCache,
+    statusManager,
+    runtimeState,
+    pleg,
+    eventedPleg,
+    podWorkers,
+    probeManager,
+    activeDeadline,
+    containerDeletor,
+    syncCh: new Channel<number>(1),
+    housekeepingCh: new Channel<number>(1),
+    plegCh,
+  };
 }

@@ -5,7 +5,7 @@ import type { CriRuntime } from '../cri/types.ts';
 import { TraceRecorder } from '../events/recorder.ts';
 import type { TraceOf } from '../events/trace.ts';
 import { DeadlineExceededMessage } from './active-deadline.ts';
-import { KubeletLoop } from './kubelet-loop.ts';
+import { Kubelet } from './kubelet.ts';
 import { FakeRecorder, FakeRuntime } from './testing/fake-runtime.ts';
 import { kubeletHarness } from './testing/kubelet-harness.ts';
 
@@ -15,7 +15,7 @@ describe('active deadline', () => {
     const trace = new TraceRecorder(clock);
     const runtime = new FakeRuntime(clock);
     const recorder = new FakeRecorder();
-    const kl = new KubeletLoop(
+    const kl = new Kubelet(
       { cri: {} as CriRuntime, clock, trace, runtimeEndpoint: 'fake', simulated: true, random: () => 0 },
       { runtime, recorder },
     );

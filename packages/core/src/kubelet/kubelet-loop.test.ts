@@ -4,14 +4,14 @@ import { FakeClock } from '../clock/fake-clock.ts';
 import type { CriRuntime } from '../cri/types.ts';
 import { TraceRecorder } from '../events/recorder.ts';
 import type { TraceOf } from '../events/trace.ts';
-import { KubeletLoop } from './kubelet-loop.ts';
+import { Kubelet } from './kubelet.ts';
 import { FakeRecorder, FakeRuntime } from './testing/fake-runtime.ts';
 
 function setup() {
   const clock = new FakeClock();
   const trace = new TraceRecorder(clock);
   const runtime = new FakeRuntime(clock);
-  const kl = new KubeletLoop(
+  const kl = new Kubelet(
     { cri: {} as CriRuntime, clock, trace, runtimeEndpoint: 'fake', simulated: true, random: () => 0 },
     { runtime, recorder: new FakeRecorder() },
   );

@@ -1,4 +1,4 @@
-import type { Pod } from '../api/v1.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodManager } from './config/pod-manager.ts';
 import type { RuntimePod } from './container/runtime.ts';
 import { isTerminalPhase } from './pod-ref.ts';
@@ -34,19 +34,19 @@ export interface CleanupResult {
 }
 
 /** isAdmittedPodTerminal: the API or the status manager shows Succeeded/Failed. */
-function isAdmittedPodTerminal(pod: Pod, statusManager: StatusManager): boolean {
+function isAdmittedPodTerminal(pod: AdmittedPod, statusManager: StatusManager): boolean {
   if (isTerminalPhase(pod.status?.phase)) return true;
-  return isTerminalPhase(statusManager.getPodStatus(pod.metadata.uid as string)?.phase);
+  return isTerminalPhase(statusManager.getPodStatus(pod.metadata.uid)?.phase);
 }
 
 /** filterOutInactivePods: drop pods known terminated, and terminal pods not actively terminating. */
 export function filterOutInactivePods(
-  pods: readonly Pod[],
+  pods: readonly AdmittedPod[],
   podWorkers: PodWorkers,
   statusManager: StatusManager,
-): Pod[] {
+): AdmittedPod[] {
   return pods.filter((p) => {
-    const uid = p.metadata.uid as string;
+    const uid = p.metadata.uid;
     if (podWorkers.isPodKnownTerminated(uid)) return false;
     if (isAdmittedPodTerminal(p, statusManager) && !podWorkers.isPodTerminationRequested(uid)) return false;
     return true;
@@ -88,11 +88,11 @@ export async function handlePodCleanups(kl: CleanupDeps): Promise<CleanupResult>
   }
   kl.probeManager?.cleanupPods(possiblyRunning);
 
-  statusManager.removeOrphanedStatuses(new Set(allPods.map((p) => p.metadata.uid as string)));
+  statusManager.removeOrphanedStatuses(new Set(allPods.map((p) => p.metadata.uid)));
 
   const activePods = filterOutInactivePods(allPods, podWorkers, statusManager);
   for (const desired of activePods) {
-    const uid = desired.metadata.uid as string;
+    const uid = desired.metadata.uid;
     if (workingPods.has(uid)) continue;
     podWorkers.updatePod({ updateType: 'SyncPodCreate', pod: desired });
     workingPods.set(uid, { state: 'SyncPod', orphan: false, hasConfig: true, static: false });
@@ -101,7 +101,7 @@ export async function handlePodCleanups(kl: CleanupDeps): Promise<CleanupResult>
 
   const running = new Set(runningRuntimePods.map((p) => p.id));
   for (const pod of allPods) {
-    const uid = pod.metadata.uid as string;
+    const uid = pod.metadata.uid;
     if (!pod.metadata.deletionTimestamp || !isAdmittedPodTerminal(pod, statusManager)) continue;
     if (workingPods.has(uid) || running.has(uid)) continue;
     podWorkers.updatePod({ updateType: 'SyncPodKill', pod });

@@ -2,6 +2,7 @@ import type { Pod, PodStatus } from '../api/v1.ts';
 import { abortError } from '../clock/clock.ts';
 import type { UpdateType } from '../events/trace.ts';
 import type { PodSyncHandler } from './active-deadline.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodStatusRT, Runtime, RuntimePod } from './container/runtime.ts';
 import { syncResultError } from './container/runtime.ts';
 import type { EventRecorder } from './events/event-recorder.ts';
@@ -42,10 +43,10 @@ export interface KubeletSyncDeps {
 export class KubeletSyncer implements PodSyncer {
   constructor(private readonly deps: KubeletSyncDeps) {}
 
-  generateAPIPodStatus(pod: Pod, podStatus: PodStatusRT, podIsTerminal: boolean): PodStatus {
+  generateAPIPodStatus(pod: AdmittedPod, podStatus: PodStatusRT, podIsTerminal: boolean): PodStatus {
     const { statusManager, reasonCache, probeManager, podSyncHandlers } = this.deps;
     return generateAPIPodStatus(pod, podStatus, podIsTerminal, {
-      cachedStatus: statusManager.getPodStatus(pod.metadata.uid as string),
+      cachedStatus: statusManager.getPodStatus(pod.metadata.uid),
       reasonCache,
       ...(probeManager ? { prober: probeManager } : {}),
       ...(podSyncHandlers ? { podSyncHandlers } : {}),
@@ -56,7 +57,7 @@ export class KubeletSyncer implements PodSyncer {
   async syncPod(
     _signal: AbortSignal,
     _updateType: UpdateType,
-    pod: Pod,
+    pod: AdmittedPod,
     _mirrorPod: Pod | undefined,
     podStatus: PodStatusRT,
   ): Promise<SyncOutcome> {
@@ -80,7 +81,7 @@ export class KubeletSyncer implements PodSyncer {
 
     // the runtime half runs without cancellation: a kill arriving now waits for it to finish
     const result = await runtime.syncPod(pod, status);
-    reasonCache.update(pod.metadata.uid as string, result);
+    reasonCache.update(pod.metadata.uid, result);
     const err = syncResultError(result);
     // Meant to swallow pure CrashLoopBackOff/ImagePullBackOff failures, but the ConfigPodSandbox result
     // (no error) is always present, so the error is returned anyway (kubernetes#123602).
@@ -102,7 +103,7 @@ export class KubeletSyncer implements PodSyncer {
    */
   async syncTerminatingPod(
     signal: AbortSignal,
-    pod: Pod,
+    pod: AdmittedPod,
     podStatus: PodStatusRT,
     gracePeriod: number | undefined,
     podStatusFn: ((s: PodStatus) => void) | undefined,
@@ -123,11 +124,8 @@ export class KubeletSyncer implements PodSyncer {
     }
     probeManager?.removePod(pod);
 
-    const stopped = await runtime.getPodStatus(
-      pod.metadata.uid as string,
-      pod.metadata.name,
-      pod.metadata.namespace ?? 'default',
-    );
+    const { uid, name, namespace } = pod.metadata;
+    const stopped = await runtime.getPodStatus(uid, name, namespace);
     // keep the IPs from before stopping (preserveDataFromBeforeStopping)
     const stoppedStatus: PodStatusRT = { ...stopped, ips: podStatus.ips };
     const stillRunning = stoppedStatus.containerStatuses
@@ -160,7 +158,11 @@ export class KubeletSyncer implements PodSyncer {
   }
 
   /** SyncTerminatedPod: final status; resources would be released here (volumes, cgroups). */
-  async syncTerminatedPod(_signal: AbortSignal, pod: Pod, podStatus: PodStatusRT): Promise<SyncOutcome> {
+  async syncTerminatedPod(
+    _signal: AbortSignal,
+    pod: AdmittedPod,
+    podStatus: PodStatusRT,
+  ): Promise<SyncOutcome> {
     const { statusManager } = this.deps;
     statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, podStatus, true));
     statusManager.terminatePod(pod);

@@ -1,5 +1,6 @@
 import type { Pod, PodStatus } from '../api/v1.ts';
 import type { PodRef, UpdateType, WorkerState, WorkType } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { RuntimePod } from './container/runtime.ts';
 
 /**
@@ -20,7 +21,7 @@ export interface UpdatePodOptions {
   updateType: UpdateType;
   /** when the sync loop received the change (metrics) */
   startTime?: number;
-  pod?: Pod;
+  pod?: AdmittedPod;
   mirrorPod?: Pod;
   runningPod?: RuntimePod;
   killPodOptions?: KillPodOptions;
@@ -154,7 +155,7 @@ export function calculateEffectiveGracePeriod(
 }
 
 /** kubecontainer.Pod.ToAPIPod: the placeholder pod of a runtime-only (orphaned) pod. */
-export function runningPodToAPIPod(rp: RuntimePod): Pod {
+export function runningPodToAPIPod(rp: RuntimePod): AdmittedPod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../api/v1.ts';
 import { abortError } from '../clock/clock.ts';
 import { FakeClock } from '../clock/fake-clock.ts';
 import { TraceRecorder } from '../events/recorder.ts';
 import type { TraceOf } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import { PodCache } from './container/cache.ts';
 import type { PodStatusRT, RuntimePod } from './container/runtime.ts';
 import { calculateEffectiveGracePeriod, PodSyncStatus } from './pod-sync-status.ts';
@@ -27,15 +27,15 @@ class FakeSyncer implements PodSyncer {
     if (this.error) throw new Error(this.error);
     return {};
   }
-  async syncPod(_s: AbortSignal, updateType: string, pod: Pod): Promise<SyncOutcome> {
-    await this.run({ fn: 'syncPod', uid: pod.metadata.uid as string, updateType });
+  async syncPod(_s: AbortSignal, updateType: string, pod: AdmittedPod): Promise<SyncOutcome> {
+    await this.run({ fn: 'syncPod', uid: pod.metadata.uid, updateType });
     return { isTerminal: this.terminal };
   }
-  syncTerminatingPod(s: AbortSignal, pod: Pod, _st: PodStatusRT, grace: number | undefined) {
+  syncTerminatingPod(s: AbortSignal, pod: AdmittedPod, _st: PodStatusRT, grace: number | undefined) {
     return this.run(
       {
         fn: 'syncTerminatingPod',
-        uid: pod.metadata.uid as string,
+        uid: pod.metadata.uid,
         ...(grace !== undefined ? { grace } : {}),
       },
       s,
@@ -44,12 +44,12 @@ class FakeSyncer implements PodSyncer {
   syncTerminatingRuntimePod(_s: AbortSignal, rp: RuntimePod) {
     return this.run({ fn: 'syncTerminatingRuntimePod', uid: rp.id });
   }
-  syncTerminatedPod(_s: AbortSignal, pod: Pod) {
-    return this.run({ fn: 'syncTerminatedPod', uid: pod.metadata.uid as string });
+  syncTerminatedPod(_s: AbortSignal, pod: AdmittedPod) {
+    return this.run({ fn: 'syncTerminatedPod', uid: pod.metadata.uid });
   }
 }
 
-function mkPod(uid: string, extra: Partial<Pod['metadata']> = {}, grace = 30): Pod {
+function mkPod(uid: string, extra: Partial<AdmittedPod['metadata']> = {}, grace = 30): AdmittedPod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -279,6 +279,19 @@ describe('PodWorkers.updatePod rules', () => {
     expect(states('orphan')).toEqual(['TerminatingPod', 'Forgotten']);
   });
 
+  it('its queries answer on their own, detached from the workers (housekeeping and the prober pass them on)', async () => {
+    const { clock, workers } = setup();
+    const { isPodTerminationRequested, couldHaveRunningContainers, stateOf } = workers;
+    workers.updatePod({ updateType: 'SyncPodCreate', pod: mkPod('a') });
+    await clock.step(0);
+    expect(stateOf('a')).toBe('SyncPod');
+    expect(isPodTerminationRequested('a')).toBe(false);
+    workers.updatePod({ updateType: 'SyncPodKill', pod: mkPod('a') });
+    expect(isPodTerminationRequested('a')).toBe(true);
+    expect(couldHaveRunningContainers('a')).toBe(true);
+    expect(workers.queries.isPodTerminationRequested('a')).toBe(true);
+  });
+
   it('a started pod that is no longer desired is terminated by syncKnownPods', async () => {
     const { clock, syncer, workers } = setup();
     workers.updatePod({ updateType: 'SyncPodCreate', pod: mkPod('b') });
@@ -340,7 +353,7 @@ describe('requeue policy', () => {
 });
 
 describe('calculateEffectiveGracePeriod', () => {
-  const cases: [string, Partial<Pod['metadata']>, number | undefined, number][] = [
+  const cases: [string, Partial<AdmittedPod['metadata']>, number | undefined, number][] = [
     ['spec only', {}, undefined, 30],
     ['deletion grace', { deletionGracePeriodSeconds: 5 }, undefined, 5],
     ['override below deletion', { deletionGracePeriodSeconds: 5 }, 2, 2],

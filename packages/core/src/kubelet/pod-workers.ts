@@ -1,5 +1,5 @@
-import type { Pod, PodStatus } from '../api/v1.ts';
-import type { SyncAction, WorkerState } from '../events/trace.ts';
+import type { SyncAction } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodStatusRT, RuntimePod } from './container/runtime.ts';
 import { DefaultTerminationGracePeriodSeconds } from './kuberuntime/labels.ts';
 import { isTerminalPhase, podFullName, podRef } from './pod-ref.ts';
@@ -11,12 +11,19 @@ import {
   type UpdatePodOptions,
 } from './pod-sync-status.ts';
 import {
+  dispatchWork,
   isPodStatusCacheTerminal,
   NetworkNotReadyErrorMsg,
   PodSyncError,
   type SyncOutcome,
 } from './pod-syncer.ts';
-import { type PodWorkerSync, type PodWorkersDeps, PodWorkersQueries } from './pod-workers-queries.ts';
+import {
+  type PodWorkerSync,
+  type PodWorkersDeps,
+  PodWorkersQueries,
+  type PodWorkersState,
+  WorkerStateNotes,
+} from './pod-workers-queries.ts';
 import { Channel } from './util/channel.ts';
 import { jitter } from './util/jitter.ts';
 
@@ -46,15 +53,33 @@ export type { PodWorkerSync, PodWorkersConfig, PodWorkersDeps } from './pod-work
  *                                      |------------------------------- isPodKnownTerminated
  *                                                         |------------ shouldPodBeFinished
  */
-export class PodWorkers extends PodWorkersQueries {
+export class PodWorkers {
   private readonly podUpdates = new Map<string, Channel<true>>();
-  private readonly lastState = new Map<string, WorkerState>();
-  private readonly refs = new Map<string, { podUID: string; pod: string }>();
+  private readonly state: PodWorkersState = { podSyncStatuses: new Map(), podsSynced: false };
+  private readonly podSyncStatuses = this.state.podSyncStatuses;
+  /** the query part over the same records; its methods are this object's query methods below */
+  readonly queries = new PodWorkersQueries(this.state);
+  private readonly notes: WorkerStateNotes;
   /** resolves when every worker is idle (tests) */
   private idleWaiters: (() => void)[] = [];
 
+  readonly isPodKnownTerminated = this.queries.isPodKnownTerminated;
+  readonly couldHaveRunningContainers = this.queries.couldHaveRunningContainers;
+  readonly shouldPodBeFinished = this.queries.shouldPodBeFinished;
+  readonly isPodTerminationRequested = this.queries.isPodTerminationRequested;
+  readonly shouldPodContainersBeTerminating = this.queries.shouldPodContainersBeTerminating;
+  readonly shouldPodRuntimeBeRemoved = this.queries.shouldPodRuntimeBeRemoved;
+  readonly shouldPodContentBeRemoved = this.queries.shouldPodContentBeRemoved;
+  readonly stateOf = this.queries.stateOf;
+  readonly statusOf = this.queries.statusOf;
+
   constructor(private readonly deps: PodWorkersDeps) {
-    super();
+    this.notes = new WorkerStateNotes(this.state, deps.trace);
+  }
+
+  /** How many UIDs the workers track. */
+  get size(): number {
+    return this.podSyncStatuses.size;
   }
 
   updatePod(input: UpdatePodOptions): void {
@@ -82,8 +107,8 @@ export class PodWorkers extends PodWorkersQueries {
       isRuntimePod = true;
     } else {
       delete options.runningPod;
-      const p = options.pod as Pod;
-      uid = p.metadata.uid as string;
+      const p = options.pod as AdmittedPod;
+      uid = p.metadata.uid;
       ref = podRef(p);
       fullname = podFullName(p);
     }
@@ -106,7 +131,7 @@ export class PodWorkers extends PodWorkersQueries {
       this.podSyncStatuses.set(uid, status);
     }
 
-    let pod: Pod;
+    let pod: AdmittedPod;
     if (isRuntimePod) {
       status.observedRuntime = true;
       const known = status.pendingUpdate?.pod ?? status.activeUpdate?.pod;
@@ -115,7 +140,7 @@ export class PodWorkers extends PodWorkersQueries {
         options.pod = known;
         delete options.runningPod;
       } else pod = runningPodToAPIPod(options.runningPod as RuntimePod);
-    } else pod = options.pod as Pod;
+    } else pod = options.pod as AdmittedPod;
 
     const drop = (why: string) => {
       trace.record({
@@ -125,7 +150,7 @@ export class PodWorkers extends PodWorkersQueries {
         coalesced: false,
         dropped: why,
       });
-      this.noteState(uid);
+      this.notes.note(uid);
     };
     if (!firstTime && status.isTerminationRequested() && options.updateType === 'SyncPodCreate') {
       status.restartRequested = true;
@@ -195,7 +220,7 @@ export class PodWorkers extends PodWorkersQueries {
     status.working = true;
     trace.record({ type: 'worker.update', ...ref, updateType: options.updateType, coalesced, ...graceShown });
     updates.trySend(true);
-    this.noteState(uid);
+    this.notes.note(uid);
 
     if ((becameTerminating || wasGracePeriodShortened) && status.abort) status.abort.abort();
   }
@@ -220,7 +245,7 @@ export class PodWorkers extends PodWorkersQueries {
           const entry = await this.deps.podCache.getNewerThan(uid, lastSyncTime);
           if (entry.error) {
             this.deps.recorder.event(
-              opts.pod as Pod,
+              opts.pod as AdmittedPod,
               'Warning',
               'FailedSync',
               `error determining status: ${entry.error.message}`,
@@ -237,7 +262,7 @@ export class PodWorkers extends PodWorkersQueries {
           updateType: opts.updateType,
         });
         try {
-          outcome = await this.dispatch(signal, work, status, podStatus as PodStatusRT);
+          outcome = await dispatchWork(this.deps.syncer, signal, work, status, podStatus as PodStatusRT);
         } finally {
           lastSyncTime = clock.now();
         }
@@ -278,32 +303,10 @@ export class PodWorkers extends PodWorkersQueries {
         ...(work.workType === 'SyncPod' ? { isTerminal: outcome.isTerminal ?? false } : {}),
         ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}),
       });
-      this.noteState(uid);
+      this.notes.note(uid);
       if (exit && work.workType === 'TerminatedPod') this.deps.onPodFinished?.(uid);
       this.checkIdle();
       if (exit) return;
-    }
-  }
-
-  private dispatch(
-    signal: AbortSignal,
-    work: PodWork,
-    status: PodSyncStatus,
-    podStatus: PodStatusRT,
-  ): Promise<SyncOutcome> {
-    const { syncer } = this.deps;
-    const o = work.options;
-    switch (work.workType) {
-      case 'TerminatedPod':
-        return syncer.syncTerminatedPod(signal, o.pod as Pod, podStatus);
-      case 'TerminatingPod': {
-        const grace = o.killPodOptions?.podTerminationGracePeriodSecondsOverride;
-        const statusFn = this.acknowledgeTerminating(status);
-        if (o.runningPod) return syncer.syncTerminatingRuntimePod(signal, o.runningPod);
-        return syncer.syncTerminatingPod(signal, o.pod as Pod, podStatus, grace, statusFn);
-      }
-      default:
-        return syncer.syncPod(signal, o.updateType, o.pod as Pod, o.mirrorPod, podStatus);
     }
   }
 
@@ -324,12 +327,6 @@ export class PodWorkers extends PodWorkersQueries {
     }
     status.mergeLastUpdate(options);
     return { signal, work, status };
-  }
-
-  /** The worker has seen the termination: no new containers start; the last status func is applied. */
-  private acknowledgeTerminating(status: PodSyncStatus): ((s: PodStatus) => void) | undefined {
-    status.startedTerminating = true;
-    return status.statusPostTerminating[status.statusPostTerminating.length - 1];
   }
 
   /** SyncPod reported the pod terminal: move to terminating and run again at once. */
@@ -404,21 +401,6 @@ export class PodWorkers extends PodWorkersQueries {
     this.podUpdates.delete(uid);
   }
 
-  /** Records `worker.state` when the derived state of a UID changed (Forgotten when its entry is gone). */
-  private noteState(uid: string): void {
-    const status = this.podSyncStatuses.get(uid);
-    const to: WorkerState = status ? status.workerState() : 'Forgotten';
-    const from = this.lastState.get(uid) ?? null;
-    if (from === to || (from === null && to === 'Forgotten')) return;
-    const ref = status?.ref ?? this.refs.get(uid) ?? { podUID: uid, pod: '' };
-    this.refs.set(uid, ref);
-    this.deps.trace.record({ type: 'worker.state', ...ref, from, to });
-    if (to === 'Forgotten') {
-      this.lastState.delete(uid);
-      this.refs.delete(uid);
-    } else this.lastState.set(uid, to);
-  }
-
   // ---- housekeeping ---------------------------------------------------------------------------------
 
   /**
@@ -426,14 +408,14 @@ export class PodWorkers extends PodWorkersQueries {
    * no longer desired (or whose UID was re-created), pushes orphaned running pods into termination, and
    * returns what it still tracks.
    */
-  syncKnownPods(desiredPods: readonly Pod[]): Map<string, PodWorkerSync> {
-    const known = new Set(desiredPods.map((p) => p.metadata.uid as string));
-    this.podsSynced = true;
+  syncKnownPods(desiredPods: readonly AdmittedPod[]): Map<string, PodWorkerSync> {
+    const known = new Set(desiredPods.map((p) => p.metadata.uid));
+    this.state.podsSynced = true;
     const workers = new Map<string, PodWorkerSync>();
     for (const [uid, status] of [...this.podSyncStatuses]) {
       const orphan = !known.has(uid);
       if ((status.restartRequested || orphan) && this.removeTerminatedWorker(uid, status, orphan)) {
-        this.noteState(uid);
+        this.notes.note(uid);
         continue;
       }
       const cfg = status.activeUpdate ?? status.pendingUpdate;
@@ -443,7 +425,7 @@ export class PodWorkers extends PodWorkersQueries {
         hasConfig: cfg?.pod !== undefined,
         static: false,
       });
-      this.noteState(uid);
+      this.notes.note(uid);
     }
     return workers;
   }

@@ -159,10 +159,10 @@ describe('soak: 100 pods, 1% of CRI calls failing, 10 virtual minutes', () => {
     const converged = async (): Promise<string[]> => {
       const problems: string[] = [];
       const pods = kl.getPods();
-      const uids = new Set(pods.map((p) => p.metadata.uid as string));
+      const uids = new Set(pods.map((p) => p.metadata.uid));
       for (const uid of desired) if (!uids.has(uid)) problems.push(`${uid} missing`);
       for (const p of pods) {
-        if (!desired.has(p.metadata.uid as string)) problems.push(`${p.metadata.name} still listed`);
+        if (!desired.has(p.metadata.uid)) problems.push(`${p.metadata.name} still listed`);
         const s = p.status;
         const ok =
           s?.phase === 'Running' &&

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Clock } from '../clock/clock.ts';
 import {
   type Container,
@@ -38,18 +37,20 @@ import { ImageCatalogue, normalizeImageRef, pullFailureText } from './images.ts'
 import { containerView, ListAnswers, listKey, podSandboxView } from './list-views.ts';
 import { CriLogWriter } from './log-writer.ts';
 import { HOST_NETNS, SimNetwork } from './network.ts';
-import { type Program, SignalBox } from './process.ts';
+import { type ListenerKind, type Program, SignalBox } from './process.ts';
 import { defaultPrograms } from './programs.ts';
+import { simFaultHooks } from './sim-fault-hooks.ts';
 import { SimLifecycle } from './sim-lifecycle.ts';
 import {
-  type ContainerRecord,
   containerState,
   matchLabels,
+  newContainerRecord,
   type SandboxRecord,
   sandboxState,
   toContainerStatus,
   toPodSandboxStatus,
 } from './sim-state.ts';
+import { SimStore } from './sim-store.ts';
 
 export interface SimRuntimeOptions {
   clock: Clock;
@@ -84,22 +85,29 @@ export const CONTAINERD_LATENCY_MS: Partial<Record<string, number>> = {
  * Callers: the engine directly (tests), or through the gRPC server (sim-node.ts). Methods never block
  * except on the clock: StopContainer waits up to its timeout for the exit, PullImage for the pull delay,
  * ExecSync for the command. Log files are real files (node:fs), written synchronously as programs print.
+ *
+ * Built from parts it owns: the records and event fan-out (SimStore), how containers end (SimLifecycle),
+ * the pod network (SimNetwork), the image catalogue and the fault layer (Faults, on simFaultHooks).
  */
-export class SimRuntime extends SimLifecycle implements CriRuntime {
+export class SimRuntime implements CriRuntime {
+  readonly clock: Clock;
   readonly images: ImageCatalogue;
   readonly net: SimNetwork;
   readonly faults: Faults;
+  private readonly store = new SimStore();
+  private readonly life: SimLifecycle;
   private readonly deps: ProcessDeps;
   private readonly latency: Partial<Record<string, number>>;
   private readonly lists = new ListAnswers();
 
   constructor(opts: SimRuntimeOptions) {
-    super(opts.clock);
+    this.clock = opts.clock;
     this.images = opts.images ?? new ImageCatalogue();
     this.net = new SimNetwork(opts.podCidr ?? '10.88.0.0/16', opts.nodeIP);
+    this.life = new SimLifecycle(opts.clock, this.store, this.net);
     this.latency = opts.callLatencyMs ?? {};
     this.deps = { clock: opts.clock, net: this.net, programs: opts.programs ?? defaultPrograms() };
-    this.faults = new Faults(opts.clock, this.faultHooks());
+    this.faults = new Faults(opts.clock, simFaultHooks(this.store, this.life, this.images));
   }
 
   /** Every CRI method starts here: injected faults, then the configured latency. */
@@ -123,7 +131,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
 
   async status(): Promise<StatusResponse> {
     await this.call('Status');
-    const net = this.networkReady;
+    const net = this.store.networkReady;
     return {
       status: {
         conditions: [
@@ -146,18 +154,18 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     await this.call('RunPodSandbox');
     const m = config.metadata;
     // containerd names the sandbox from its metadata and refuses a config without one.
-    if (!m) throw this.err('RunPodSandbox', GrpcCode.UNKNOWN, 'sandbox config must include metadata');
+    if (!m) throw this.life.err('RunPodSandbox', GrpcCode.UNKNOWN, 'sandbox config must include metadata');
     const name = `${m.name}_${m.namespace}_${m.uid}_${m.attempt}`;
-    const holder = this.sandboxNames.get(name);
+    const holder = this.store.sandboxNames.get(name);
     if (holder)
-      throw this.err(
+      throw this.life.err(
         'RunPodSandbox',
         GrpcCode.UNKNOWN,
         `failed to reserve sandbox name "${name}": name "${name}" is reserved for "${holder}"`,
       );
     const hostNetwork = config.linux?.security_context?.namespace_options?.network === 'NODE';
     if (hostNetwork && config.hostname) {
-      throw this.err(
+      throw this.life.err(
         'RunPodSandbox',
         GrpcCode.UNKNOWN,
         startErrorText('unable to set hostname without a private UTS namespace').replace(
@@ -177,12 +185,12 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
       netns: hostNetwork ? HOST_NETNS : id,
       name,
     };
-    this.addSandbox(sb);
+    this.store.addSandbox(sb);
     if (!hostNetwork) {
-      if (!this.networkReady) {
+      if (!this.store.networkReady) {
         // containerd keeps the failed sandbox (NOTREADY); the kubelet has to stop and remove it.
         sb.notReady = true;
-        throw this.err(
+        throw this.life.err(
           'RunPodSandbox',
           GrpcCode.UNKNOWN,
           `failed to setup network for sandbox "${id}": cni plugin not initialized`,
@@ -195,30 +203,30 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
 
   async stopPodSandbox(id: string): Promise<void> {
     await this.call('StopPodSandbox');
-    const sb = this.sandboxes.get(id);
+    const sb = this.store.sandboxes.get(id);
     if (!sb)
-      throw this.err(
+      throw this.life.err(
         'StopPodSandbox',
         GrpcCode.NOT_FOUND,
         `an error occurred when try to find sandbox "${id}": not found`,
       );
-    this.stopSandbox(sb);
+    this.life.stopSandbox(sb);
   }
 
   async removePodSandbox(id: string): Promise<void> {
     await this.call('RemovePodSandbox');
-    const sb = this.sandboxes.get(id);
+    const sb = this.store.sandboxes.get(id);
     if (!sb) return;
-    if (!sb.notReady || sb.ip) this.stopSandbox(sb);
-    for (const c of this.containersOf(id)) this.deleteContainer(c);
-    this.dropSandbox(sb);
+    if (!sb.notReady || sb.ip) this.life.stopSandbox(sb);
+    for (const c of this.store.containersOf(id)) this.life.deleteContainer(c);
+    this.store.dropSandbox(sb);
   }
 
   async podSandboxStatus(id: string): Promise<PodSandboxStatusResponse> {
     await this.call('PodSandboxStatus');
-    const sb = this.sandboxes.get(id);
+    const sb = this.store.sandboxes.get(id);
     if (!sb)
-      throw this.err(
+      throw this.life.err(
         'PodSandboxStatus',
         GrpcCode.NOT_FOUND,
         'an error occurred when try to find sandbox: not found',
@@ -229,7 +237,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
   async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
     await this.call('ListPodSandbox');
     const out: PodSandbox[] = [];
-    for (const s of this.sandboxCandidates(filter)) {
+    for (const s of this.store.sandboxCandidates(filter)) {
       if (filter?.state && sandboxState(s) !== filter.state.state) continue;
       if (!matchLabels(s.config.labels, filter?.label_selector)) continue;
       out.push(podSandboxView(s));
@@ -245,27 +253,28 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     _sandboxConfig: PodSandboxConfig,
   ): Promise<string> {
     await this.call('CreateContainer');
-    const sb = this.sandboxes.get(sandboxId);
+    const sb = this.store.sandboxes.get(sandboxId);
     if (!sb)
-      throw this.err(
+      throw this.life.err(
         'CreateContainer',
         GrpcCode.NOT_FOUND,
         `failed to find sandbox id "${sandboxId}": not found`,
       );
     if (sb.notReady) {
-      throw this.err(
+      throw this.life.err(
         'CreateContainer',
         GrpcCode.NOT_FOUND,
         `failed to get sandbox container task: no running task found: task ${sandboxId} not found: not found`,
       );
     }
     const cm = config.metadata;
-    if (!cm) throw this.err('CreateContainer', GrpcCode.UNKNOWN, 'container config must include metadata');
+    if (!cm)
+      throw this.life.err('CreateContainer', GrpcCode.UNKNOWN, 'container config must include metadata');
     const pm = sb.config.metadata;
     const name = `${cm.name}_${pm.name}_${pm.namespace}_${pm.uid}_${cm.attempt}`;
-    const holder = this.containerNames.get(name);
+    const holder = this.store.containerNames.get(name);
     if (holder)
-      throw this.err(
+      throw this.life.err(
         'CreateContainer',
         GrpcCode.UNKNOWN,
         `failed to reserve container name "${name}": name "${name}" is reserved for "${holder}"`,
@@ -281,57 +290,37 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     if (!image) {
       const p = spec.image.startsWith('sha256:') ? null : normalizeImageRef(spec.image);
       const shown = p?.ok ? p.ref : spec.image;
-      throw this.err('CreateContainer', GrpcCode.NOT_FOUND, `failed to resolve image "${shown}": not found`);
+      throw this.life.err(
+        'CreateContainer',
+        GrpcCode.NOT_FOUND,
+        `failed to resolve image "${shown}": not found`,
+      );
     }
     const id = newId();
-    let markExited: () => void = () => undefined;
-    const exited = new Promise<void>((resolve) => {
-      markExited = resolve;
-    });
-    const c: ContainerRecord = {
-      id,
-      sandboxId,
-      config: { ...config, metadata: cm, image: spec },
-      image,
-      name,
-      createdAt: this.clock.now(),
-      startedAt: 0,
-      finishedAt: 0,
-      exitCode: 0,
-      reason: '',
-      message: '',
-      oomKilled: false,
-      unknown: false,
-      logPath:
-        sb.config.log_directory && config.log_path ? join(sb.config.log_directory, config.log_path) : '',
-      env: new Map(),
-      vfs: new Map(),
-      proc: null,
-      exited,
-      markExited,
-    };
+    const record = { ...config, metadata: cm, image: spec };
+    const c = newContainerRecord(id, name, sb, record, image, this.clock.now());
     c.env = containerEnv(c, sb);
-    this.addContainer(c);
-    this.emit('CONTAINER_CREATED_EVENT', c);
+    this.store.addContainer(c);
+    this.life.emit('CONTAINER_CREATED_EVENT', c);
     return id;
   }
 
   async startContainer(id: string): Promise<void> {
     await this.call('StartContainer');
-    const c = this.findContainer('StartContainer', id);
+    const c = this.life.findContainer('StartContainer', id);
     const state = containerState(c);
     if (state !== 'CONTAINER_CREATED') {
-      throw this.err(
+      throw this.life.err(
         'StartContainer',
         GrpcCode.UNKNOWN,
         `failed to set starting state for container "${id}": container is in ${state} state`,
       );
     }
-    const sb = this.sandboxes.get(c.sandboxId) as SandboxRecord;
-    if (sb.notReady) return this.failStart(c, `sandbox container "${sb.id}" is not running`);
+    const sb = this.store.sandboxes.get(c.sandboxId) as SandboxRecord;
+    if (sb.notReady) return this.life.failStart(c, `sandbox container "${sb.id}" is not running`);
     const argv = containerArgv(c);
     const found = resolveProgram(this.deps, c, argv, c.env);
-    if ('error' in found) return this.failStart(c, startErrorText(found.error));
+    if ('error' in found) return this.life.failStart(c, startErrorText(found.error));
     const kill = new AbortController();
     const signals = new SignalBox();
     let log: CriLogWriter | null = null;
@@ -344,7 +333,7 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     }
     c.proc = { kill, signals, log };
     c.startedAt = this.clock.now();
-    this.emit('CONTAINER_STARTED_EVENT', c);
+    this.life.emit('CONTAINER_STARTED_EVENT', c);
     const io = {
       out: (s: string) => log?.write('stdout', s),
       err: (s: string) => log?.write('stderr', s),
@@ -352,60 +341,33 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
     };
     const host = buildHost(this.deps, c, sb, kill.signal);
     found.program(argv, { host, io, env: new Map(c.env), signals }).then(
-      (code) => this.finish(c, code),
+      (code) => this.life.finish(c, code),
       (e: unknown) => {
         if (kill.signal.aborted) return;
         io.err(`sim: ${e instanceof Error ? e.message : String(e)}\n`);
-        this.finish(c, 1);
+        this.life.finish(c, 1);
       },
     );
   }
 
-  /** containerd marks a container whose start failed EXITED 128 StartError and returns the error. */
-  private failStart(c: ContainerRecord, text: string): never {
-    c.finishedAt = this.clock.now();
-    c.exitCode = 128;
-    c.reason = 'StartError';
-    c.message = text;
-    c.markExited();
-    this.emit('CONTAINER_STOPPED_EVENT', c);
-    throw this.err('StartContainer', GrpcCode.UNKNOWN, text);
-  }
-
   async stopContainer(id: string, timeout: number): Promise<void> {
     await this.call('StopContainer');
-    const c = this.findContainer('StopContainer', id);
-    if (!c.proc || c.finishedAt) return;
-    if (timeout > 0 && !c.unknown) {
-      const handled = c.proc.signals.deliverTerm();
-      // Only a PID 1 (own pid namespace, as the kubelet asks for) may ignore SIGTERM. In the sandbox's shared
-      // pid namespace (the CRI default when a container sets none) the pause process is PID 1, and SIGTERM's
-      // default action ends the container at once with 143, as containerd shows.
-      if (!handled && c.config.linux?.security_context?.namespace_options?.pid !== 'CONTAINER') {
-        this.finish(c, 143);
-        return;
-      }
-      const timer = new AbortController();
-      const grace = this.clock.sleep(timeout * 1000, timer.signal).catch(() => undefined);
-      await Promise.race([c.exited, grace]);
-      timer.abort();
-    }
-    this.kill(c);
+    await this.life.stopContainer(this.life.findContainer('StopContainer', id), timeout);
   }
 
   /** Idempotent, as containerd's CRI is: an unknown ID is no error (ContainerStatus of it is NotFound). */
   async removeContainer(id: string): Promise<void> {
     await this.call('RemoveContainer');
-    const c = this.containers.get(id);
+    const c = this.store.containers.get(id);
     if (!c) return;
-    this.kill(c);
-    this.deleteContainer(c);
+    this.life.kill(c);
+    this.life.deleteContainer(c);
   }
 
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
     await this.call('ListContainers');
     const out: Container[] = [];
-    for (const c of this.containerCandidates(filter)) {
+    for (const c of this.store.containerCandidates(filter)) {
       if (filter?.id && c.id !== filter.id) continue;
       if (filter?.pod_sandbox_id && c.sandboxId !== filter.pod_sandbox_id) continue;
       if (filter?.state && containerState(c) !== filter.state.state) continue;
@@ -417,26 +379,26 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
 
   async containerStatus(id: string): Promise<ContainerStatusResponse> {
     await this.call('ContainerStatus');
-    return { status: toContainerStatus(this.findContainer('ContainerStatus', id)), info: {} };
+    return { status: toContainerStatus(this.life.findContainer('ContainerStatus', id)), info: {} };
   }
 
   async execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResponse> {
     await this.call('ExecSync');
-    const c = this.containers.get(id);
+    const c = this.store.containers.get(id);
     if (!c)
-      throw this.err(
+      throw this.life.err(
         'ExecSync',
         GrpcCode.NOT_FOUND,
         `failed to exec in container: failed to find container "${id}" in store: not found`,
       );
     const state = containerState(c);
     if (state !== 'CONTAINER_RUNNING')
-      throw this.err(
+      throw this.life.err(
         'ExecSync',
         GrpcCode.UNKNOWN,
         `failed to exec in container: container is in ${state} state`,
       );
-    const sb = this.sandboxes.get(c.sandboxId) as SandboxRecord;
+    const sb = this.store.sandboxes.get(c.sandboxId) as SandboxRecord;
     const r = await execInContainer(this.deps, c, sb, cmd, timeout, newId());
     return { stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr), exit_code: r.exitCode };
   }
@@ -451,7 +413,39 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
       queueMicrotask(() => onEnd(e as Error));
       return { cancel: () => undefined };
     }
-    return this.subscribe(onEvent, onEnd);
+    return this.store.subscribe(onEvent, onEnd);
+  }
+
+  // --- probe-side view (tests and the node view; never blocks but for the pod network's answer) ---------
+
+  /** Whether a process of this container has `port` bound. */
+  isListening(containerId: string, port: number): boolean {
+    return this.net.listenersOf(containerId).some((l) => l.port === port);
+  }
+
+  listeningPorts(containerId: string): { port: number; kind: ListenerKind }[] {
+    return this.net.listenersOf(containerId);
+  }
+
+  /** HTTP GET from the node to `host:port` (a pod IP, or the node IP for host-network pods) → status code. */
+  async httpGet(host: string, port: number, path = '/'): Promise<number> {
+    return (await this.net.httpGet(host, port, path)).status;
+  }
+
+  /** TCP connect from the node; rejects with "connect: connection refused" when nothing listens. */
+  tcpConnect(host: string, port: number): Promise<void> {
+    return this.net.connect(host, port);
+  }
+
+  /** Resolves when the container has exited (at once if it has); rejects for an unknown id. */
+  whenExited(containerId: string): Promise<void> {
+    const c = this.store.containers.get(containerId);
+    return c ? c.exited : Promise.reject(new Error(`no container ${containerId}`));
+  }
+
+  /** The pod IP of a sandbox ('' for host network or stopped), for probes. */
+  podIP(sandboxId: string): string {
+    return this.store.sandboxes.get(sandboxId)?.ip ?? '';
   }
 
   // --- images ------------------------------------------------------------------------------------------
@@ -465,9 +459,10 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
   async pullImage(image: ImageSpec): Promise<PullImageResponse> {
     await this.call('PullImage');
     const p = normalizeImageRef(image.image);
-    if (!p.ok) throw this.err('PullImage', GrpcCode.UNKNOWN, p.error);
+    if (!p.ok) throw this.life.err('PullImage', GrpcCode.UNKNOWN, p.error);
     const def = this.images.inRegistry(p.ref);
-    if (!def) throw this.err('PullImage', GrpcCode.UNKNOWN, pullFailureText(p.ref, p.host, p.path, p.tag));
+    if (!def)
+      throw this.life.err('PullImage', GrpcCode.UNKNOWN, pullFailureText(p.ref, p.host, p.path, p.tag));
     if (def.pullDelayMs > 0) await this.clock.sleep(def.pullDelayMs);
     this.images.markPresent(def.ref);
     return { image_ref: def.id };
@@ -487,8 +482,8 @@ export class SimRuntime extends SimLifecycle implements CriRuntime {
 
   /** The node goes away: every container is killed, every event stream ends. */
   shutdown(): void {
-    for (const c of this.containers.values()) this.kill(c);
-    this.breakStreams(new CriError('GetContainerEvents', GrpcCode.UNAVAILABLE, 'Connection dropped'));
+    for (const c of this.store.containers.values()) this.life.kill(c);
+    this.store.breakStreams(new CriError('GetContainerEvents', GrpcCode.UNAVAILABLE, 'Connection dropped'));
   }
 }
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   type Container,
   type ContainerConfig,
@@ -171,4 +172,44 @@ export function matchLabels(
   if (!selector) return true;
   for (const [k, v] of Object.entries(selector)) if (labels[k] !== v) return false;
   return true;
+}
+
+/**
+ * A new container's record as CreateContainer stores it: created now, not started, its exit promise
+ * pending, its log path under the sandbox's log directory ('' if either is unset). The env comes later.
+ */
+export function newContainerRecord(
+  id: string,
+  name: string,
+  sb: SandboxRecord,
+  config: CreatedContainerConfig,
+  image: ImageDef,
+  now: number,
+): ContainerRecord {
+  let markExited: () => void = () => undefined;
+  const exited = new Promise<void>((resolve) => {
+    markExited = resolve;
+  });
+  const logDir = sb.config.log_directory;
+  return {
+    id,
+    sandboxId: sb.id,
+    config,
+    image,
+    name,
+    createdAt: now,
+    startedAt: 0,
+    finishedAt: 0,
+    exitCode: 0,
+    reason: '',
+    message: '',
+    oomKilled: false,
+    unknown: false,
+    logPath: logDir && config.log_path ? join(logDir, config.log_path) : '',
+    env: new Map(),
+    vfs: new Map(),
+    proc: null,
+    exited,
+    markExited,
+  };
 }

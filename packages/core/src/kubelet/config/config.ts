@@ -5,6 +5,7 @@ import type { TraceRecorder } from '../../events/recorder.ts';
 import type { ConfigOp } from '../../events/trace.ts';
 import { podRef } from '../pod-ref.ts';
 import { Channel } from '../util/channel.ts';
+import { type AdmittedPod, admittedPod } from './admitted-pod.ts';
 
 /** The kubelet's one config source here: pods posted to our API, as the apiserver source would deliver them. */
 export const ApiserverSource = 'api';
@@ -12,7 +13,7 @@ export const ApiserverSource = 'api';
 /** kubetypes.PodUpdate: one change to the desired pods of one source. */
 export interface PodUpdate {
   op: ConfigOp;
-  pods: Pod[];
+  pods: AdmittedPod[];
   source: string;
 }
 
@@ -32,7 +33,7 @@ export interface PodUpdate {
  * Never blocks: the channel is unbounded. Each change is traced as `config.update`.
  */
 export class PodConfig {
-  private readonly store = new Map<string, Pod>();
+  private readonly store = new Map<string, AdmittedPod>();
   readonly updates = new Channel<PodUpdate>();
 
   constructor(
@@ -40,24 +41,27 @@ export class PodConfig {
     private readonly trace: TraceRecorder,
   ) {}
 
-  pods(): Pod[] {
+  pods(): AdmittedPod[] {
     return [...this.store.values()];
   }
 
-  get(uid: string): Pod | undefined {
+  get(uid: string): AdmittedPod | undefined {
     return this.store.get(uid);
   }
 
-  add(pod: Pod): void {
+  /** Throws for a pod without metadata.uid or one whose UID is already held. */
+  add(input: Pod): void {
+    const pod = admittedPod(input);
     const uid = pod.metadata.uid;
-    if (!uid) throw new Error('pod has no metadata.uid');
     if (this.store.has(uid)) throw new Error(`pod ${uid} already exists`);
     this.store.set(uid, pod);
     this.emit('ADD', pod);
   }
 
-  update(pod: Pod): void {
-    const uid = pod.metadata.uid as string;
+  /** Throws for a pod without metadata.uid or one whose UID is not held. */
+  update(input: Pod): void {
+    const pod = admittedPod(input);
+    const uid = pod.metadata.uid;
     if (!this.store.has(uid)) throw new Error(`pod ${uid} not found`);
     this.store.set(uid, pod);
     this.emit('UPDATE', pod);
@@ -108,7 +112,7 @@ export class PodConfig {
     this.emit('REMOVE', pod);
   }
 
-  private emit(op: ConfigOp, pod: Pod): void {
+  private emit(op: ConfigOp, pod: AdmittedPod): void {
     this.trace.record({ type: 'config.update', op, source: ApiserverSource, ...podRef(pod) });
     this.updates.trySend({ op, pods: [pod], source: ApiserverSource });
   }
@@ -123,12 +127,12 @@ export class PodConfig {
  * delete changes nothing. Pure: PodConfig.delete and the server's durable write path (which stores the
  * result before the engine sees the delete) both use it.
  */
-export function gracefulDeletion(
-  old: Pod,
+export function gracefulDeletion<P extends Pod>(
+  old: P,
   gracePeriodSeconds: number | undefined,
   now: number,
   phase?: string,
-): Pod | undefined {
+): P | undefined {
   let grace = Math.max(0, gracePeriodSeconds ?? old.spec.terminationGracePeriodSeconds ?? 30);
   if (phase === 'Succeeded' || phase === 'Failed') grace = 0;
   const prev = old.metadata.deletionGracePeriodSeconds;

@@ -8,6 +8,7 @@
 import type { Pod } from '../../api/v1.ts';
 import type { PlanSummary, SyncAction } from '../../events/trace.ts';
 import { goQuote } from '../../util/go-quote.ts';
+import type { AdmittedPod } from '../config/admitted-pod.ts';
 
 /** kubecontainer.State: the CRI state folded to four values. */
 export type ContainerStateName = 'created' | 'running' | 'exited' | 'unknown';
@@ -125,7 +126,7 @@ export interface Runtime {
   getPods(all: boolean): Promise<RuntimePod[]>;
   getPodStatus(uid: string, name: string, namespace: string): Promise<PodStatusRT>;
   /** The runtime half of SyncPod: computePodActions, then execute. */
-  syncPod(pod: Pod, status: PodStatusRT): Promise<PodSyncResult>;
+  syncPod(pod: AdmittedPod, status: PodStatusRT): Promise<PodSyncResult>;
   /**
    * Stop every running container (within grace) and every sandbox. pod may be undefined for orphans.
    * When `signal` aborts (the pod worker shortened the grace period), the wait for the containers to stop is

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../api/v1.ts';
 import { FakeClock } from '../../clock/fake-clock.ts';
 import { TraceRecorder } from '../../events/recorder.ts';
 import type { TraceOf } from '../../events/trace.ts';
+import type { AdmittedPod } from '../config/admitted-pod.ts';
 import { PodCache } from '../container/cache.ts';
 import { FakeRuntime } from '../testing/fake-runtime.ts';
 import { convertState, GenericPLEG, generateEvents } from './generic.ts';
@@ -38,7 +38,7 @@ const table: Record<PlegContainerState, Record<PlegContainerState, string[]>> = 
   },
 };
 
-function pod(uid: string, containers: string[]): Pod {
+function pod(uid: string, containers: string[]): AdmittedPod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

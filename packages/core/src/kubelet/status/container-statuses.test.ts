@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../api/v1.ts';
+import type { AdmittedPod } from '../config/admitted-pod.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { ReasonCache } from '../reason-cache.ts';
 import { containerStatusRT } from '../testing/sim-kubelet.ts';
 import { convertToAPIContainerStatuses } from './container-statuses.ts';
 
-const pod: Pod = {
+const pod: AdmittedPod = {
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name: 'p', namespace: 'default', uid: 'u1' },

@@ -1,5 +1,6 @@
-import type { Container, ContainerState, ContainerStatus, Pod } from '../../api/v1.ts';
+import type { Container, ContainerState, ContainerStatus } from '../../api/v1.ts';
 import { rfc3339 } from '../../api/v1.ts';
+import type { AdmittedPod } from '../config/admitted-pod.ts';
 import type { ContainerStatusRT, PodStatusRT } from '../container/runtime.ts';
 import { findContainerStatusByName, shouldContainerBeRestarted } from '../kuberuntime/util.ts';
 import type { ReasonCache } from '../reason-cache.ts';
@@ -72,7 +73,7 @@ function convertContainerStatus(
  * from the runtime statuses, the previous v1 statuses and the reason cache.
  */
 export function convertToAPIContainerStatuses(
-  pod: Pod,
+  pod: AdmittedPod,
   podStatus: PodStatusRT,
   previous: readonly ContainerStatus[],
   containers: readonly Container[],
@@ -144,7 +145,7 @@ export function convertToAPIContainerStatuses(
       if (s && s.state === 'exited' && s.exitCode === 0) continue;
     }
     if (!shouldContainerBeRestarted(c, pod, podStatus)) continue;
-    const reason = reasonCache.get(pod.metadata.uid as string, c.name);
+    const reason = reasonCache.get(pod.metadata.uid, c.name);
     if (!reason) continue;
     const status = statuses.get(c.name) as ContainerStatus;
     if (status.state.terminated) status.lastState = status.state;

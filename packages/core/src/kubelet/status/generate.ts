@@ -1,5 +1,6 @@
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../../api/v1.ts';
 import type { PodSyncHandler } from '../active-deadline.ts';
+import type { AdmittedPod } from '../config/admitted-pod.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { isRestartableInitContainer } from '../kuberuntime/util.ts';
 import { isTerminalPhase } from '../pod-ref.ts';
@@ -60,7 +61,7 @@ export { getPodQOS };
  * with true). Pure apart from reading the reason cache.
  */
 export function generateAPIPodStatus(
-  pod: Pod,
+  pod: AdmittedPod,
   podStatus: PodStatusRT,
   podIsTerminal: boolean,
   deps: GenerateDeps,

@@ -2,6 +2,7 @@ import type { Pod } from '../../api/v1.ts';
 import type { PassiveClock } from '../../clock/clock.ts';
 import type { StatusResponse, VersionResponse } from '../../cri/types.ts';
 import type { SyncAction } from '../../events/trace.ts';
+import type { AdmittedPod } from '../config/admitted-pod.ts';
 import type {
   ContainerStatusRT,
   PodStatusRT,
@@ -9,7 +10,7 @@ import type {
   RuntimePod,
   SandboxStatusRT,
 } from '../container/runtime.ts';
-import type { KubeletRuntime } from '../kubelet-loop.ts';
+import type { KubeletRuntime } from '../kubelet-components.ts';
 import { toRuntimeContainer, toRuntimeSandbox } from '../kuberuntime/util.ts';
 
 interface FakePod {
@@ -114,9 +115,9 @@ export class FakeRuntime implements KubeletRuntime {
     };
   }
 
-  async syncPod(pod: Pod, status: PodStatusRT): Promise<PodSyncResult> {
+  async syncPod(pod: AdmittedPod, status: PodStatusRT): Promise<PodSyncResult> {
     this.call('SyncPod');
-    const uid = pod.metadata.uid as string;
+    const uid = pod.metadata.uid;
     const fp = this.pods.get(uid) ?? {
       id: uid,
       name: pod.metadata.name,
