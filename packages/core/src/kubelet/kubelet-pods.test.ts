@@ -6,11 +6,12 @@
  * in-memory runtime), not from the Kubelet.
  */
 import { describe, expect, it } from 'vitest';
-import type { Pod, PodPhase } from '../api/v1.ts';
+import type { PodPhase } from '../api/v1.ts';
 import { rfc3339 } from '../api/v1.ts';
 import { FakeClock } from '../clock/fake-clock.ts';
 import { TraceRecorder } from '../events/recorder.ts';
 import type { TraceOf, WorkerState } from '../events/trace.ts';
+import type { AdmittedPod } from './config/admitted-pod.ts';
 import { PodManager } from './config/pod-manager.ts';
 import { PodCache } from './container/cache.ts';
 import { handlePodCleanups } from './kubelet-pods.ts';
@@ -43,7 +44,7 @@ class StoppingSyncer implements PodSyncer {
 
 const UID = 'uid-x';
 
-function mkPod(phase?: PodPhase, deleted = false): Pod {
+function mkPod(phase?: PodPhase, deleted = false): AdmittedPod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -99,7 +100,7 @@ function setup() {
     (trace.since(0, (e) => e.type === 'worker.state' && e.podUID === UID) as TraceOf<'worker.state'>[]).at(-1)
       ?.to;
   /** drives the worker of `pod` to `want` on the fake clock (its relists are what it waits on) */
-  async function driveWorker(pod: Pod, want: Worker): Promise<void> {
+  async function driveWorker(pod: AdmittedPod, want: Worker): Promise<void> {
     if (want === 'none') return;
     syncer.hangAt = {
       SyncPod: undefined,
@@ -122,7 +123,7 @@ function setup() {
 interface Row {
   name: string;
   /** the pod as the config has it, or undefined when it was removed */
-  config: Pod | undefined;
+  config: AdmittedPod | undefined;
   worker: Worker;
   runtime: 'none' | 'ours' | 'not ours';
   /** the status manager's phase for the pod, if it has an entry */

@@ -5,15 +5,16 @@
  * kept across the cached, the API and the computed status.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContainerStatus, Pod, PodPhase, PodStatus, RestartPolicy } from '../../api/v1.ts';
+import type { ContainerStatus, PodPhase, PodStatus, RestartPolicy } from '../../api/v1.ts';
 import { rfc3339 } from '../../api/v1.ts';
+import type { AdmittedPod } from '../config/admitted-pod.ts';
 import type { ContainerStatusRT, PodStatusRT } from '../container/runtime.ts';
 import { ReasonCache } from '../reason-cache.ts';
 import { containerStatusRT } from '../testing/sim-kubelet.ts';
 import { convertToAPIContainerStatuses } from './container-statuses.ts';
 import { generateAPIPodStatus } from './generate.ts';
 
-function pod(policy: RestartPolicy, init = false, deleted = false): Pod {
+function pod(policy: RestartPolicy, init = false, deleted = false): AdmittedPod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -61,7 +62,7 @@ const previousRunning: ContainerStatus = {
 
 interface Row {
   name: string;
-  pod: Pod;
+  pod: AdmittedPod;
   containers: ContainerStatusRT[];
   previous?: ContainerStatus[];
   /** the reason cache's entry for `app`: [err, message] */
