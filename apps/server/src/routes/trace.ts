@@ -14,6 +14,7 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import type { TraceSource } from '../context.ts';
 import { intParam, sendStatus } from '../status.ts';
+import { podFilter } from '../store/segment-index.ts';
 
 export const DEFAULT_TRACE_LIMIT = 10_000;
 export const MAX_TRACE_LIMIT = 100_000;
@@ -71,12 +72,10 @@ export function nextSince(items: { seq: number }[], max: number, newest: number,
 
 /**
  * A pod's events, plus the node-wide `server.start` markers: a restart of the server belongs on every pod's
- * timeline (what happened to the pod across it is the point of adopting its containers).
+ * timeline (what happened to the pod across it is the point of adopting its containers). The filter carries
+ * the UID down to the journal, whose segment index skips segments without the pod (store/segment-index.ts).
  */
-const byPod = (podUID: string | undefined) =>
-  podUID
-    ? (ev: TraceEvent) => ev.type === 'server.start' || ('podUID' in ev && ev.podUID === podUID)
-    : undefined;
+const byPod = (podUID: string | undefined) => (podUID ? podFilter(podUID) : undefined);
 
 async function traceRoutes(app: FastifyInstance): Promise<void> {
   const { trace } = app.syncscope;
