@@ -32,7 +32,7 @@ import { fsyncDirSync } from './atomic-file.ts';
 import { recoverSegments } from './recovery.ts';
 import { decodeLine, encodeEvent, forEachLine, lineSeq, type Segment, segmentName } from './segment.ts';
 import { emptyIndex, indexEvent, type TraceFilter } from './segment-index.ts';
-import { Collector, decodeSliced } from './segment-read.ts';
+import { Collector, decodeSliced, SLICE_MS, yieldToLoop } from './segment-read.ts';
 import { SeqReservation } from './seq-reservation.ts';
 
 export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
@@ -314,10 +314,17 @@ export class TraceJournal {
         const buf = await readFile(seg.path).catch(() => undefined);
         if (buf !== undefined) evs = await decodeSliced(buf, seen);
       }
-      for (const ev of evs) {
+      let sliceEnd = performance.now() + SLICE_MS;
+      for (let i = 0; i < evs.length; i++) {
+        const ev = evs[i] as TraceEvent;
         if (ev.seq <= seen) continue;
         seen = ev.seq;
         if (!filter || filter(ev)) yield ev;
+        // a consumer that takes events as fast as they come runs in microtasks: give the loop a turn
+        if ((i & 255) === 255 && performance.now() >= sliceEnd) {
+          await yieldToLoop();
+          sliceEnd = performance.now() + SLICE_MS;
+        }
       }
       const first = seg.firstSeq;
       seg = this.segments.find((s) => s.firstSeq > first);
