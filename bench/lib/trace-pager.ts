@@ -1,8 +1,8 @@
 /**
  * A client paging the whole trace as fast as it can, in a process of its own (its JSON parsing must not eat
- * the server's CPU budget): `tsx bench/lib/trace-pager.ts <base-url> <limit>`. It prints "ready", then on
- * the stdin line "start" pages GET /api/v1/trace?since=…&limit=… from since=0 as the web does (each page's
- * `next` is the next since), and starts over from 0 once a page comes back short (the newest reached); on
+ * the server's CPU budget): `tsx bench/lib/trace-pager.ts <base-url> <limit> [from]`. It prints "ready", then on
+ * the stdin line "start" pages GET /api/v1/trace?since=…&limit=… from since=from (default 0) as the web does (each page's
+ * `next` is the next since), and starts over from `from` once a page comes back short (the newest reached); on
  * "stop" it stops after the page under way (a later "start" goes on). On "end" it prints
  * {pages, events, passes, ms (paging), slowestPageMs} and exits.
  */
@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 
 const base = process.argv[2] ?? '';
 const limit = Number(process.argv[3] ?? 10_000);
+const from = Number(process.argv[4] ?? 0);
 let running = false;
 let pages = 0;
 let events = 0;
@@ -27,7 +28,7 @@ async function page(since: number): Promise<{ n: number; next: number }> {
   return { n: body.items.length, next: body.next };
 }
 
-let since = 0;
+let since = from;
 
 async function pageWhileRunning(): Promise<void> {
   while (running) {
@@ -36,7 +37,7 @@ async function pageWhileRunning(): Promise<void> {
     events += p.n;
     if (p.n < limit) {
       passes++;
-      since = 0;
+      since = from;
     } else since = p.next;
   }
 }
