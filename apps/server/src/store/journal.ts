@@ -31,7 +31,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { fsyncDirSync } from './atomic-file.ts';
 import { recoverSegments } from './recovery.ts';
 import { decodeLine, encodeEvent, forEachLine, lineSeq, type Segment, segmentName } from './segment.ts';
-import { emptyIndex, indexEvent, type TraceFilter } from './segment-index.ts';
+import { emptyIndex, indexBufferSliced, indexEvent, type TraceFilter } from './segment-index.ts';
 import { Collector, decodeSliced, SLICE_MS, yieldToLoop } from './segment-read.ts';
 import { SeqReservation } from './seq-reservation.ts';
 
@@ -91,6 +91,7 @@ export class TraceJournal {
   private bad = 0;
   private readonly seqs: SeqReservation;
   private reservedAtOpen = 0;
+  private indexed: Promise<void> = Promise.resolve();
 
   constructor(opts: TraceJournalOptions) {
     this.dir = opts.dir;
@@ -117,7 +118,17 @@ export class TraceJournal {
     this.reservedAtOpen = this.seqs.open(this.last);
     this.state = 'open';
     this.enforceLimit();
+    this.indexed = this.indexOlderSegments().catch(() => {});
     return { lastSeq: this.last, events: this.eventCount };
+  }
+
+  /**
+   * Resolves once the pods of the segments found at open are indexed (segment-index.ts), which runs after
+   * open in the background, in slices. Reads before then are as right, only slower: they open segments a
+   * pod filter will later skip.
+   */
+  whenIndexed(): Promise<void> {
+    return this.indexed;
   }
 
   /**
@@ -338,6 +349,17 @@ export class TraceJournal {
 
   [Symbol.asyncIterator](): AsyncGenerator<TraceEvent> {
     return this.events(0);
+  }
+
+  private async indexOlderSegments(): Promise<void> {
+    for (const seg of [...this.segments]) {
+      if (seg.index.pods !== undefined) continue;
+      const buf = this.state === 'open' ? await readFile(seg.path).catch(() => undefined) : undefined;
+      if (buf === undefined) continue; // deleted by retention meanwhile, or the journal closed
+      const found = await indexBufferSliced(buf, buf.length, seg.index.lastSeq);
+      seg.index.starts = found.starts;
+      seg.index.pods = found.pods;
+    }
   }
 
   private flushInBackground(): void {

@@ -8,7 +8,7 @@
  *  - bad lines between good ones are kept in place (readers skip them) and counted, with the byte offsets
  *    of the first few; the newest segment is judged line by line ('full'), older ones by frame, so a start
  *    reads 256 MiB of history in a few hundred ms rather than seconds;
- *  - each segment's index (its last seq, its pods: segment-index.ts) is built from the bytes read here;
+ *  - each segment's last seq is kept in its index (segment-index.ts), and the newest segment's pods;
  *  - the newest segment's torn or invalid tail (a crash mid-write, zeros of a lost page) is copied into
  *    `damaged/`, then cut; a newest segment holding nothing whole is moved there (an empty one is deleted).
  */
@@ -84,7 +84,8 @@ export function recoverSegments(dir: string, warn: Warn): Recovered {
     badRecords += reportBad(seg.path, scan, buf.subarray(scan.validBytes), warn);
     seg.bytes = buf.length;
     seg.events = scan.events;
-    seg.index = indexBuffer(buf, buf.length, scan.lastSeq);
+    // its pods are indexed after open (TraceJournal.whenIndexed), not here: a start does not wait for them
+    seg.index = { lastSeq: scan.lastSeq, pods: undefined, starts: 0 };
   }
   segments = segments.filter((seg) => seg.events >= 0);
   return { segments, lastSeq, badRecords };

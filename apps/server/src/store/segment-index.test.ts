@@ -5,7 +5,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceJournal, type TraceJournalOptions } from './journal.ts';
 import { encodeEvent, parseSegmentName } from './segment.ts';
-import { podFilter } from './segment-index.ts';
+import { indexBuffer, indexBufferSliced, podFilter } from './segment-index.ts';
 
 function podEv(seq: number, podUID: string): TraceEvent {
   return {
@@ -117,6 +117,9 @@ describe('TraceJournal segment index', () => {
 
     const j = make({ segmentBytes: 1500 });
     expect(j.open().lastSeq).toBe(100);
+    // right before the older segments are indexed (they are read), and after
+    expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
+    await j.whenIndexed();
     expect(seqs(await j.readAsync(0, 100, podFilter('uid-c')))).toEqual([50]);
     expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
     plantB();
@@ -169,5 +172,23 @@ describe('TraceJournal segment index', () => {
     expect(exported).toBe(n);
     expect(reading).toBeLessThan(50);
     expect(exporting).toBeLessThan(50);
+  });
+
+  it('indexes every pod of a segment in slices as in one pass: long lines, escaped and non-ASCII UIDs', async () => {
+    const lines: string[] = [];
+    const want = new Set<string>();
+    for (let seq = 1; seq <= 20_000; seq++) {
+      const uid = seq === 7_000 ? 'uid-"quoted"-é' : seq === 9_000 ? 'uid-ü' : `uid-${seq % 300}`;
+      want.add(uid);
+      lines.push(encodeEvent(podEv(seq, uid)));
+      if (seq === 5_000) lines.push(encodeEvent({ ...podEv(++seq, 'uid-long'), pod: 'x'.repeat(300_000) }));
+      if (seq === 5_001) want.add('uid-long');
+    }
+    lines.push(encodeEvent(startEv(30_000)));
+    const buf = Buffer.from(lines.join(''));
+    const sliced = await indexBufferSliced(buf, buf.length, 30_000);
+    expect(sliced.pods).toEqual(want);
+    expect(sliced.starts).toBe(1);
+    expect(indexBuffer(buf, buf.length, 30_000)).toEqual(sliced);
   });
 });
