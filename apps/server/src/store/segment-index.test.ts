@@ -181,8 +181,22 @@ describe('TraceJournal segment index', () => {
       const uid = seq === 7_000 ? 'uid-"quoted"-é' : seq === 9_000 ? 'uid-ü' : `uid-${seq % 300}`;
       want.add(uid);
       lines.push(encodeEvent(podEv(seq, uid)));
-      if (seq === 5_000) lines.push(encodeEvent({ ...podEv(++seq, 'uid-long'), pod: 'x'.repeat(300_000) }));
-      if (seq === 5_001) want.add('uid-long');
+      if (seq === 5_000) {
+        // one line longer than a slice's piece (128 KiB)
+        seq++;
+        lines.push(
+          encodeEvent({
+            seq,
+            time: 1,
+            type: 'config.update',
+            op: 'ADD',
+            source: 'api',
+            podUID: 'uid-long',
+            pod: 'x'.repeat(300_000),
+          }),
+        );
+        want.add('uid-long');
+      }
     }
     lines.push(encodeEvent(startEv(30_000)));
     const buf = Buffer.from(lines.join(''));
