@@ -10,7 +10,8 @@
  *   trace.subscribe((ev) => journal.append(ev));
  *   trace.record({ type: 'server.start', ... });
  * and journal.close() on shutdown. Reads may come from any request handler: readAsync and events() read the
- * disk through the thread pool; read() and tail() block (boot, tests).
+ * disk through the thread pool and decode in ~1 ms slices; read() and tail() block (boot and tests; also
+ * JournaledTrace.since, which the WebSocket stream's backlog uses for history older than the ring).
  *
  * Timeline of one event:
  *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
