@@ -12,7 +12,7 @@
  * by ≤ 5 ms. An absolute bound, not a ratio: idle, the p99 sits at 1-2 ms, where one scavenge or the
  * machine's other load doubles it, so a ratio would measure the noise; 5 ms is what a stall would add
  * (one whole 8 MiB segment decoded at once is 100-400 ms).
- * Smoke: 20,000 events, a ring of 2,000, 2 pods, two 1 s windows of each kind.
+ * Smoke: 20,000 events, a ring of 2,000, 2 pods, one 1 s window of each kind.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -96,7 +96,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
   const ring = o.smoke ? 2_000 : 50_000;
   const pods = o.smoke ? 2 : 30;
   const windowMs = o.smoke ? 1_000 : 8_000;
-  const rounds = o.smoke ? 2 : 3;
+  const rounds = o.smoke ? 1 : 3;
   const dataDir = mkdtempSync(join(tmpdir(), 'syncscope-p11-'));
   try {
     const wroteMs = await writeHistory(join(dataDir, 'trace'), events);
@@ -175,10 +175,11 @@ async function measure(
 ): Promise<Row[]> {
   // the ring's oldest moves up as the loop records; a margin keeps the ring pager inside it
   const ringFrom = history.recorder.oldest + Math.floor(s.ring / 4);
-  const pagers = {
-    paging: await spawnTsx('bench/lib/trace-pager.ts', [base, String(PAGE)], 'ready'),
-    ring: await spawnTsx('bench/lib/trace-pager.ts', [base, String(PAGE), String(ringFrom)], 'ready'),
-  };
+  const [paging, ring] = await Promise.all([
+    spawnTsx('bench/lib/trace-pager.ts', [base, String(PAGE)], 'ready'),
+    spawnTsx('bench/lib/trace-pager.ts', [base, String(PAGE), String(ringFrom)], 'ready'),
+  ]);
+  const pagers = { paging, ring };
   // The clients run at the lowest priority, as if on another machine: their JSON parsing must not take the
   // server's share of the two shared cores (what is measured is the server's loop, not the machine's load).
   for (const pager of Object.values(pagers)) if (pager.proc.pid) setPriority(pager.proc.pid, 19);
