@@ -25,6 +25,7 @@ const ALL = [
   'p8-otlp',
   'p9-table',
   'p10-watch',
+  'p11-journal',
 ];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];

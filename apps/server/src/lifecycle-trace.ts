@@ -9,7 +9,7 @@
  * JournaledTrace is what the routes read (it is a TraceSource): since() answers from the ring when it
  * covers `since`, else from the journal up to where the ring begins, then the ring. since() reads the journal
  * with blocking file reads (a segment at a time, only for history the ring lacks); request handlers use
- * sinceAsync, which does not block the loop.
+ * sinceAsync and history(), which do not block the loop.
  */
 import type { PassiveClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
@@ -62,15 +62,22 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
 
   /**
    * since() without blocking the event loop: history older than the ring is read from the journal through
-   * the thread pool (GET /api/v1/trace). Whatever the ring lost while that read ran comes from since().
+   * the thread pool (GET /api/v1/trace). Whatever the ring lost while that read ran is read from the journal
+   * the same way, never with since()'s blocking reads.
    */
   async sinceAsync(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): Promise<TraceEvent[]> {
-    const ringOldest = this.recorder.oldest;
-    if (this.recorder.size > 0 && since + 1 >= ringOldest) return this.recorder.since(since, filter, limit);
-    const before = this.recorder.size > 0 ? ringOldest : Number.POSITIVE_INFINITY;
-    const older = await this.journal.readAsync(since, limit, filter, before);
-    if (older.length >= limit || before === Number.POSITIVE_INFINITY) return older;
-    return older.concat(this.since(Math.max(since, before - 1), filter, limit - older.length));
+    let out: TraceEvent[] = [];
+    let cursor = since;
+    for (;;) {
+      const ringOldest = this.recorder.oldest;
+      if (this.recorder.size > 0 && cursor + 1 >= ringOldest)
+        return out.concat(this.recorder.since(cursor, filter, limit - out.length));
+      const before = this.recorder.size > 0 ? ringOldest : Number.POSITIVE_INFINITY;
+      out = out.concat(await this.journal.readAsync(cursor, limit - out.length, filter, before));
+      if (out.length >= limit || before === Number.POSITIVE_INFINITY) return out;
+      // every event below `before` was seen (the read was not cut by limit)
+      cursor = Math.max(cursor, before - 1);
+    }
   }
 
   /**
@@ -87,7 +94,7 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
       }
     }
     for (;;) {
-      const page = this.since(cursor, undefined, PAGE);
+      const page = await this.sinceAsync(cursor, undefined, PAGE);
       const last = page[page.length - 1];
       if (!last) return;
       cursor = last.seq;

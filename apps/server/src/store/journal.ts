@@ -10,7 +10,8 @@
  *   trace.subscribe((ev) => journal.append(ev));
  *   trace.record({ type: 'server.start', ... });
  * and journal.close() on shutdown. Reads may come from any request handler: readAsync and events() read the
- * disk through the thread pool; read() and tail() block (boot, tests).
+ * disk through the thread pool and decode in ~1 ms slices; read() and tail() block (boot and tests; also
+ * JournaledTrace.since, which the WebSocket stream's backlog uses for history older than the ring).
  *
  * Timeline of one event:
  *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
@@ -31,6 +32,8 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { fsyncDirSync } from './atomic-file.ts';
 import { recoverSegments } from './recovery.ts';
 import { decodeLine, encodeEvent, forEachLine, lineSeq, type Segment, segmentName } from './segment.ts';
+import { emptyIndex, indexBufferSliced, indexEvent, type TraceFilter } from './segment-index.ts';
+import { Collector, decodeSliced, SLICE_MS, yieldToLoop } from './segment-read.ts';
 import { SeqReservation } from './seq-reservation.ts';
 
 export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
@@ -55,7 +58,7 @@ export interface TraceJournalOptions {
   warn?: (msg: string) => void;
 }
 
-export type TraceFilter = (ev: TraceEvent) => boolean;
+export type { TraceFilter } from './segment-index.ts';
 
 interface Queued {
   ev: TraceEvent;
@@ -89,6 +92,7 @@ export class TraceJournal {
   private bad = 0;
   private readonly seqs: SeqReservation;
   private reservedAtOpen = 0;
+  private indexed: Promise<void> = Promise.resolve();
 
   constructor(opts: TraceJournalOptions) {
     this.dir = opts.dir;
@@ -115,7 +119,17 @@ export class TraceJournal {
     this.reservedAtOpen = this.seqs.open(this.last);
     this.state = 'open';
     this.enforceLimit();
+    this.indexed = this.indexOlderSegments().catch(() => {});
     return { lastSeq: this.last, events: this.eventCount };
+  }
+
+  /**
+   * Resolves once the pods of the segments found at open are indexed (segment-index.ts), which runs after
+   * open in the background, in slices. Reads before then are as right, only slower: they open segments a
+   * pod filter will later skip.
+   */
+  whenIndexed(): Promise<void> {
+    return this.indexed;
   }
 
   /**
@@ -241,16 +255,17 @@ export class TraceJournal {
     const c = new Collector(since, limit, filter, before);
     if (c.full) return c.out;
     for (const seg of this.segments.slice(this.segmentIndexFor(since))) {
-      if (!c.addText(readText(seg.path))) return c.out;
+      if (c.skips(seg) ? c.full : !c.addBuffer(readBuffer(seg.path))) return c.out;
     }
     return c.addQueued([...this.writing, ...this.queue]);
   }
 
   /**
-   * What read() answers, without blocking the event loop: segments are read through the thread pool. Batches
-   * written while it reads are picked up: the disk is read again from where it got to until no write
-   * completed during a pass, and only then is the in-memory queue taken (synchronously, so nothing leaves
-   * it unseen).
+   * What read() answers, without blocking the event loop: segments are read through the thread pool and
+   * decoded in slices of about 1 ms (segment-read.ts); a segment at or below `since`, or whose index shows
+   * none of a pod filter's events (podFilter), is not read at all. Batches written while it reads are picked
+   * up: the disk is read again from where it got to until no write completed during a pass, and only then
+   * is the in-memory queue taken (synchronously, so nothing leaves it unseen).
    */
   async readAsync(
     since = 0,
@@ -264,8 +279,12 @@ export class TraceJournal {
       const flushedBefore = this.flushed;
       let seg = this.segments[this.segmentIndexFor(c.seen)];
       while (seg) {
-        const text = await readFile(seg.path, 'utf8').catch(() => undefined);
-        if (!c.addText(text)) return c.out;
+        if (c.skips(seg)) {
+          if (c.full) return c.out;
+        } else {
+          const buf = await readFile(seg.path).catch(() => undefined);
+          if (!(await c.addBufferSliced(buf))) return c.out;
+        }
         const first = seg.firstSeq;
         seg = this.segments.find((s) => s.firstSeq > first);
       }
@@ -295,25 +314,29 @@ export class TraceJournal {
 
   /**
    * Every event with seq > since, oldest first, read one segment at a time (memory stays bounded by a
-   * segment): for exporting history that is no longer in the recorder's ring. Segments written while
-   * iterating are included; a segment deleted by retention meanwhile is skipped.
+   * segment, decoded in slices of about 1 ms): for exporting history that is no longer in the recorder's
+   * ring. Segments written while iterating are included; a segment deleted by retention meanwhile is skipped.
    */
   async *events(since = 0, filter?: TraceFilter): AsyncGenerator<TraceEvent> {
     let seen = since;
     let seg = this.segments[this.segmentIndexFor(since)];
     while (seg) {
-      let text: string | undefined;
-      try {
-        text = await readFile(seg.path, 'utf8');
-      } catch {
-        text = undefined;
+      let evs: TraceEvent[] = [];
+      if (seg.index.lastSeq > seen) {
+        const buf = await readFile(seg.path).catch(() => undefined);
+        if (buf !== undefined) evs = await decodeSliced(buf, seen);
       }
-      const evs: TraceEvent[] = [];
-      if (text !== undefined) forEachLine(text, (line) => void pushDecoded(evs, line, seen));
-      for (const ev of evs) {
+      let sliceEnd = performance.now() + SLICE_MS;
+      for (let i = 0; i < evs.length; i++) {
+        const ev = evs[i] as TraceEvent;
         if (ev.seq <= seen) continue;
         seen = ev.seq;
         if (!filter || filter(ev)) yield ev;
+        // a consumer that takes events as fast as they come runs in microtasks: give the loop a turn
+        if ((i & 255) === 255 && performance.now() >= sliceEnd) {
+          await yieldToLoop();
+          sliceEnd = performance.now() + SLICE_MS;
+        }
       }
       const first = seg.firstSeq;
       seg = this.segments.find((s) => s.firstSeq > first);
@@ -327,6 +350,17 @@ export class TraceJournal {
 
   [Symbol.asyncIterator](): AsyncGenerator<TraceEvent> {
     return this.events(0);
+  }
+
+  private async indexOlderSegments(): Promise<void> {
+    for (const seg of [...this.segments]) {
+      if (seg.index.pods !== undefined) continue;
+      const buf = this.state === 'open' ? await readFile(seg.path).catch(() => undefined) : undefined;
+      if (buf === undefined) continue; // deleted by retention meanwhile, or the journal closed
+      const found = await indexBufferSliced(buf, buf.length, seg.index.lastSeq);
+      seg.index.starts = found.starts;
+      seg.index.pods = found.pods;
+    }
   }
 
   private flushInBackground(): void {
@@ -356,6 +390,8 @@ export class TraceJournal {
       while (i < batch.length) {
         const q = batch[i] as Queued;
         if (lines.length > 0 && seg.bytes + bytes + q.bytes > this.segmentBytes) break;
+        // indexed before it is written: a reader never finds an event the index does not know of
+        indexEvent(seg.index, q.ev);
         lines.push(q.line);
         bytes += q.bytes;
         i++;
@@ -377,7 +413,8 @@ export class TraceJournal {
 
   private async roll(firstSeq: number): Promise<Segment> {
     await this.closeSegment(this.fsyncWrites);
-    const seg: Segment = { firstSeq, path: join(this.dir, segmentName(firstSeq)), bytes: 0, events: 0 };
+    const path = join(this.dir, segmentName(firstSeq));
+    const seg: Segment = { firstSeq, path, bytes: 0, events: 0, index: emptyIndex(firstSeq) };
     this.fd = openSync(seg.path, 'a');
     seg.bytes = statSync(seg.path).size;
     if (this.fsyncWrites) fsyncDirSync(this.dir);
@@ -405,56 +442,19 @@ export class TraceJournal {
   }
 }
 
-/** Gathers read()'s answer from segment texts, then the queue: each event once, in seq order. */
-class Collector {
-  readonly out: TraceEvent[] = [];
-  seen: number;
-  full: boolean;
-
-  constructor(
-    since: number,
-    private readonly limit: number,
-    private readonly filter: TraceFilter | undefined,
-    private readonly before: number,
-  ) {
-    this.seen = since;
-    this.full = limit <= 0 || before <= since + 1;
-  }
-
-  /** Takes the events of one segment above what was seen; false once the answer is complete. */
-  addText(text: string | undefined): boolean {
-    if (text === undefined || this.full) return !this.full;
-    forEachLine(text, (line) => {
-      const seq = lineSeq(line);
-      if (seq !== undefined && seq <= this.seen) return true;
-      const ev = decodeLine(line);
-      if (!ev || ev.seq <= this.seen) return true;
-      return this.take(ev);
-    });
-    return !this.full;
-  }
-
-  addQueued(queued: readonly Queued[]): TraceEvent[] {
-    for (const q of queued) if (q.ev.seq > this.seen && !this.take(q.ev)) break;
-    return this.out;
-  }
-
-  private take(ev: TraceEvent): boolean {
-    if (ev.seq >= this.before) this.full = true;
-    else {
-      this.seen = ev.seq;
-      if (!this.filter || this.filter(ev)) this.out.push(ev);
-      if (this.out.length >= this.limit) this.full = true;
-    }
-    return !this.full;
-  }
-}
-
 function pushDecoded(out: TraceEvent[], line: string, after = 0): void {
   const seq = lineSeq(line);
   if (seq !== undefined && seq <= after) return;
   const ev = decodeLine(line);
   if (ev && ev.seq > after) out.push(ev);
+}
+
+function readBuffer(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined; // deleted by retention since we listed it
+  }
 }
 
 function readText(path: string): string | undefined {

@@ -8,6 +8,7 @@
  *  - bad lines between good ones are kept in place (readers skip them) and counted, with the byte offsets
  *    of the first few; the newest segment is judged line by line ('full'), older ones by frame, so a start
  *    reads 256 MiB of history in a few hundred ms rather than seconds;
+ *  - each segment's last seq is kept in its index (segment-index.ts), and the newest segment's pods;
  *  - the newest segment's torn or invalid tail (a crash mid-write, zeros of a lost page) is copied into
  *    `damaged/`, then cut; a newest segment holding nothing whole is moved there (an empty one is deleted).
  */
@@ -22,6 +23,7 @@ import {
   type Segment,
   scanSegment,
 } from './segment.ts';
+import { emptyIndex, indexBuffer } from './segment-index.ts';
 
 export interface Recovered {
   /** Oldest first, with their sizes and event counts. */
@@ -40,7 +42,13 @@ export function recoverSegments(dir: string, warn: Warn): Recovered {
     .map((name) => ({ name, firstSeq: parseSegmentName(name) }))
     .filter((s): s is { name: string; firstSeq: number } => s.firstSeq !== undefined)
     .sort((a, b) => a.firstSeq - b.firstSeq)
-    .map(({ name, firstSeq }) => ({ firstSeq, path: join(dir, name), bytes: 0, events: 0 }))
+    .map(({ name, firstSeq }) => ({
+      firstSeq,
+      path: join(dir, name),
+      bytes: 0,
+      events: 0,
+      index: emptyIndex(firstSeq),
+    }))
     .filter((seg) => isPlainFile(dir, seg.path, warn));
   let lastSeq = 0;
   let badRecords = 0;
@@ -62,6 +70,7 @@ export function recoverSegments(dir: string, warn: Warn): Recovered {
     if (scan.validBytes < buf.length) cutTail(dir, seg.path, buf, scan.validBytes, warn);
     seg.bytes = scan.validBytes;
     seg.events = scan.events;
+    seg.index = indexBuffer(buf, scan.validBytes, scan.lastSeq);
     lastSeq = scan.lastSeq;
     break;
   }
@@ -75,6 +84,8 @@ export function recoverSegments(dir: string, warn: Warn): Recovered {
     badRecords += reportBad(seg.path, scan, buf.subarray(scan.validBytes), warn);
     seg.bytes = buf.length;
     seg.events = scan.events;
+    // its pods are indexed after open (TraceJournal.whenIndexed), not here: a start does not wait for them
+    seg.index = { lastSeq: scan.lastSeq, pods: undefined, starts: 0 };
   }
   segments = segments.filter((seg) => seg.events >= 0);
   return { segments, lastSeq, badRecords };

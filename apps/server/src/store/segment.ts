@@ -10,9 +10,11 @@
  */
 import type { TraceEvent } from '@syncscope/core/trace';
 import { checkTraceEvent } from '@syncscope/core/trace';
+import type { SegmentIndex } from './segment-index.ts';
 
 const NAME = /^trace-(\d{16})\.ndjson$/;
 const SEQ_PREFIX = '{"seq":';
+const SEQ_PREFIX_BYTES = Buffer.from(SEQ_PREFIX);
 
 export interface Segment {
   firstSeq: number;
@@ -20,6 +22,8 @@ export interface Segment {
   /** Bytes of complete lines. */
   bytes: number;
   events: number;
+  /** Its highest seq and the pods it holds (segment-index.ts). */
+  index: SegmentIndex;
 }
 
 export function segmentName(firstSeq: number): string {
@@ -44,6 +48,18 @@ export function lineSeq(line: string): number | undefined {
   while (end < line.length && line.charCodeAt(end) >= 48 && line.charCodeAt(end) <= 57) end++;
   if (end === SEQ_PREFIX.length || (line[end] !== ',' && line[end] !== '}')) return undefined;
   return Number(line.slice(SEQ_PREFIX.length, end));
+}
+
+/** lineSeq for the line buf[start, end), without making a string of it. */
+export function bufferLineSeq(buf: Buffer, start: number, end: number): number | undefined {
+  const p = SEQ_PREFIX_BYTES.length;
+  if (end - start <= p || buf.compare(SEQ_PREFIX_BYTES, 0, p, start, start + p) !== 0) return undefined;
+  let i = start + p;
+  let seq = 0;
+  while (i < end && (buf[i] as number) >= 48 && (buf[i] as number) <= 57)
+    seq = seq * 10 + (buf[i++] as number) - 48;
+  if (i === start + p || (buf[i] !== 0x2c && buf[i] !== 0x7d)) return undefined;
+  return seq;
 }
 
 export function decodeLine(line: string): TraceEvent | undefined {
@@ -138,8 +154,6 @@ function envelopeSeq(line: string): number | undefined {
   const ok = Number.isSafeInteger(o.seq) && typeof o.time === 'number' && typeof o.type === 'string';
   return ok ? (o.seq as number) : undefined;
 }
-
-const SEQ_PREFIX_BYTES = Buffer.from(SEQ_PREFIX);
 
 /** The seq of the line buf[start, end) judged by its frame only (see ScanDepth). */
 function frameSeq(buf: Buffer, start: number, end: number): number | undefined {

@@ -1,0 +1,208 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TraceEvent } from '@syncscope/core/trace';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TraceJournal, type TraceJournalOptions } from './journal.ts';
+import { encodeEvent, parseSegmentName } from './segment.ts';
+import { indexBuffer, indexBufferSliced, podFilter } from './segment-index.ts';
+
+function podEv(seq: number, podUID: string): TraceEvent {
+  return {
+    seq,
+    time: 1_000 + seq,
+    type: 'config.update',
+    op: 'ADD',
+    source: 'api',
+    podUID,
+    pod: `default/${podUID}`,
+  };
+}
+function startEv(seq: number): TraceEvent {
+  return {
+    seq,
+    time: 1_000 + seq,
+    type: 'server.start',
+    version: 'test',
+    runtime: 'sim',
+    endpoint: 'sim.sock',
+  };
+}
+const seqs = (evs: TraceEvent[]) => evs.map((e) => e.seq);
+
+describe('TraceJournal segment index', () => {
+  let dir: string;
+  const journals: TraceJournal[] = [];
+  const make = (opts: Partial<TraceJournalOptions> = {}) => {
+    const j = new TraceJournal({ dir, warn: () => {}, ...opts });
+    journals.push(j);
+    return j;
+  };
+  /** Segment files, oldest first, with the events each holds. */
+  const segments = () =>
+    readdirSync(dir)
+      .filter((n) => parseSegmentName(n) !== undefined)
+      .sort()
+      .map((name) => ({
+        path: join(dir, name),
+        events: readFileSync(join(dir, name), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as TraceEvent),
+      }));
+  /**
+   * Rewrites a segment that holds only uid-a's events with one line naming uid-b at a seq in its range: a
+   * read that opens the segment finds it, a read the index lets skip the segment does not.
+   */
+  const plantB = () => {
+    const seg = segments().find(
+      (s) => s.events.length > 2 && s.events.every((e) => 'podUID' in e && e.podUID === 'uid-a'),
+    );
+    if (!seg) throw new Error('no segment with only uid-a');
+    const at = (seg.events[1] as TraceEvent).seq;
+    const lines = seg.events.map((e) => encodeEvent(e.seq === at ? podEv(at, 'uid-b') : e));
+    writeFileSync(seg.path, lines.join(''));
+    return at;
+  };
+
+  beforeEach(() => {
+    dir = join(mkdtempSync(join(tmpdir(), 'syncscope-index-')), 'trace');
+  });
+  afterEach(async () => {
+    for (const j of journals.splice(0)) await j.close();
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  });
+
+  /** uid-a throughout, uid-b in seqs 21..25 and 81..85, a server.start at 50 in a stretch of uid-a only. */
+  async function fill(j: TraceJournal): Promise<void> {
+    for (let s = 1; s <= 100; s++) {
+      j.append(
+        s === 50 ? startEv(s) : podEv(s, (s >= 21 && s <= 25) || (s >= 81 && s <= 85) ? 'uid-b' : 'uid-a'),
+      );
+      if (s % 10 === 0) await j.flush();
+    }
+    await j.flush();
+  }
+  const bHistory = [21, 22, 23, 24, 25, 50, 81, 82, 83, 84, 85];
+
+  it("reads a pod's history without opening segments that hold neither the pod nor a server.start", async () => {
+    const j = make({ segmentBytes: 1500 });
+    j.open();
+    await fill(j);
+    expect(segments().length).toBeGreaterThan(5);
+    expect(seqs(await j.readAsync(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
+
+    const planted = plantB();
+    // the planted line is there for a reader that opens the segment...
+    expect(seqs(j.read(planted - 1, 1))).toEqual([planted]);
+    expect((j.read(planted - 1, 1)[0] as { podUID: string }).podUID).toBe('uid-b');
+    // ...and a pod read never opens it: the index says uid-b is not in it
+    expect(seqs(await j.readAsync(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
+    expect(seqs(j.read(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
+    // pages cut by limit and bounded by before go on where the last one stopped
+    expect(seqs(await j.readAsync(0, 3, podFilter('uid-b')))).toEqual([21, 22, 23]);
+    expect(seqs(await j.readAsync(23, 3, podFilter('uid-b')))).toEqual([24, 25, 50]);
+    expect(seqs(await j.readAsync(50, 100, podFilter('uid-b'), 83))).toEqual([81, 82]);
+    expect(seqs(await j.readAsync(0, 100, podFilter('uid-none')))).toEqual([50]);
+  });
+
+  it('builds the index again at open from what the files hold after recovery, a cut torn tail included', async () => {
+    const first = make({ segmentBytes: 1500 });
+    first.open();
+    await fill(first);
+    await first.close();
+    // a crash mid-write left part of a uid-c line at the end of the newest segment
+    const newest = segments().at(-1)?.path as string;
+    appendFileSync(newest, encodeEvent(podEv(101, 'uid-c')).slice(0, 40));
+
+    const j = make({ segmentBytes: 1500 });
+    expect(j.open().lastSeq).toBe(100);
+    // right before the older segments are indexed (they are read), and after
+    expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
+    await j.whenIndexed();
+    expect(seqs(await j.readAsync(0, 100, podFilter('uid-c')))).toEqual([50]);
+    expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
+    plantB();
+    expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
+
+    // appended after open: indexed as it is written, found in the newest segment and the next ones
+    for (let s = 101; s <= 140; s++) j.append(podEv(s, s % 2 ? 'uid-c' : 'uid-a'));
+    await j.flush();
+    const cs = seqs(await j.readAsync(0, 100, podFilter('uid-c')));
+    expect(cs).toEqual([50, ...Array.from({ length: 20 }, (_, i) => 101 + 2 * i)]);
+  });
+
+  it('decodes a large segment in slices: the event loop is never held for long while one read runs', async () => {
+    const j = make();
+    j.open();
+    const n = 60_000;
+    for (let s = 1; s <= n; s++) j.append(podEv(s, `uid-${s % 50}`));
+    await j.flush();
+    // The most CPU time the process spends between two turns of the event loop while read() runs (CPU, not
+    // wall time, so a busy machine taking the CPU away does not count). Decoding the segment's 60 000 lines
+    // in one go holds the loop for 100-400 ms of CPU.
+    const longestHold = async (read: () => Promise<unknown>) => {
+      const cpu = () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      };
+      let last = cpu();
+      let worst = 0;
+      let on = true;
+      const tick = () => {
+        const now = cpu();
+        worst = Math.max(worst, now - last);
+        last = now;
+        if (on) setImmediate(tick);
+      };
+      setImmediate(tick);
+      await read();
+      on = false;
+      return Math.max(worst, cpu() - last);
+    };
+    let got = 0;
+    const reading = await longestHold(async () => {
+      got = (await j.readAsync(0)).length;
+    });
+    expect(got).toBe(n);
+    let exported = 0;
+    const exporting = await longestHold(async () => {
+      for await (const _ of j.events(0)) exported++;
+    });
+    expect(exported).toBe(n);
+    expect(reading).toBeLessThan(50);
+    expect(exporting).toBeLessThan(50);
+  });
+
+  it('indexes every pod of a segment in slices as in one pass: long lines, escaped and non-ASCII UIDs', async () => {
+    const lines: string[] = [];
+    const want = new Set<string>();
+    for (let seq = 1; seq <= 20_000; seq++) {
+      const uid = seq === 7_000 ? 'uid-"quoted"-é' : seq === 9_000 ? 'uid-ü' : `uid-${seq % 300}`;
+      want.add(uid);
+      lines.push(encodeEvent(podEv(seq, uid)));
+      if (seq === 5_000) {
+        // one line longer than a slice's piece (128 KiB)
+        seq++;
+        lines.push(
+          encodeEvent({
+            seq,
+            time: 1,
+            type: 'config.update',
+            op: 'ADD',
+            source: 'api',
+            podUID: 'uid-long',
+            pod: 'x'.repeat(300_000),
+          }),
+        );
+        want.add('uid-long');
+      }
+    }
+    lines.push(encodeEvent(startEv(30_000)));
+    const buf = Buffer.from(lines.join(''));
+    const sliced = await indexBufferSliced(buf, buf.length, 30_000);
+    expect(sliced.pods).toEqual(want);
+    expect(sliced.starts).toBe(1);
+    expect(indexBuffer(buf, buf.length, 30_000)).toEqual(sliced);
+  });
+});
