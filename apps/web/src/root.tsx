@@ -1,21 +1,20 @@
 /**
  * Starts the app, loaded by the boot module (main.tsx) once the token is read: the first page's requests
- * (sent now unless the boot module saw this chunk arrive and sent them), the query client seeded with
- * them, and the React root.
+ * (first-requests-now.ts, before anything else of the chunk runs), the query client seeded with them, and
+ * the React root.
  */
+import './api/first-requests-now.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './styles.css';
-import { startFirstRequests } from './api/first-requests.ts';
 import { configureQueryClient, prefetchFirstPage } from './api/queries.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
 });
 configureQueryClient(queryClient);
-startFirstRequests(); // unless the boot module already did
 prefetchFirstPage(queryClient);
 
 const root = document.getElementById('root');
