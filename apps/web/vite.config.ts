@@ -42,7 +42,16 @@ export default defineConfig({
   root: import.meta.dirname,
   base: './',
   plugins: [react(), precompress(outDir)],
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rollupOptions: {
+      output: {
+        // the YAML parser only the apply editor loads, in a chunk of its own beside CodeMirror's
+        manualChunks: (id) => (/[\\/]node_modules[\\/].*[\\/]yaml[\\/]/.test(id) ? 'yaml' : undefined),
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:8080', ws: true },

@@ -56,7 +56,7 @@ describe('first load of the node page', () => {
     const fetched = (await seen.jsonValue()) as string[];
     const api = fetched.filter((p) => p.startsWith('/api/'));
     expect(api[0]).toBe('/api/v1/pods');
-    expect(fetched.filter((p) => /ManifestEditor/.test(p))).toEqual([]);
+    expect(fetched.filter((p) => /ManifestEditor|\/yaml-/.test(p))).toEqual([]);
 
     // the editor still comes, and takes text
     const editor = page.locator('[data-testid="apply-editor"]');
