@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noRestrictedImports: the build's own config runs in Node, never in the browser
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
