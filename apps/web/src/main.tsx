@@ -1,24 +1,27 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import './styles.css';
+/**
+ * The boot module, the only script index.html loads: reads the tab's token, asks for the app (root.tsx,
+ * its own chunk), and sends the first page's requests (api/first-requests.ts) as soon as the app's code
+ * has arrived, so the server computes the pods list while the browser evaluates and renders the app.
+ * Sent any earlier, the list (hundreds of milliseconds of the server's time at 5,000 pods) would hold up
+ * the app's own download on the same server; sent from the app's first render, it would wait for it.
+ * root.tsx sends them itself if its code runs before this module sees it arrive.
+ */
 import { initToken } from './api/auth.ts';
-import { configureQueryClient } from './api/queries.ts';
+import { startFirstRequests } from './api/first-requests.ts';
 
 initToken();
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
-});
-configureQueryClient(queryClient);
+/** Calls `then` once a script of the app's chunk (named root-<hash>.js by the build) has been received. */
+function whenAppArrives(then: () => void): void {
+  if (typeof PerformanceObserver === 'undefined') return;
+  const observer = new PerformanceObserver((list) => {
+    if (list.getEntries().some((e) => /\/root-[^/]*\.js$/.test(e.name))) {
+      observer.disconnect();
+      then();
+    }
+  });
+  observer.observe({ type: 'resource' });
+}
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+whenAppArrives(startFirstRequests);
+void import('./root.tsx');

@@ -7,6 +7,11 @@
  *
  * The web app's files are public (the page must load to ask for the token); so is the fallback, which only
  * ever answers index.html, the build hint or a 404 Status.
+ *
+ * Caching and compression: the build names every file under assets/ by its content's hash, so those are
+ * cached for a year and never revalidated; everything else (index.html) is revalidated on every load, so a
+ * new build is picked up at once. The build writes a gzip and a brotli copy beside each text file
+ * (apps/web/vite.config.ts); a client that accepts one gets it, with no compression work per request.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +23,15 @@ import { sendStatus, status } from '../status.ts';
 export interface WebOptions {
   /** Directory holding index.html; absent or missing → the build hint. */
   webRoot?: string;
+}
+
+/** Cache-Control of the hashed build files and of everything else the web app serves. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+
+/** Files under assets/ carry their content's hash in their names. */
+function isHashedAsset(path: string): boolean {
+  return /[\\/]assets[\\/][^\\/]+$/.test(path);
 }
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Syncscope</title>
@@ -46,7 +60,16 @@ async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
     app.addHook('onRoute', (r) => {
       if (addingStatic) r.config = { ...r.config, access: 'public' };
     });
-    await app.register(fastifyStatic, { root, wildcard: true, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: true,
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        res.setHeader('cache-control', isHashedAsset(path) ? IMMUTABLE : REVALIDATE);
+      },
+    });
     addingStatic = false;
   }
   app.setNotFoundHandler(async (req, reply) => {
@@ -54,7 +77,7 @@ async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
     if (isApiPath(path) || !isNavigation(req.method, req.headers.accept)) {
       return sendStatus(reply, status(404, 'NotFound', 'the server could not find the requested resource'));
     }
-    if (built) return reply.type('text/html').sendFile('index.html');
+    if (built) return reply.type('text/html').header('cache-control', REVALIDATE).sendFile('index.html');
     return reply.type('text/html').send(NOT_BUILT);
   });
 }

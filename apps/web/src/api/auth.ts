@@ -18,7 +18,7 @@ export type TokenState = 'ok' | 'needed' | 'refused';
 let state: TokenState = 'ok';
 const listeners = new Set<() => void>();
 
-/** Reads the tab's token at start-up. Called once by main.tsx before anything is fetched. */
+/** Reads the tab's token at start-up. Called once by the boot module (main.tsx) before anything is fetched. */
 export function initToken(store: Storage = window.sessionStorage): void {
   storage = store;
   token = store.getItem(KEY);

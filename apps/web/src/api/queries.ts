@@ -23,6 +23,7 @@ import type { ReplayStore } from '../lib/replay.ts';
 import { applyEvents, emptyTraceState, fromEvents, podEvents, type TraceState } from '../lib/trace-store.ts';
 import { useReplay } from '../replay/context.ts';
 import { getNode, getPods, getPodTrace } from './client.ts';
+import { takeFirstNode, takeFirstPods } from './first-requests.ts';
 
 export const queryKeys = {
   pods: ['pods'] as const,
@@ -51,6 +52,29 @@ function fromReplay<T>(replay: ReplayStore, key: readonly unknown[], value: () =
 }
 
 /**
+ * A list fetched this recently is not fetched again when a view mounts: the first page's requests start
+ * before the app loads (`prefetchFirstPage`), and the table must not ask for the same 5,000 pods twice.
+ */
+const FRESH_ON_MOUNT_MS = 1_000;
+const refetchOnMount = (query: { state: { dataUpdatedAt: number } }) =>
+  Date.now() - query.state.dataUpdatedAt > FRESH_ON_MOUNT_MS;
+
+/**
+ * Puts the first page's requests (sent by the boot module before the app's code loaded, first-requests.ts)
+ * into the cache as the first fetch of the pods and node queries, or sends them now if the boot module did
+ * not. Called once by root.tsx before the first render; the hooks below find them in flight (or done).
+ * Never blocks; a failure is cached as the query's error and fetched again by the hook that mounts.
+ */
+export function prefetchFirstPage(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery({
+    queryKey: queryKeys.pods,
+    queryFn: () => takeFirstPods() ?? getPods(),
+    ...NO_SHARING,
+  });
+  void queryClient.prefetchQuery({ queryKey: queryKeys.node, queryFn: () => takeFirstNode() ?? getNode() });
+}
+
+/**
  * The pods list; with `select`, the caller re-renders only when what it selects changes (by reference),
  * not on every batch the stream patches into the list.
  */
@@ -59,7 +83,7 @@ export function usePods<T = PodList>(select?: (list: PodList) => T) {
   return useQuery<PodList, Error, T>(
     replay
       ? { ...fromReplay(replay, queryKeys.pods, () => replay.pods), select }
-      : { queryKey: queryKeys.pods, queryFn: getPods, ...NO_SHARING, select },
+      : { queryKey: queryKeys.pods, queryFn: getPods, ...NO_SHARING, refetchOnMount, select },
   );
 }
 
@@ -68,7 +92,7 @@ export function useNode() {
   return useQuery<NodeInfo>(
     replay
       ? fromReplay(replay, queryKeys.node, () => replay.node)
-      : { queryKey: queryKeys.node, queryFn: getNode, refetchInterval: 5_000 },
+      : { queryKey: queryKeys.node, queryFn: getNode, refetchInterval: 5_000, refetchOnMount },
   );
 }
 

@@ -11,10 +11,37 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ApiError, createPod } from '../api/client.ts';
 import { getExamples, manifestNamespace } from '../api/node-actions.ts';
+import { usePods } from '../api/queries.ts';
 import '../editor/editor.css';
 
-// the editor is a chunk of its own, so the node view's first paint does not wait for CodeMirror
+// the editor is a chunk of its own (CodeMirror and the YAML parser, ~530 kB), so the node view's first
+// paint does not wait for it
 const ManifestEditor = lazy(() => import('../editor/ManifestEditor.tsx'));
+
+const settled = () => true;
+
+/**
+ * Whether to mount the editor yet: only once the pods list has come back (or failed) and the browser has
+ * an idle moment after that, so fetching and compiling the editor's chunk never delays the table's first
+ * rows. Waits at most a second for the idle moment.
+ */
+function useEditorWanted(): boolean {
+  const pods = usePods(settled);
+  const [wanted, setWanted] = useState(false);
+  const ready = !pods.isPending;
+  useEffect(() => {
+    if (!ready || wanted) return;
+    if (typeof window.requestIdleCallback !== 'function') {
+      const t = window.setTimeout(() => setWanted(true), 200);
+      return () => window.clearTimeout(t);
+    }
+    const id = window.requestIdleCallback(() => setWanted(true), { timeout: 1_000 });
+    return () => window.cancelIdleCallback(id);
+  }, [ready, wanted]);
+  return wanted;
+}
+
+const EDITOR_LOADING = <p className="dim yaml-editor-loading">loading the editor…</p>;
 
 interface Failure {
   message: string;
@@ -36,6 +63,7 @@ export function ApplyPanel() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [done, setDone] = useState<{ namespace: string; name: string } | null>(null);
   const [syntaxErrors, setSyntaxErrors] = useState(0);
+  const editorWanted = useEditorWanted();
 
   // Prefill with the first example once the list arrives.
   useEffect(() => {
@@ -89,9 +117,13 @@ export function ApplyPanel() {
           ))}
         </select>
       </div>
-      <Suspense fallback={<p className="dim yaml-editor-loading">loading the editor…</p>}>
-        <ManifestEditor text={text} onText={setText} refusal={failure} onSyntax={setSyntaxErrors} />
-      </Suspense>
+      {editorWanted ? (
+        <Suspense fallback={EDITOR_LOADING}>
+          <ManifestEditor text={text} onText={setText} refusal={failure} onSyntax={setSyntaxErrors} />
+        </Suspense>
+      ) : (
+        EDITOR_LOADING
+      )}
       <div className="toolbar">
         <button
           type="button"

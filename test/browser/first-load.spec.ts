@@ -1,0 +1,73 @@
+/**
+ * The node page's first load: the pods list is the first thing the page asks the API for, the apply
+ * editor's code (CodeMirror, the largest chunk) is not fetched before the table shows its first rows but
+ * still arrives and works after, and the app's code comes compressed and cacheable.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, startDashboard } from '../support/browser.ts';
+
+let dash: Dashboard;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dash = await startDashboard({ examples: true });
+  const now = new Date(dash.built.clock.now()).toISOString();
+  dash.built.engine.addPod({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'first',
+      namespace: 'default',
+      uid: '00000000-0000-4000-9000-00000000f157',
+      creationTimestamp: now,
+    },
+    spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] },
+  });
+  page = await dash.browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+}, 60_000);
+
+afterAll(async () => {
+  await page?.close();
+  await dash?.close();
+});
+
+describe('first load of the node page', () => {
+  it('asks for the pods first and leaves the editor for after the first rows', async () => {
+    const encodings: Record<string, string | undefined> = {};
+    page.on('response', (res) => {
+      if (res.url().includes('/assets/'))
+        encodings[new URL(res.url()).pathname] = res.headers()['content-encoding'];
+    });
+    await page.goto(`${dash.baseUrl}/#/`);
+    // what the page had fetched by the frame that first shows the row, read in that frame
+    const seen = await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="pod-row-first"]')
+          ? performance
+              .getEntriesByType('resource')
+              .map((e) => new URL(e.name).pathname + new URL(e.name).search)
+          : null,
+      undefined,
+      { timeout: 30_000, polling: 'raf' },
+    );
+    const fetched = (await seen.jsonValue()) as string[];
+    const api = fetched.filter((p) => p.startsWith('/api/'));
+    expect(api[0]).toBe('/api/v1/pods');
+    expect(fetched.filter((p) => /ManifestEditor|\/yaml-/.test(p))).toEqual([]);
+
+    // the editor still comes, and takes text
+    const editor = page.locator('[data-testid="apply-editor"]');
+    await editor.waitFor({ timeout: 30_000 });
+    await expect.poll(() => editor.textContent(), { timeout: 10_000 }).toMatch(/kind:\s*Pod/);
+
+    const scripts = Object.entries(encodings).filter(([p]) => p.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThanOrEqual(3); // the boot module, the app, the editor
+    for (const [, enc] of scripts) expect(['br', 'gzip']).toContain(enc);
+    const app = await page.request.get(`${dash.baseUrl}${scripts[0]?.[0]}`);
+    expect(app.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+});
