@@ -51,6 +51,11 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
     return this.recorder.failures;
   }
 
+  /** True when the ring alone answers since(after): no disk read is needed. */
+  ringCovers(after: number): boolean {
+    return this.recorder.size > 0 && after + 1 >= this.recorder.oldest;
+  }
+
   since(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): TraceEvent[] {
     const ringOldest = this.recorder.oldest;
     if (this.recorder.size > 0 && since + 1 >= ringOldest) return this.recorder.since(since, filter, limit);

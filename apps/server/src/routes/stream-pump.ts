@@ -14,8 +14,19 @@
  * same backlog, or live clients at the head) share one serialisation. A page is the events with seq in
  * (cursor, cursor + count], which never changes once those events exist, so the cache needs no invalidation;
  * it is bounded by PAGE_CACHE_BYTES, least recently used first out.
+ *
+ * A page older than the trace's in-memory ring is read from the journal through the thread pool
+ * (sinceAsync), never with since()'s blocking read: page() answers undefined meanwhile, and the clients that
+ * asked are woken once the page is in the cache. Clients asking for the same page share one read.
  */
+import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from '../context.ts';
+
+/** What a trace with history on disk adds (JournaledTrace): which reads would touch the disk, and how. */
+interface DiskHistory {
+  ringCovers(after: number): boolean;
+  sinceAsync(since: number, filter: undefined, limit: number): Promise<TraceEvent[]>;
+}
 
 /** Longest a turn serialises and writes before it yields to the event loop. */
 export const TURN_BUDGET_MS = 8;
@@ -40,6 +51,8 @@ export class StreamPump {
   private scheduled = false;
   private readonly pages = new Map<string, Page>();
   private pageBytes = 0;
+  /** Pages being read from disk, and the clients to wake when each is in. */
+  private readonly loading = new Map<string, Set<Pumped>>();
 
   constructor(
     private readonly trace: TraceSource,
@@ -59,8 +72,11 @@ export class StreamPump {
     this.ready.delete(c);
   }
 
-  /** The events after `cursor` (at most BATCH_EVENTS) as one message; undefined when there are none. */
-  page(cursor: number): Page | undefined {
+  /**
+   * The events after `cursor` (at most BATCH_EVENTS) as one message; undefined when there are none, or while
+   * the page is read from disk (then `waiter` is woken once it is in).
+   */
+  page(cursor: number, waiter?: Pumped): Page | undefined {
     const count = Math.min(BATCH_EVENTS, this.trace.next - 1 - cursor);
     if (count <= 0) return undefined;
     const key = `${cursor}:${count}`;
@@ -71,7 +87,35 @@ export class StreamPump {
       this.pages.set(key, hit);
       return hit;
     }
-    const events = this.trace.since(cursor, undefined, count);
+    const disk = this.trace as TraceSource & Partial<DiskHistory>;
+    if (disk.sinceAsync && disk.ringCovers && !disk.ringCovers(cursor)) {
+      this.load(disk as TraceSource & DiskHistory, key, cursor, count, waiter);
+      return undefined;
+    }
+    return this.keep(key, this.trace.since(cursor, undefined, count));
+  }
+
+  private load(trace: DiskHistory, key: string, cursor: number, count: number, waiter?: Pumped): void {
+    let waiters = this.loading.get(key);
+    if (!waiters) {
+      const woken = new Set<Pumped>();
+      waiters = woken;
+      this.loading.set(key, woken);
+      trace
+        .sinceAsync(cursor, undefined, count)
+        .then(
+          (events) => void this.keep(key, events),
+          () => undefined, // a failed read leaves the page uncached: the woken clients ask again
+        )
+        .finally(() => {
+          this.loading.delete(key);
+          for (const c of woken) this.wake(c);
+        });
+    }
+    if (waiter) waiters.add(waiter);
+  }
+
+  private keep(key: string, events: TraceEvent[]): Page | undefined {
     const last = events[events.length - 1];
     if (!last) return undefined;
     const page = { data: Buffer.from(JSON.stringify({ kind: 'events', events })), last: last.seq };

@@ -110,7 +110,7 @@ class StreamClient implements Pumped {
       this.resync(this.droppedReason());
       return false;
     }
-    const page = this.pump.page(this.cursor);
+    const page = this.pump.page(this.cursor, this);
     if (!page) return false;
     this.socket.send(page.data, { binary: false }, () => this.written());
     this.cursor = page.last;

@@ -10,8 +10,8 @@
  *   trace.subscribe((ev) => journal.append(ev));
  *   trace.record({ type: 'server.start', ... });
  * and journal.close() on shutdown. Reads may come from any request handler: readAsync and events() read the
- * disk through the thread pool and decode in ~1 ms slices; read() and tail() block (boot and tests; also
- * JournaledTrace.since, which the WebSocket stream's backlog uses for history older than the ring).
+ * disk through the thread pool and decode in ~1 ms slices; read() and tail() block (boot and tests;
+ * no request path reads through them: the WebSocket stream's backlog goes through sinceAsync too).
  *
  * Timeline of one event:
  *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
