@@ -5,15 +5,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ContainerConfig, PodSandboxConfig, RemoteRuntime } from '@syncscope/core/cri';
 import {
   containerConfig as emptyContainerConfig,
   imageSpec,
   linuxContainerSecurityContext,
   linuxSandboxSecurityContext,
   namespaceOption,
-} from '../../packages/core/src/cri/messages.ts';
-import type { RemoteRuntime } from '../../packages/core/src/cri/remote-runtime.ts';
-import type { ContainerConfig, PodSandboxConfig } from '../../packages/core/src/cri/types.ts';
+} from '@syncscope/core/cri';
 
 export function sandboxConfig(
   name: string,
