@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPrivateContainerd } from '../apps/server/src/private-containerd.ts';
-import { RemoteRuntime } from '../packages/core/src/cri/remote-runtime.ts';
+import { RemoteRuntime } from '@syncscope/core/cri';
+import { startPrivateContainerd } from '@syncscope/server/private-containerd';
 import type { BenchOptions } from './lib/bench.ts';
 import { benchPod, startEngine, waitAllFinished, waitAllRunning, waitForTrace } from './lib/engine.ts';
 import { rawBringUp, removeAllSandboxes } from './lib/raw-cri.ts';

@@ -7,11 +7,11 @@
  * so that the figure is the watch's own (the sync loop's work is measured by P3).
  */
 
-import { createHttpApp } from '../apps/server/src/http.ts';
-import { FakeEngine } from '../apps/server/src/testing.ts';
-import type { Pod } from '../packages/core/src/api/v1.ts';
-import { RealClock } from '../packages/core/src/clock/index.ts';
-import { TraceRecorder } from '../packages/core/src/events/recorder.ts';
+import type { Pod } from '@syncscope/core/api/v1';
+import { RealClock } from '@syncscope/core/clock';
+import { TraceRecorder } from '@syncscope/core/events/recorder';
+import { createHttpApp } from '@syncscope/server/http';
+import { FakeEngine } from '@syncscope/server/testing';
 import type { BenchOptions } from './lib/bench.ts';
 import { collectStdout, spawnTsx } from './lib/spawn.ts';
 import { type Row, row } from './lib/table.ts';

@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPrivateContainerd } from '../apps/server/src/private-containerd.ts';
-import { RealClock } from '../packages/core/src/clock/clock.ts';
-import { RemoteRuntime } from '../packages/core/src/cri/remote-runtime.ts';
-import { startSimNode } from '../packages/core/src/sim/sim-node.ts';
+import { startSimNode } from '@syncscope/core';
+import { RealClock } from '@syncscope/core/clock';
+import { RemoteRuntime } from '@syncscope/core/cri';
+import { startPrivateContainerd } from '@syncscope/server/private-containerd';
 import type { BenchOptions } from './lib/bench.ts';
 import { startEngine } from './lib/engine.ts';
 import { rawBringUp, removeAllSandboxes } from './lib/raw-cri.ts';

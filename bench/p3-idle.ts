@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TraceEvent } from '../packages/core/src/events/trace.ts';
+import type { TraceEvent } from '@syncscope/core/trace';
 import type { BenchOptions } from './lib/bench.ts';
 import { type BenchEngine, benchPod, startEngine, waitAllRunning } from './lib/engine.ts';
 import { spawnTsx } from './lib/spawn.ts';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuiltApp, buildApp } from '../apps/server/src/app.ts';
+import { type BuiltApp, buildApp } from '@syncscope/server';
 import type { BenchOptions } from './lib/bench.ts';
 import { collectStdout, spawnTsx } from './lib/spawn.ts';
 import { min } from './lib/stats.ts';
@@ -100,7 +100,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     }
 
     // one client that never reads: the server must bound what it holds for it
-    const WebSocket = createRequire(new URL('../apps/server/package.json', import.meta.url))('ws') as new (
+    const WebSocket = createRequire(import.meta.url)('ws') as new (
       u: string,
     ) => { once(e: string, f: () => void): void; _socket: { pause(): void }; terminate(): void };
     const stuck = new WebSocket(url.replace(/since=\d+/, `since=${built.trace.next - 1}`));

@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildApp } from '@syncscope/server';
 import type { Browser, Page } from 'playwright-core';
-import { buildApp } from '../apps/server/src/app.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { BENCH_MAX_PODS } from './lib/engine.ts';
 import { startFrames } from './lib/frames.ts';

@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RealClock } from '@syncscope/core/clock';
+import { buildApp } from '@syncscope/server';
+import { CHROMIUM, launchChromium } from '@syncscope/test/support/browser';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../apps/server/src/app.ts';
-import { RealClock } from '../packages/core/src/clock/clock.ts';
-import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
 import type { BenchOptions } from './lib/bench.ts';
 import { BENCH_MAX_PODS, benchPod } from './lib/engine.ts';
 import { startFrames } from './lib/frames.ts';

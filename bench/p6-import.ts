@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { HEAP_FLAGS } from '../apps/server/src/heap.ts';
+import { HEAP_FLAGS } from '@syncscope/server/heap';
 import type { BenchOptions } from './lib/bench.ts';
 import { streamBigLog, writeBigLog } from './lib/kubelet-log-gen.ts';
 import { ROOT } from './lib/spawn.ts';

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../apps/server/src/app.ts';
-import { CHROMIUM, launchChromium } from '../test/support/browser.ts';
+import { buildApp } from '@syncscope/server';
+import { CHROMIUM, launchChromium } from '@syncscope/test/support/browser';
 import type { BenchOptions } from './lib/bench.ts';
 import { startFrames } from './lib/frames.ts';
 import { writeBigLog } from './lib/kubelet-log-gen.ts';

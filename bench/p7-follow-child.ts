@@ -5,7 +5,7 @@
  * stdin ends it.
  */
 import { createInterface } from 'node:readline';
-import { startLogFollower } from '../apps/server/src/observe/log-follow.ts';
+import { startLogFollower } from '@syncscope/server/observe/log-follow';
 
 const file = process.argv[2] ?? '';
 let events = 0;

@@ -15,7 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { killLine } from '../apps/server/src/observe/follow-testing.ts';
+import { killLine } from '@syncscope/server/observe/follow-testing';
 import type { BenchOptions } from './lib/bench.ts';
 import { writeBigLog } from './lib/kubelet-log-gen.ts';
 import { ROOT, spawnTsx } from './lib/spawn.ts';

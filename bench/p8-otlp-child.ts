@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { otlpConfig } from '../apps/server/src/otel/config.ts';
-import { OtlpExport } from '../apps/server/src/otel/exporter.ts';
+import { otlpConfig } from '@syncscope/server/otel/config';
+import { OtlpExport } from '@syncscope/server/otel/exporter';
 import { benchPod, startEngine, waitAllRunning } from './lib/engine.ts';
 import { spawnTsx } from './lib/spawn.ts';
 import { p99 } from './lib/stats.ts';

@@ -7,11 +7,11 @@
  * Smoke: 200 pods, 3 rounds.
  */
 
-import { createHttpApp } from '../apps/server/src/http.ts';
-import { FakeEngine } from '../apps/server/src/testing.ts';
-import type { ContainerStatus, Pod } from '../packages/core/src/api/v1.ts';
-import { FakeClock } from '../packages/core/src/clock/fake-clock.ts';
-import { TraceRecorder } from '../packages/core/src/events/recorder.ts';
+import type { ContainerStatus, Pod } from '@syncscope/core/api/v1';
+import { FakeClock } from '@syncscope/core/clock';
+import { TraceRecorder } from '@syncscope/core/events/recorder';
+import { createHttpApp } from '@syncscope/server/http';
+import { FakeEngine } from '@syncscope/server/testing';
 import type { BenchOptions } from './lib/bench.ts';
 import { median } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HEAP_FLAGS } from '../apps/server/src/heap.ts';
+import { HEAP_FLAGS } from '@syncscope/server/heap';
 import { ROWS_PREFIX } from './lib/bench.ts';
 import { describeMachine, machine } from './lib/machine.ts';
 import { ROOT, TSX } from './lib/spawn.ts';

@@ -1,6 +1,4 @@
 /** What every benchmark module exports, and how run.ts talks to it across a process boundary. */
-import type { Row } from './table.ts';
-
 export interface BenchOptions {
   /** Tiny sizes: proves the benchmark still runs, measures nothing worth quoting. */
   smoke: boolean;
@@ -9,8 +7,6 @@ export interface BenchOptions {
   /** Progress lines (stderr), so the table on stdout stays clean. */
   log(msg: string): void;
 }
-
-export type Bench = (opts: BenchOptions) => Promise<Row[]>;
 
 /** The child prints its rows as one line with this prefix; everything else it prints is progress. */
 export const ROWS_PREFIX = '@@bench-rows ';

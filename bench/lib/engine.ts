@@ -1,18 +1,18 @@
 /**
  * The engine as the benchmarks drive it: a Kubelet (the server's facade) on a RemoteRuntime to a CRI endpoint,
  * pods defaulted as the API server would, and waits driven by the TraceRecorder (never by polling sleeps).
- * Imports go by relative path: bench/ lives at the workspace root, outside every package.
+ * Imports go through package exports: bench/ is the workspace package @syncscope/bench.
  */
 import { randomUUID } from 'node:crypto';
-import { setPodDefaults } from '../../packages/core/src/api/defaults.ts';
-import type { Pod } from '../../packages/core/src/api/v1.ts';
-import { rfc3339 } from '../../packages/core/src/api/v1.ts';
-import { RealClock } from '../../packages/core/src/clock/clock.ts';
-import { RemoteRuntime } from '../../packages/core/src/cri/remote-runtime.ts';
-import { TraceRecorder } from '../../packages/core/src/events/recorder.ts';
-import type { TraceEvent } from '../../packages/core/src/events/trace.ts';
-import type { KubeletConfiguration } from '../../packages/core/src/kubelet/configuration.ts';
-import { Kubelet } from '../../packages/core/src/kubelet/kubelet.ts';
+import { Kubelet } from '@syncscope/core';
+import { setPodDefaults } from '@syncscope/core/api/defaults';
+import type { Pod } from '@syncscope/core/api/v1';
+import { rfc3339 } from '@syncscope/core/api/v1';
+import { RealClock } from '@syncscope/core/clock';
+import { RemoteRuntime } from '@syncscope/core/cri';
+import { TraceRecorder } from '@syncscope/core/events/recorder';
+import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
+import type { TraceEvent } from '@syncscope/core/trace';
 
 /** Room for every pod a benchmark makes: admission must not turn a load test into rejections. */
 export const BENCH_MAX_PODS = 100_000;

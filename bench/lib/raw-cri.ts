@@ -5,22 +5,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ContainerConfig, PodSandboxConfig, RemoteRuntime } from '@syncscope/core/cri';
 import {
   containerConfig as emptyContainerConfig,
   imageSpec,
   linuxContainerSecurityContext,
   linuxSandboxSecurityContext,
   namespaceOption,
-} from '../../packages/core/src/cri/messages.ts';
-import type { RemoteRuntime } from '../../packages/core/src/cri/remote-runtime.ts';
-import type { ContainerConfig, PodSandboxConfig } from '../../packages/core/src/cri/types.ts';
+} from '@syncscope/core/cri';
 
-export function sandboxConfig(
-  name: string,
-  uid: string,
-  hostNetwork: boolean,
-  logRoot: string,
-): PodSandboxConfig {
+function sandboxConfig(name: string, uid: string, hostNetwork: boolean, logRoot: string): PodSandboxConfig {
   const logDir = join(logRoot, `default_${name}_${uid}`);
   mkdirSync(logDir, { recursive: true });
   return {
@@ -49,7 +43,7 @@ export function sandboxConfig(
   };
 }
 
-export function containerConfig(name: string, script: string): ContainerConfig {
+function containerConfig(name: string, script: string): ContainerConfig {
   return emptyContainerConfig({
     metadata: { name, attempt: 0 },
     image: imageSpec({ image: 'docker.io/library/busybox:latest' }),
@@ -66,11 +60,7 @@ export function containerConfig(name: string, script: string): ContainerConfig {
 }
 
 /** Runs `n` jobs on `concurrency` async workers; resolves with each job's wall time in ms. */
-export async function pool(
-  n: number,
-  concurrency: number,
-  job: (i: number) => Promise<void>,
-): Promise<number[]> {
+async function pool(n: number, concurrency: number, job: (i: number) => Promise<void>): Promise<number[]> {
   const times: number[] = new Array(n);
   let next = 0;
   const worker = async () => {

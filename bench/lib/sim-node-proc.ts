@@ -6,8 +6,8 @@
  * gone, even killed with -9).
  */
 import { basename, dirname, resolve } from 'node:path';
-import { startNodeProcess } from '../../apps/server/src/sim-node/node.ts';
-import { SIM_SOCKET } from '../../apps/server/src/sim-node/protocol.ts';
+import { startNodeProcess } from '@syncscope/server/sim-node/node';
+import { SIM_SOCKET } from '@syncscope/server/sim-node/protocol';
 
 const socketPath = resolve(process.argv[2] ?? '');
 if (basename(socketPath) !== SIM_SOCKET) throw new Error(`the socket must be <dir>/${SIM_SOCKET}`);

@@ -3,7 +3,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HEAP_FLAGS } from '../../apps/server/src/heap.ts';
+import { HEAP_FLAGS } from '@syncscope/server/heap';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');

@@ -1,6 +1,6 @@
 /** Order statistics for benchmark samples: nearest-rank percentiles. */
 
-export function sorted(xs: readonly number[]): number[] {
+function sorted(xs: readonly number[]): number[] {
   return [...xs].sort((a, b) => a - b);
 }
 
@@ -21,10 +21,6 @@ export function median(xs: readonly number[]): number {
 
 export const p95 = (xs: readonly number[]): number => percentile(xs, 95);
 export const p99 = (xs: readonly number[]): number => percentile(xs, 99);
-
-export function mean(xs: readonly number[]): number {
-  return xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
-}
 
 export function min(xs: readonly number[]): number {
   return xs.length === 0 ? Number.NaN : Math.min(...xs);

@@ -3,8 +3,8 @@
  * events, PLEG events, status updates, Events), each pod's events in lifecycle order. Used to load the
  * WebSocket stream (P4) and to fill the trace the dashboard draws (P5).
  */
-import type { PodStatus } from '../../packages/core/src/api/v1.ts';
-import type { TracePayload } from '../../packages/core/src/events/trace.ts';
+import type { PodStatus } from '@syncscope/core/api/v1';
+import type { TracePayload } from '@syncscope/core/trace';
 
 export interface SynthPod {
   uid: string;

@@ -14,7 +14,7 @@ type WsCtor = new (
   on(ev: 'open' | 'message' | 'close', f: (data?: unknown) => void): void;
   close(): void;
 };
-const WebSocket = createRequire(new URL('../../apps/server/package.json', import.meta.url))('ws') as WsCtor;
+const WebSocket = createRequire(import.meta.url)('ws') as WsCtor;
 
 const url = process.argv[2] ?? '';
 const count = Number(process.argv[3] ?? 5);

@@ -12,7 +12,7 @@ import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
 import { type BuiltApp, buildApp } from '@syncscope/server';
 import { waitOnTrace } from './wait-trace.ts';
 
-export const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 
 export interface Harness {
   built: BuiltApp;

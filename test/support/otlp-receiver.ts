@@ -22,7 +22,7 @@ const v1 = (
 const Request = v1.ExportTraceServiceRequest as Proto;
 const Response = v1.ExportTraceServiceResponse as Proto;
 
-export interface ReceivedEvent {
+interface ReceivedEvent {
   name: string;
   timeMs: number;
   attributes: Record<string, unknown>;
@@ -81,7 +81,7 @@ const hex = (b: string | undefined) => Buffer.from(b ?? '', 'base64').toString('
 const ms = (nanos: string | undefined) => Number(BigInt(nanos ?? '0') / 1_000_000n);
 
 /** The spans of one decoded ExportTraceServiceRequest. */
-export function flatten(req: Record<string, unknown>): ReceivedSpan[] {
+function flatten(req: Record<string, unknown>): ReceivedSpan[] {
   const out: ReceivedSpan[] = [];
   type Raw = Record<string, unknown> & { attributes?: KeyValue[] };
   for (const rs of (req.resourceSpans as Raw[] | undefined) ?? []) {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 
-export const WAIT_MS = 30_000;
+const WAIT_MS = 30_000;
 
 export interface NodeInfo {
   pid: number;

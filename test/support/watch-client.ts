@@ -5,7 +5,7 @@
  */
 import type { Pod } from '@syncscope/core/api';
 
-export interface WatchEvent {
+interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: Pod;
 }

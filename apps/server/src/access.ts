@@ -25,7 +25,7 @@ import { type HostPolicy, hostAllowed } from './hosts.ts';
 import { status } from './status.ts';
 
 export type Access = 'public' | 'read' | 'write';
-export const ACCESS_LEVELS: readonly Access[] = ['public', 'read', 'write'];
+const ACCESS_LEVELS: readonly Access[] = ['public', 'read', 'write'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,7 +40,7 @@ declare module 'fastify' {
   }
 }
 
-export interface RouteAccess {
+interface RouteAccess {
   method: string;
   url: string;
   access: Access | undefined;
@@ -103,13 +103,13 @@ export function originAllowed(origin: string | undefined, host: string | undefin
 /** The API server's own answer to a request without valid credentials. */
 export const unauthorized = (): Status => status(401, 'Unauthorized', 'Unauthorized');
 
-export interface AccessOptions extends HostPolicy {
+interface AccessOptions extends HostPolicy {
   /** When set, every route but the public ones needs it. */
   token?: string;
 }
 
 /** The Status that refuses the request under `opts`, or undefined when it may go on to its handler. */
-export function refusal(req: FastifyRequest, opts: AccessOptions): Status | undefined {
+function refusal(req: FastifyRequest, opts: AccessOptions): Status | undefined {
   const host = req.headers.host;
   // no Host at all is a hand-made request (HTTP/1.0, a test's injection), never a browser's
   if (host !== undefined && !hostAllowed(host, opts)) {

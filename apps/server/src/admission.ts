@@ -17,10 +17,10 @@ import type { Engine } from './engine.ts';
 import { alreadyExists, badRequest, invalid } from './status.ts';
 
 /** Aliases allowed in one manifest; a billion-laughs document needs far more and is refused. */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 
 /** Nesting allowed in one manifest. A real pod is under 20 deep; far deeper ones could not be echoed back. */
-export const MAX_MANIFEST_DEPTH = 100;
+const MAX_MANIFEST_DEPTH = 100;
 
 /** The media types a manifest may be sent as. text/plain is read as YAML (what a plain `curl` or form sends). */
 export const MANIFEST_MEDIA_TYPES = [
@@ -41,7 +41,7 @@ export function manifestMediaType(contentType: string | undefined): 'json' | 'ya
 }
 
 /** The nesting depth of a parsed value (a scalar is 0), counted without recursion; stops past `limit`. */
-export function depthOf(value: unknown, limit: number): number {
+function depthOf(value: unknown, limit: number): number {
   let max = 0;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {

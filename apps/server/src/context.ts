@@ -20,14 +20,14 @@ export {
   tokenEquals,
   WS_BEARER_PROTOCOL_PREFIX,
 } from './access.ts';
-export { isLoopbackAddress, isLoopbackHost } from './hosts.ts';
+export { isLoopbackAddress } from './hosts.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The trace as the routes read it: a TraceRecorder or anything shaped like one. */
 export type TraceSource = Pick<TraceRecorder, 'since' | 'subscribe' | 'next' | 'oldest'>;
 
-export interface SyncscopeContext {
+interface SyncscopeContext {
   engine: Engine;
   trace: TraceSource;
   clock: PassiveClock;

@@ -19,7 +19,7 @@ export interface HostPolicy {
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
 
 /** The name part of a Host header or an address, lower case, IPv6 in brackets, no port. */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   const h = host.trim().toLowerCase();
   if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
   if (h.split(':').length > 2) return `[${h}]`; // a bare IPv6 address (a listen address, never a Host)
@@ -27,7 +27,7 @@ export function hostName(host: string): string {
 }
 
 /** True for a Host header naming this machine's loopback: localhost, 127.x.y.z or [::1], any port. */
-export function isLoopbackHost(host: string | undefined): boolean {
+function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
   const name = hostName(host);
   return (

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { kubeletLogLines } from '@syncscope/core/klog';
 import type { TraceEvent } from '@syncscope/core/trace';
 
-export const KUBELET_LOG_FILE = 'kubelet.log';
+const KUBELET_LOG_FILE = 'kubelet.log';
 
 export interface KubeletLogFileOptions {
   dir: string;

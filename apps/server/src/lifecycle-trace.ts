@@ -20,7 +20,7 @@ import { TraceJournal, type TraceJournalOptions } from './store/journal.ts';
 import { checkPodStore } from './store/journal-pods.ts';
 
 /** Events preloaded into the ring at boot (at most the ring's capacity): enough for the UI's first view. */
-export const PRELOAD_EVENTS = 50_000;
+const PRELOAD_EVENTS = 50_000;
 const PAGE = 1_000;
 
 type Filter = (ev: TraceEvent) => boolean;

@@ -20,13 +20,13 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 
-export const HEADERS_TIMEOUT_MS = 10_000;
-export const REQUEST_TIMEOUT_MS = 30_000;
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-export const IDLE_TIMEOUT_MS = 60_000;
-export const CHECK_INTERVAL_MS = 1_000;
-export const MAX_CONNECTIONS = 4_096;
-export const MAX_CONNECTIONS_PER_ADDRESS = 256;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const IDLE_TIMEOUT_MS = 60_000;
+const CHECK_INTERVAL_MS = 1_000;
+const MAX_CONNECTIONS = 4_096;
+const MAX_CONNECTIONS_PER_ADDRESS = 256;
 /** Descriptors kept free for everything else (journal, store, CRI socket, logs). */
 const FD_RESERVE = 256;
 
@@ -48,7 +48,7 @@ export function httpServerOptions(): Pick<
 }
 
 /** The soft limit on open files of this process (Linux /proc), or undefined where it cannot be read. */
-export function openFileLimit(): number | undefined {
+function openFileLimit(): number | undefined {
   try {
     const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
     return m ? Number(m[1]) : undefined;

@@ -22,7 +22,7 @@ import type { TraceSource } from './context.ts';
 import type { Engine } from './engine.ts';
 
 /** Prometheus DefBuckets, which the kubelet's histograms use unless noted. */
-export const DEF_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DEF_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const ALPHA = '[ALPHA] ';
 const PENDING: PodStatus = { phase: 'Pending' };

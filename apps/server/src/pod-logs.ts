@@ -19,7 +19,7 @@ export const MAX_LOG_BYTES = 8 * 1024 * 1024;
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-export function isDns1123Label(s: string): boolean {
+function isDns1123Label(s: string): boolean {
   return s.length <= 63 && DNS1123_LABEL.test(s);
 }
 

@@ -51,7 +51,7 @@ export interface SimControl {
   record(ev: Extract<TracePayload, { type: 'sim.fault' }>): void;
 }
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   'containerExit',
   'containerUnknown',
   'sandboxDie',
@@ -63,7 +63,7 @@ export const FAULT_KINDS = [
   'latency',
   'clear',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** The faults that last until they end or are cleared, as GET /api/v1/sim/faults lists them. */
 const LASTING = [

@@ -18,12 +18,12 @@ import { join } from 'node:path';
 import { type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
-export const INDEX_EVERY = 1024;
+const INDEX_EVERY = 1024;
 /** The longest line /log answers; the rest is cut. */
-export const MAX_LINE_BYTES = 16 * 1024;
+const MAX_LINE_BYTES = 16 * 1024;
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
-export const isImportId = (id: string): boolean => ID.test(id);
+const isImportId = (id: string): boolean => ID.test(id);
 
 export interface ImportMeta {
   id: string;

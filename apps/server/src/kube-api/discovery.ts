@@ -27,7 +27,7 @@ interface ApiResource {
 }
 
 /** The verbs of the whole pod API of this server (reads here; writes and watch in their own routes). */
-export const RESOURCES: readonly ApiResource[] = [
+const RESOURCES: readonly ApiResource[] = [
   {
     name: 'events',
     singularName: 'event',

@@ -17,7 +17,7 @@ import { eventKey, type ResourceVersions } from './resource-version.ts';
 import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { eventPrinter } from './table/events.ts';
 
-export const EVENT_FIELDS = [
+const EVENT_FIELDS = [
   'metadata.name',
   'metadata.namespace',
   'involvedObject.kind',
@@ -35,7 +35,7 @@ export const EVENT_FIELDS = [
 
 type KubeEvent = Event & { reportingComponent?: string; reportingInstance?: string };
 
-export function eventField(ev: KubeEvent, field: string): string {
+function eventField(ev: KubeEvent, field: string): string {
   const o = ev.involvedObject as Event['involvedObject'] & { apiVersion?: string; resourceVersion?: string };
   switch (field) {
     case 'metadata.name':
@@ -69,7 +69,7 @@ export function eventField(ev: KubeEvent, field: string): string {
   }
 }
 
-export const EVENT_LIST: ListSpec<KubeEvent> = {
+const EVENT_LIST: ListSpec<KubeEvent> = {
   listKind: 'EventList',
   printer: eventPrinter,
   fieldLabels: EVENT_FIELDS,
@@ -77,7 +77,7 @@ export const EVENT_LIST: ListSpec<KubeEvent> = {
 };
 
 /** The event as the API serves it. */
-export function kubeEvent(ev: Event, versions: ResourceVersions): KubeEvent {
+function kubeEvent(ev: Event, versions: ResourceVersions): KubeEvent {
   const o = ev.involvedObject;
   const rv = versions.event(eventKey(o.uid ?? '', o.fieldPath, ev.type, ev.reason, ev.message));
   return {

@@ -13,7 +13,7 @@ import nodes from './nodes.ts';
 import podReads from './pod-reads.ts';
 import { ResourceVersions } from './resource-version.ts';
 
-export interface KubeApi {
+interface KubeApi {
   versions: ResourceVersions;
   node: NodeObject;
   /** When the server started (ms, engine clock): the Node's and `default` namespace's creation time. */
@@ -26,7 +26,7 @@ declare module 'fastify' {
   }
 }
 
-export interface KubeApiOptions {
+interface KubeApiOptions {
   /** The server's own version, shown in /version's gitCommit. */
   version?: string;
 }

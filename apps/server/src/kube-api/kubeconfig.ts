@@ -12,8 +12,8 @@ import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 
-export const KUBECONFIG_FILE = 'kubeconfig';
-export const CONTEXT_NAME = 'syncscope';
+const KUBECONFIG_FILE = 'kubeconfig';
+const CONTEXT_NAME = 'syncscope';
 
 export interface KubeconfigOptions {
   /** e.g. http://127.0.0.1:8080 */
@@ -25,7 +25,7 @@ export interface KubeconfigOptions {
 }
 
 /** The kubeconfig document (a v1 Config). */
-export function kubeconfig(opts: KubeconfigOptions): string {
+function kubeconfig(opts: KubeconfigOptions): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',

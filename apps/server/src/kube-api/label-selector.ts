@@ -11,7 +11,7 @@ import { labelValueErrors, qualifiedNameErrors } from './label-names.ts';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
-export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
+type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
 
 export interface LabelRequirement {
   key: string;

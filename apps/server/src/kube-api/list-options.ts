@@ -39,7 +39,7 @@ export interface ListOptions {
 }
 
 /** A resourceVersion parameter: empty, or an unsigned integer (etcd's ParseResourceVersion). */
-export function resourceVersionError(rv: string | undefined, current: number): Status | undefined {
+function resourceVersionError(rv: string | undefined, current: number): Status | undefined {
   if (rv === undefined || rv === '') return undefined;
   if (!/^\d{1,19}$/.test(rv)) {
     return badRequest(
@@ -110,7 +110,7 @@ function decodeContinue(token: string): string | undefined {
   }
 }
 
-export const objectKey = (m: ObjectMeta) => `${m.namespace ?? ''}/${m.name}`;
+const objectKey = (m: ObjectMeta) => `${m.namespace ?? ''}/${m.name}`;
 
 /** One page of the matching items (sorted by key), with the list metadata the API server gives it. */
 export function selectPage<T extends { metadata: ObjectMeta }>(

@@ -24,7 +24,7 @@ export const startOffsetOf = (raw: string): number | undefined =>
 
 import { badParam, badRequest } from '../status.ts';
 
-export const FOLLOW_POLL_MS = 250;
+const FOLLOW_POLL_MS = 250;
 
 export interface LogLimitQuery {
   sinceSeconds?: string;

@@ -29,7 +29,7 @@ export interface Namespace {
 }
 
 /** The namespaces of `pods`, plus default, by name. */
-export function namespacesOf(pods: readonly Pod[], startedAt: number, resourceVersion: string): Namespace[] {
+function namespacesOf(pods: readonly Pod[], startedAt: number, resourceVersion: string): Namespace[] {
   const oldest = new Map<string, string>([['default', rfc3339(startedAt)]]);
   for (const p of pods) {
     const ns = p.metadata.namespace ?? 'default';

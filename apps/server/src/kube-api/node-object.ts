@@ -29,7 +29,7 @@ export const KUBELET_VERSION = 'v1.32.10';
 /** The kubelet's default hard eviction threshold for memory.available, subtracted from allocatable. */
 const EVICTION_HARD_MEMORY_KI = 100 * 1024;
 
-export interface NodeCondition {
+interface NodeCondition {
   type: string;
   status: 'True' | 'False' | 'Unknown';
   lastHeartbeatTime: string;
@@ -72,7 +72,7 @@ export interface Node {
 }
 
 /** utilerrors.NewAggregate(errs).Error(): one error as itself, several (deduplicated) in brackets. */
-export function aggregateMessage(errs: readonly string[]): string {
+function aggregateMessage(errs: readonly string[]): string {
   const unique = [...new Set(errs)];
   return unique.length === 1 ? (unique[0] as string) : `[${unique.join(', ')}]`;
 }
@@ -118,7 +118,7 @@ interface Machine {
   arch: string;
 }
 
-export function readMachine(): Machine {
+function readMachine(): Machine {
   return {
     cpu: String(cpus().length || 1),
     memoryKi: Math.floor(totalmem() / 1024),

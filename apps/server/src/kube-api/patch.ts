@@ -166,7 +166,7 @@ export function jsonPatch(target: Json, patch: Json): Json {
 // ---- strategic merge ----------------------------------------------------------------------------------
 
 /** The merge keys of the pod's lists that are merged, by field name (the PodSpec's patchMergeKey tags). */
-export const MERGE_KEYS: Record<string, string> = {
+const MERGE_KEYS: Record<string, string> = {
   containers: 'name',
   initContainers: 'name',
   ephemeralContainers: 'name',

@@ -63,7 +63,7 @@ export function podField(pod: Pod, field: string): string {
   }
 }
 
-export const POD_LIST: ListSpec<Pod> = {
+const POD_LIST: ListSpec<Pod> = {
   listKind: 'PodList',
   printer: podPrinter,
   fieldLabels: POD_FIELDS,
@@ -76,7 +76,7 @@ export function boundToNode<P extends Pod>(pod: P, nodeName: string): P {
 }
 
 /** The pod as the API serves it: its resourceVersion, and bound to this node. */
-export function kubePod(pod: Pod, nodeName: string, versions: ResourceVersions): Pod {
+function kubePod(pod: Pod, nodeName: string, versions: ResourceVersions): Pod {
   const bound = boundToNode(pod, nodeName);
   return { ...bound, metadata: { ...bound.metadata, resourceVersion: versions.pod(pod.metadata.uid ?? '') } };
 }

@@ -19,7 +19,7 @@ import { decodePod, invalidMessage, validatePod } from '@syncscope/core/api/vali
 import { badRequest, status } from '../status.ts';
 import { canonical } from './patch.ts';
 
-export const UPDATABLE_POD_SPEC_FIELDS = [
+const UPDATABLE_POD_SPEC_FIELDS = [
   '`spec.containers[*].image`',
   '`spec.initContainers[*].image`',
   '`spec.activeDeadlineSeconds`',
@@ -30,7 +30,7 @@ export const UPDATABLE_POD_SPEC_FIELDS = [
 export type Update = { ok: true; pod: Pod } | { ok: false; status: Status };
 
 /** 422 Invalid, as errors.NewInvalid words it for a pod. */
-export function invalidUpdate(name: string, errs: FieldError[]): Status {
+function invalidUpdate(name: string, errs: FieldError[]): Status {
   return status(422, 'Invalid', invalidMessage(name, errs), { name, kind: 'pods', causes: errs });
 }
 
@@ -42,7 +42,7 @@ export function conflict(name: string, why: string): Status {
   });
 }
 
-export const MODIFIED =
+const MODIFIED =
   'the object has been modified; please apply your changes to the latest version and try again';
 
 /** The paths where two specs differ, one a line, as a short account of what the update tried to change. */

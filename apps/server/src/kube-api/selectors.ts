@@ -6,11 +6,8 @@ export {
   fieldsMatch,
   parseFieldSelector,
 } from './field-selector.ts';
-export { labelValueErrors, qualifiedNameErrors } from './label-names.ts';
 export {
-  type LabelOperator,
   type LabelRequirement,
   labelsMatch,
-  type Parsed,
   parseLabelSelector,
 } from './label-selector.ts';

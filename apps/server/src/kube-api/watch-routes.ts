@@ -29,15 +29,15 @@ import { boundToNode } from './pod-reads.ts';
 import { type PodChange, PodVersions } from './watch.ts';
 import { type PodPredicate, podSelector } from './watch-selector.ts';
 
-export const WATCH_URLS = new Set(['/api/v1/pods', '/api/v1/namespaces/:ns/pods']);
-export const BOOKMARK_MS = 60_000;
+const WATCH_URLS = new Set(['/api/v1/pods', '/api/v1/namespaces/:ns/pods']);
+const BOOKMARK_MS = 60_000;
 /** The apiserver's --min-request-timeout: a watch without timeoutSeconds ends after this long. */
-export const DEFAULT_WATCH_SECONDS = 1800;
-export const HIGH_WATER_BYTES = 8 * 1024 * 1024;
+const DEFAULT_WATCH_SECONDS = 1800;
+const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 /** A BOOKMARK before the timeout ends the stream is sent this long ahead of it. */
 const LAST_BOOKMARK_MS = 100;
 
-export interface WatchOptions {
+interface WatchOptions {
   maxStreams?: number;
   maxStreamsPerAddress?: number;
   bookmarkMs?: number;
@@ -60,7 +60,7 @@ interface WatchQuery {
 
 const isTrue = (v: string | undefined) => v === 'true' || v === '1';
 
-export function expired(rv: number, oldest: number): Status {
+function expired(rv: number, oldest: number): Status {
   return status(410, 'Expired', `too old resource version: ${rv} (${oldest})`);
 }
 

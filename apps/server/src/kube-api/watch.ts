@@ -24,11 +24,11 @@ import type { TraceSource } from '../context.ts';
 import type { Engine } from '../engine.ts';
 
 /** Trace events read at start to rebuild the versions (the ring's preload after a restart holds as many). */
-export const WATCH_HISTORY_EVENTS = 50_000;
+const WATCH_HISTORY_EVENTS = 50_000;
 /** Removed pods remembered for DELETED events to watchers resuming from before the removal. */
-export const MAX_TOMBSTONES = 10_000;
+const MAX_TOMBSTONES = 10_000;
 
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface PodChange {
   type: ChangeType;

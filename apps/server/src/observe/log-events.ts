@@ -46,7 +46,7 @@ export interface LogJoin {
 export type JoinResult = 'recorded' | 'confirmed' | 'repeated' | 'unmatched' | 'ignored';
 
 /** The payload types a log event may join the trace with. */
-export const LOG_JOIN_TYPES = [
+const LOG_JOIN_TYPES = [
   'config.update',
   'sync.result',
   'backoff',

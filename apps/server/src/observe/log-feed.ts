@@ -44,7 +44,7 @@ export interface FeedStats {
 
 const NL = 0x0a;
 
-export function localZone(): string {
+function localZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 

@@ -14,8 +14,8 @@ import type { AdmittedPod } from '@syncscope/core';
 import type { ContainerStatus, PodStatus } from '@syncscope/core/api';
 import type { ContainerStatusRT, PodStatusRT } from '@syncscope/core/kubelet/container/runtime';
 
-export const OBSERVED_ANNOTATION = 'syncscope.io/observed';
-export const OWNER_ANNOTATION = 'syncscope.io/owner';
+const OBSERVED_ANNOTATION = 'syncscope.io/observed';
+const OWNER_ANNOTATION = 'syncscope.io/owner';
 
 export interface ObservedIdentity {
   uid: string;

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import type { TraceEvent, WorkerState } from '@syncscope/core/trace';
 import { spanEventOf } from './span-events.ts';
 
-export type AttrValue = string | number | boolean;
+type AttrValue = string | number | boolean;
 export type Attrs = Record<string, AttrValue>;
 
 export interface SpanEventRecord {

@@ -16,7 +16,7 @@ import type { SimFaults } from '../sim-control.ts';
 import { FAULT_METHODS, type FaultMethod, type NodeInfo } from './protocol.ts';
 
 /** Deadline of a control request when the caller gives none. */
-export const CONTROL_TIMEOUT_MS = 5_000;
+const CONTROL_TIMEOUT_MS = 5_000;
 
 interface Answer {
   status: number;
@@ -24,7 +24,7 @@ interface Answer {
 }
 
 /** Thrown when the control socket does not answer (no file, nobody listening, timed out). */
-export class NodeUnreachable extends CriError {
+class NodeUnreachable extends CriError {
   constructor(what: string, cause: string) {
     super(what, GrpcCode.UNAVAILABLE, `simulated node not reachable: ${cause}`);
   }

@@ -27,7 +27,7 @@ import { CONTROL_SOCKET, IDLE_STOP_ENV, NODE_LOG, type NodeInfo, SIM_SOCKET } fr
 const here = dirname(fileURLToPath(import.meta.url));
 const ENTRY = join(here, 'main.ts');
 /** How long a spawned node may take to answer (it compiles its TypeScript first). */
-export const SPAWN_TIMEOUT_MS = 30_000;
+const SPAWN_TIMEOUT_MS = 30_000;
 const POLL_MS = 25;
 
 export interface SimNodeLink {
@@ -176,7 +176,7 @@ function tail(path: string): string {
 }
 
 /** Whether pid is a live process (a zombie, exited but not yet reaped by its parent, counts as gone). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {

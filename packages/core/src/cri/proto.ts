@@ -21,8 +21,8 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   oneofs: true,
 };
 
-export const RUNTIME_SERVICE = 'runtime.v1.RuntimeService';
-export const IMAGE_SERVICE = 'runtime.v1.ImageService';
+const RUNTIME_SERVICE = 'runtime.v1.RuntimeService';
+const IMAGE_SERVICE = 'runtime.v1.ImageService';
 
 export interface CriServices {
   runtime: ServiceDefinition;

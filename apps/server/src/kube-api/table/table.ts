@@ -18,7 +18,7 @@ export interface TableColumnDefinition {
   priority: number;
 }
 
-export type Cell = string | number | boolean;
+type Cell = string | number | boolean;
 
 export interface TableRowCondition {
   type: string;
@@ -27,7 +27,7 @@ export interface TableRowCondition {
   message?: string;
 }
 
-export interface TableRow {
+interface TableRow {
   cells: Cell[];
   conditions?: TableRowCondition[];
   object?: unknown;
