@@ -19,7 +19,7 @@ import { logAttempt, parseCriLog, readPodLogFile, resolveLogContainer } from '..
 import { badRequest, notFound, sendStatus } from '../status.ts';
 import { BoolQuery, checked, IntQuery, PathParam, TextQuery } from './params.ts';
 
-export interface LogsRoutesOptions {
+interface LogsRoutesOptions {
   podLogsDirectory?: string;
 }
 

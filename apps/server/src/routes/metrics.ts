@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { KubeletMetrics } from '../metrics.ts';
 
-export interface MetricsRoutesOptions {
+interface MetricsRoutesOptions {
   metrics?: KubeletMetrics;
 }
 

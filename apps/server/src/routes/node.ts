@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import { PUBLIC_ROUTE, READ_ROUTE } from '../access.ts';
 import type { Example } from '../examples.ts';
 
-export interface NodeRoutesOptions {
+interface NodeRoutesOptions {
   examples?: Example[];
   health?: () => string | undefined;
 }

@@ -52,7 +52,7 @@ function convert(schema: TSchema, data: unknown): unknown {
 }
 
 /** Fastify's validator compiler for the params and query schemas above (compiled once per route). */
-export const checkParams: FastifySchemaCompiler<unknown> = (def) => {
+const checkParams: FastifySchemaCompiler<unknown> = (def) => {
   const schema = def.schema as TSchema;
   const compiled = TypeCompiler.Compile(schema);
   const props = ((schema as TObject).properties ?? {}) as Record<string, Described>;

@@ -16,12 +16,12 @@ import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { applyFault, type SimControl } from '../sim-control.ts';
 import { badRequest, sendStatus, status } from '../status.ts';
 
-export interface SimRoutesOptions {
+interface SimRoutesOptions {
   sim?: SimControl;
 }
 
-export const MIN_SPEED = 1;
-export const MAX_SPEED = 100;
+const MIN_SPEED = 1;
+const MAX_SPEED = 100;
 
 const notSimulated = () =>
   status(

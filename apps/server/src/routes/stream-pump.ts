@@ -29,10 +29,10 @@ interface DiskHistory {
 }
 
 /** Longest a turn serialises and writes before it yields to the event loop. */
-export const TURN_BUDGET_MS = 8;
+const TURN_BUDGET_MS = 8;
 /** Most events in one message. */
 export const BATCH_EVENTS = 500;
-export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** What the pump drives: one client. */
 export interface Pumped {

@@ -36,16 +36,15 @@ import { addressKey } from '../limits.ts';
 import { badRequest, intParam, sendStatus, status } from '../status.ts';
 import { BATCH_EVENTS, type Pumped, StreamPump } from './stream-pump.ts';
 
-export { BATCH_EVENTS };
-export const FLUSH_MS = 50;
-export const SEND_WATER_BYTES = 256 * 1024;
-export const HIGH_WATER_BYTES = 8 * 1024 * 1024;
-export const MAX_LAG_EVENTS = 10_000;
-export const STALL_MS = 15_000;
+const FLUSH_MS = 50;
+const SEND_WATER_BYTES = 256 * 1024;
+const HIGH_WATER_BYTES = 8 * 1024 * 1024;
+const MAX_LAG_EVENTS = 10_000;
+const STALL_MS = 15_000;
 const CLOSE_RESYNC = 4000;
 /** RFC 6455 "Try Again Later". */
-export const CLOSE_TRY_AGAIN_LATER = 1013;
-export const TERMINATE_MS = 5_000;
+const CLOSE_TRY_AGAIN_LATER = 1013;
+const TERMINATE_MS = 5_000;
 export const MAX_STREAMS = 256;
 export const MAX_STREAMS_PER_ADDRESS = 32;
 
@@ -209,8 +208,6 @@ class StreamCaps {
     };
   }
 }
-
-export { originAllowed };
 
 async function traceStream(app: FastifyInstance, opts: TraceStreamOptions): Promise<void> {
   const { trace } = app.syncscope;

@@ -17,8 +17,8 @@ import type { TraceSource } from '../context.ts';
 import { podFilter } from '../store/segment-index.ts';
 import { checked, IntQuery, TextQuery } from './params.ts';
 
-export const DEFAULT_TRACE_LIMIT = 10_000;
-export const MAX_TRACE_LIMIT = 100_000;
+const DEFAULT_TRACE_LIMIT = 10_000;
+const MAX_TRACE_LIMIT = 100_000;
 const EXPORT_CHUNK = 1_000;
 
 /**

@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendStatus, status } from '../status.ts';
 
-export interface WebOptions {
+interface WebOptions {
   /** Directory holding index.html; absent or missing → the build hint. */
   webRoot?: string;
 }
@@ -41,7 +41,7 @@ which builds it first) and reload. The API is up: <a href="/api/v1/pods">/api/v1
 /** Paths a Kubernetes client asks for: never answered with the page, whatever follows the prefix. */
 const API_PREFIXES = ['/api', '/apis', '/openapi', '/version'];
 
-export function isApiPath(path: string): boolean {
+function isApiPath(path: string): boolean {
   const p = path.replace(/\/{2,}/g, '/').toLowerCase();
   return API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
 }

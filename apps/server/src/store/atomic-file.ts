@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 
-export const TEMP_SUFFIX = '.tmp';
+const TEMP_SUFFIX = '.tmp';
 
 export function isTempFile(name: string): boolean {
   return name.endsWith(TEMP_SUFFIX);

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fsyncDirSync, writeFileAtomicSync } from './atomic-file.ts';
 
-export const DAMAGED_DIR = 'damaged';
+const DAMAGED_DIR = 'damaged';
 
 /** A free path in `<dir>/damaged/` for `name` with the current time (and a counter on a clash). */
 function target(dir: string, name: string, suffix = ''): string {

@@ -13,7 +13,7 @@ import { readdirSync } from 'node:fs';
 import type { TraceEvent } from '@syncscope/core/trace';
 
 /** Pods ("namespace/name") added since the last server.start in events (oldest first) and not removed. */
-export function podsLeftByJournal(events: readonly TraceEvent[]): string[] {
+function podsLeftByJournal(events: readonly TraceEvent[]): string[] {
   let from = 0;
   for (let i = events.length - 1; i >= 0; i--) {
     if ((events[i] as TraceEvent).type === 'server.start') {

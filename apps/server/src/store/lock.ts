@@ -37,7 +37,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fsyncDirSync } from './atomic-file.ts';
 
-export const LOCK_FILE = 'lock';
+const LOCK_FILE = 'lock';
 const CLAIM_ABANDONED_MS = 5_000;
 const ATTEMPTS = 20;
 

@@ -24,7 +24,7 @@ type LineFn = (start: number, end: number) => boolean | undefined;
  * line yet). Returns -1 when done (the end, or fn returned false), or, once performance.now() passes
  * `until`, the offset to go on from.
  */
-export function eachLine(buf: Buffer, from: number, fn: LineFn, until = Number.POSITIVE_INFINITY): number {
+function eachLine(buf: Buffer, from: number, fn: LineFn, until = Number.POSITIVE_INFINITY): number {
   let start = from;
   for (let n = 1; ; n++) {
     const nl = buf.indexOf(0x0a, start);
@@ -36,7 +36,7 @@ export function eachLine(buf: Buffer, from: number, fn: LineFn, until = Number.P
 }
 
 /** eachLine over all of buf in slices of SLICE_MS, yielding to the event loop between them. */
-export async function eachLineSliced(buf: Buffer, fn: LineFn): Promise<void> {
+async function eachLineSliced(buf: Buffer, fn: LineFn): Promise<void> {
   let at = 0;
   while (at >= 0) {
     at = eachLine(buf, at, fn, performance.now() + SLICE_MS);

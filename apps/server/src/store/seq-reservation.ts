@@ -29,7 +29,7 @@ import { removeFileDurableSync, writeFileAtomicSync } from './atomic-file.ts';
 export const SEQ_RESERVED_FILE = 'seq-reserved';
 export const SEQ_RESERVED_NOW_FILE = 'seq-reserved.now';
 /** Seqs reserved per write; the background renewal starts when half are used. */
-export const SEQ_BLOCK = 10_000;
+const SEQ_BLOCK = 10_000;
 
 export class SeqReservation {
   readonly path: string;

@@ -49,7 +49,7 @@ function refused(): void {
   for (const l of listeners) l();
 }
 
-export function authHeaders(): Record<string, string> {
+function authHeaders(): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
 

@@ -3,7 +3,7 @@
  * the server returns is a Kubernetes Status object; it is thrown as an ApiError that keeps it, so forms can
  * show the field and reason of each cause.
  */
-import { type Event, isStatus, type Pod, type PodList, type Status } from '@syncscope/core/api';
+import { isStatus, type Pod, type PodList, type Status } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { authFetch } from './auth.ts';
@@ -35,17 +35,8 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
-/** GET /api/v1/events (core/v1 EventList). */
-export interface EventList {
-  apiVersion: 'v1';
-  kind: 'EventList';
-  metadata: { resourceVersion?: string };
-  items: Event[];
-}
-
 export const getPods = (): Promise<PodList> => request('/api/v1/pods');
 export const getNode = (): Promise<NodeInfo> => request('/api/v1/node');
-export const getEvents = (): Promise<EventList> => request('/api/v1/events');
 
 /** Creates a pod from a manifest (YAML or JSON text). */
 export function createPod(namespace: string, manifest: string): Promise<Pod> {
@@ -94,7 +85,7 @@ export async function getTraceBounds(): Promise<{ oldest: number | null; newest:
   return { oldest: page.oldest, newest: page.newest ?? page.next ?? 0 };
 }
 
-export const MAX_TRACE_PAGES = 50;
+const MAX_TRACE_PAGES = 50;
 
 /** All of a pod's trace the server holds, following `next` until a page comes back empty. */
 export async function getPodTrace(podUID: string): Promise<TraceEvent[]> {

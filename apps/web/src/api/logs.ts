@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { authFetch } from './auth.ts';
 import { ApiError } from './client.ts';
 
-export async function getPodLog(
+async function getPodLog(
   namespace: string,
   name: string,
   opts: { container: string; previous?: boolean; tailLines?: number },

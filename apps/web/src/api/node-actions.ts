@@ -36,8 +36,6 @@ export type FaultRequest =
   | { kind: 'latency'; ms: number }
   | { kind: 'clear' };
 
-export type FaultKind = FaultRequest['kind'];
-
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await authFetch(path, {
     method,

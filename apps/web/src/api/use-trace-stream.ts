@@ -55,7 +55,7 @@ async function resumePoint(queryClient: QueryClient, first: boolean): Promise<nu
 }
 
 /** Longest wait for a frame before pending events are applied anyway (hidden tabs get no frames). */
-export const FLUSH_FALLBACK_MS = 250;
+const FLUSH_FALLBACK_MS = 250;
 
 /** Collects events and hands them to `apply` once per animation frame. */
 function frameBatcher(apply: (events: TraceEvent[]) => void) {

@@ -9,13 +9,13 @@ import { useEffect, useMemo } from 'react';
 import { fieldProblem, type SourceProblem, yamlProblems } from '../lib/yaml-position.ts';
 import { YamlEditor } from './YamlEditor.tsx';
 
-export interface Refusal {
+interface Refusal {
   causes: StatusCause[];
   /** The text the server refused. */
   text: string;
 }
 
-export function ManifestEditor({
+function ManifestEditor({
   text,
   onText,
   refusal,

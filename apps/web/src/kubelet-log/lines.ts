@@ -6,7 +6,7 @@
 import { authFetch } from '../api/auth.ts';
 
 /** The longest line shown; the rest of a longer one is cut. */
-export const MAX_SHOWN_BYTES = 16 * 1024;
+const MAX_SHOWN_BYTES = 16 * 1024;
 
 export interface LineSource {
   /** The text of line `n` (1-based) without its newline, or undefined past the end. */

@@ -75,7 +75,7 @@ export function openKubeletLog(file: Blob, onProgress: (fraction: number) => voi
 }
 
 /** The node with the most events: the one a log of several nodes opens on. */
-export function busiestNode(events: readonly TraceEvent[]): string | null {
+function busiestNode(events: readonly TraceEvent[]): string | null {
   const counts = new Map<string, number>();
   for (const ev of events) if (ev.node) counts.set(ev.node, (counts.get(ev.node) ?? 0) + 1);
   let best: string | null = null;
@@ -109,7 +109,7 @@ export function logReplay(
   };
 }
 
-export interface ImportMeta {
+interface ImportMeta {
   id: string;
   name: string;
   size: number;

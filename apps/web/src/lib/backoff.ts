@@ -56,7 +56,7 @@ export function backoffConstants(
       };
 }
 
-export const BACKOFF_REASONS = ['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull'] as const;
+const BACKOFF_REASONS = ['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull'] as const;
 
 export interface BackoffRung {
   /** 1-based position in the ladder shown. */

@@ -9,7 +9,7 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 import { scaleBand, scaleLinear } from 'd3';
 
-export const DEFAULT_CADENCE_RUNS = 30;
+const DEFAULT_CADENCE_RUNS = 30;
 
 export interface CadenceRun {
   seq: number;
@@ -51,7 +51,7 @@ export function housekeepingRuns(events: readonly TraceEvent[], n = DEFAULT_CADE
   return runs.length > n ? runs.slice(runs.length - n) : runs;
 }
 
-export interface CadenceBar {
+interface CadenceBar {
   seq: number;
   x: number;
   width: number;

@@ -17,23 +17,23 @@
 import type { TraceEvent, TraceOf } from '@syncscope/core/trace';
 
 /** A cause older than this when the next update arrives is not that update's cause. */
-export const CAUSE_WINDOW_MS = 5_000;
+const CAUSE_WINDOW_MS = 5_000;
 
-export interface FlowCause {
+interface FlowCause {
   kind: 'pleg' | 'config' | 'resync';
   seq: number;
   time: number;
   label: string;
 }
 
-export interface FlowUpdate {
+interface FlowUpdate {
   seq: number;
   time: number;
   updateType: string;
   coalesced: boolean;
 }
 
-export interface FlowRun {
+interface FlowRun {
   /** The run's `sync.start` (absent when the trace starts inside it) and `sync.result` (absent while running). */
   startSeq: number | null;
   resultSeq: number | null;
@@ -120,7 +120,7 @@ export function wakeChains(events: readonly TraceEvent[]): WakeChain[] {
 }
 
 /** The seqs a chain touches: selecting any of them selects the chain. */
-export function chainSeqs(c: WakeChain): number[] {
+function chainSeqs(c: WakeChain): number[] {
   return [c.cause.seq, c.update.seq, c.run?.startSeq ?? -1, c.run?.resultSeq ?? -1].filter((s) => s >= 0);
 }
 

@@ -12,7 +12,7 @@ export type ClockFormat = (ms: number) => string;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** HH:MM:SS of an engine time, local (the UI) or UTC (tests). */
-export function clockTime(ms: number, utc = false): string {
+function clockTime(ms: number, utc = false): string {
   const d = new Date(ms);
   return utc
     ? `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
@@ -31,7 +31,7 @@ export const goDuration = (seconds: number): string => formatGoDuration(seconds 
 const short = (id: string) => id.replace(/^[a-z]+:\/\//, '').slice(0, 12);
 
 /** ", grace 30s" or ", grace 5s (override)" for a kill that carries its grace period; else "". */
-export function graceWords(ev: { gracePeriodS?: number; override?: boolean }): string {
+function graceWords(ev: { gracePeriodS?: number; override?: boolean }): string {
   if (ev.gracePeriodS === undefined) return '';
   return `, grace ${goDuration(ev.gracePeriodS)}${ev.override ? ' (override)' : ''}`;
 }

@@ -6,7 +6,7 @@ import type { ContainerStatus, Pod, PodStatus } from '@syncscope/core/api';
 import type { TraceEvent, TracePayload } from '@syncscope/core/trace';
 
 export const T0 = Date.parse('2025-01-10T12:00:00Z');
-export const POD_UID = 'uid-web';
+const POD_UID = 'uid-web';
 export const POD_REF = { podUID: POD_UID, pod: 'default/web' };
 
 /** Returns a builder that stamps payloads with increasing seq; `at` is seconds after T0. */

@@ -22,14 +22,14 @@ export const LOOP_SOURCE_COLORS: Record<LoopSource, string> = {
   housekeeping: 'var(--src-housekeeping)',
 };
 
-export const DEFAULT_LOOP_WINDOW_MS = 60_000;
+const DEFAULT_LOOP_WINDOW_MS = 60_000;
 export const LOOP_LANE_HEIGHT = 16;
-export const LOOP_LANE_GAP = 4;
+const LOOP_LANE_GAP = 4;
 export const LOOP_AXIS_HEIGHT = 18;
 /** The narrowest mark drawn, in px, so a 0 ms iteration stays visible. */
 export const MIN_MARK_PX = 2;
 
-export interface LoopMark {
+interface LoopMark {
   seq: number;
   source: LoopSource;
   /** Engine time the iteration ended (the event's time). */
@@ -41,7 +41,7 @@ export interface LoopMark {
   width: number;
 }
 
-export interface SkippedMark {
+interface SkippedMark {
   seq: number;
   time: number;
   backoffMs: number;
@@ -50,7 +50,7 @@ export interface SkippedMark {
   width: number;
 }
 
-export interface FaultMark {
+interface FaultMark {
   seq: number;
   time: number;
   fault: string;
@@ -58,7 +58,7 @@ export interface FaultMark {
   x: number;
 }
 
-export interface RelistMark {
+interface RelistMark {
   seq: number;
   time: number;
   events: number;

@@ -99,7 +99,7 @@ export function podsFromEvents(events: readonly TraceEvent[]): Pod[] {
 }
 
 /** The node as the last events left it: runtime from server.start and runtime.state, PLEG from its events. */
-export function nodeFromEvents(events: readonly TraceEvent[], now: number): NodeInfo {
+function nodeFromEvents(events: readonly TraceEvent[], now: number): NodeInfo {
   let start: Extract<TraceEvent, { type: 'server.start' }> | undefined;
   let runtimeState: Extract<TraceEvent, { type: 'runtime.state' }> | undefined;
   let mode: 'generic' | 'evented' = 'generic';

@@ -60,8 +60,8 @@ export function resumeSince(lastSeq: number, oldest: number | null): { since: nu
   return { since, gap: false };
 }
 
-export const RECONNECT_BASE_MS = 500;
-export const RECONNECT_MAX_MS = 10_000;
+const RECONNECT_BASE_MS = 500;
+const RECONNECT_MAX_MS = 10_000;
 
 /** Delay before reconnect attempt `attempt` (0-based): 0.5 s doubling, capped at 10 s. */
 export function reconnectDelayMs(attempt: number): number {

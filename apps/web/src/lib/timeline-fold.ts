@@ -10,7 +10,7 @@ import type { TraceEvent, TraceOf } from '@syncscope/core/trace';
 import type { ContainerLane, FaultMark, LaneRun, LaneSegment, TimelineLayout } from './timeline-layout.ts';
 
 /** A container keeps one lane per instance up to this many instances; past it they share one lane. */
-export const FOLD_AFTER = 3;
+const FOLD_AFTER = 3;
 
 function runOf(l: ContainerLane): LaneRun {
   return {
@@ -24,7 +24,7 @@ function runOf(l: ContainerLane): LaneRun {
 }
 
 /** The lanes with each container of more than FOLD_AFTER instances folded into one lane (in place of its first). */
-export function foldLanes(lanes: readonly ContainerLane[], foldAfter = FOLD_AFTER): ContainerLane[] {
+function foldLanes(lanes: readonly ContainerLane[], foldAfter = FOLD_AFTER): ContainerLane[] {
   const byName = new Map<string, ContainerLane[]>();
   for (const l of lanes) byName.set(l.name, [...(byName.get(l.name) ?? []), l]);
   const out: ContainerLane[] = [];

@@ -22,7 +22,7 @@ import type {
   WorkType,
 } from '@syncscope/core/trace';
 
-export interface WorkerBand {
+interface WorkerBand {
   state: WorkerState;
   start: number;
   end: number;
@@ -30,7 +30,7 @@ export interface WorkerBand {
   open: boolean;
 }
 
-export type LaneSegmentKind = 'created' | 'running' | 'exited';
+type LaneSegmentKind = 'created' | 'running' | 'exited';
 export interface LaneSegment {
   kind: LaneSegmentKind;
   start: number;
@@ -67,7 +67,7 @@ export interface LaneRun {
   error: string | null;
 }
 
-export interface PlegMark {
+interface PlegMark {
   seq: number;
   time: number;
   event: PlegEventType;
@@ -75,7 +75,7 @@ export interface PlegMark {
   containerName: string | null;
 }
 
-export interface SyncMark {
+interface SyncMark {
   seq: number;
   start: number;
   end: number;
@@ -85,7 +85,7 @@ export interface SyncMark {
   failed: boolean;
 }
 
-export interface BackoffWindow {
+interface BackoffWindow {
   seq: number;
   kind: 'container' | 'image';
   container: string;
@@ -94,7 +94,7 @@ export interface BackoffWindow {
   end: number;
 }
 
-export interface ProbeMark {
+interface ProbeMark {
   seq: number;
   time: number;
   container: string;
@@ -103,7 +103,7 @@ export interface ProbeMark {
   output: string | null;
 }
 
-export interface EventMark {
+interface EventMark {
   seq: number;
   time: number;
   eventType: 'Normal' | 'Warning';
@@ -112,7 +112,7 @@ export interface EventMark {
 }
 
 /** A worker update (or the config op before it) on the "updates" row. */
-export interface UpdateMark {
+interface UpdateMark {
   seq: number;
   time: number;
   kind: 'config' | 'update';
@@ -148,7 +148,7 @@ export interface TimelineLayout {
 }
 
 /** "containerd://abc" and "abc" name the same container. */
-export function bareContainerID(id: string | undefined | null): string | null {
+function bareContainerID(id: string | undefined | null): string | null {
   if (!id) return null;
   const i = id.indexOf('://');
   return i >= 0 ? id.slice(i + 3) : id;

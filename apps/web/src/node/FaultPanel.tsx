@@ -21,7 +21,7 @@ import {
 import { queryKeys, usePods } from '../api/queries.ts';
 import './faults.css';
 
-export const SPEEDS = [1, 5, 10, 30] as const;
+const SPEEDS = [1, 5, 10, 30] as const;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -33,7 +33,7 @@ function latest(events: readonly TraceEvent[]): { runtime?: RuntimeState; relist
 }
 
 /** "0.4s", "12s", "3m5s" */
-export function agoText(ms: number): string {
+function agoText(ms: number): string {
   const s = Math.max(0, ms) / 1000;
   if (s < 10) return `${s.toFixed(1)}s`;
   if (s < 120) return `${Math.round(s)}s`;

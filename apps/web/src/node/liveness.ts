@@ -8,7 +8,7 @@ import type { KubeletConfiguration, NodeInfo } from '@syncscope/core/kubelet/con
 import type { TraceEvent } from '@syncscope/core/trace';
 
 /** A beat later than this many periods is stalled. */
-export const STALL_PERIODS = 2;
+const STALL_PERIODS = 2;
 
 export type BeatName = 'loop' | 'relist' | 'housekeeping';
 
@@ -73,7 +73,7 @@ export function clockText(ms: number): string {
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
-export const BEAT_WORDS: Record<BeatName, { noun: string; none: string }> = {
+const BEAT_WORDS: Record<BeatName, { noun: string; none: string }> = {
   loop: { noun: 'sync loop iteration', none: 'no sync loop iteration seen yet' },
   relist: { noun: 'PLEG relist', none: 'no relist seen yet' },
   housekeeping: { noun: 'housekeeping run', none: 'no housekeeping run seen yet' },

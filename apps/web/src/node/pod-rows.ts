@@ -7,7 +7,7 @@
 import { type Pod, printPod } from '@syncscope/core/api';
 
 export type SortKey = 'namespace' | 'name' | 'ready' | 'status' | 'restarts' | 'age';
-export type SortDir = 'asc' | 'desc';
+type SortDir = 'asc' | 'desc';
 export interface SortState {
   key: SortKey;
   dir: SortDir;

@@ -20,11 +20,11 @@ import { Legend, MarksSvg, Rows } from './rows.tsx';
 import { useWidth } from './use-width.ts';
 import { panWindow, type TimeWindow, zoomWindow } from './viewport.ts';
 
-export const GUTTER = 150;
-export const AXIS_H = 26;
-export const ROW_H = 22;
+const GUTTER = 150;
+const AXIS_H = 26;
+const ROW_H = 22;
 const PAD = 4;
-export const CANVAS_THRESHOLD = 2000;
+const CANVAS_THRESHOLD = 2000;
 
 export interface TimelineProps {
   layout: TimelineLayout;

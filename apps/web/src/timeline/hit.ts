@@ -31,7 +31,7 @@ export function laneLabel(lane: ContainerLane): string {
   return `${lane.init ? 'init:' : ''}${lane.name}${attempt}`;
 }
 
-export function laneSummary(lane: ContainerLane, fmt: ClockFormat = localClock): string[] {
+function laneSummary(lane: ContainerLane, fmt: ClockFormat = localClock): string[] {
   const out = [laneLabel(lane)];
   if (lane.containerID) out.push(`id ${lane.containerID.slice(0, 12)}`);
   if (lane.createdAt !== null) out.push(`created ${fmt(lane.createdAt)}`);

@@ -10,7 +10,7 @@ export interface TimeWindow {
 }
 
 /** The narrowest window a zoom may reach (ms). */
-export const MIN_SPAN_MS = 200;
+const MIN_SPAN_MS = 200;
 
 /** Keeps `w` inside `bounds` (moving it, not shrinking, when it sticks out) and at least MIN_SPAN_MS wide. */
 export function clampWindow(w: TimeWindow, bounds: TimeWindow): TimeWindow {
@@ -52,7 +52,7 @@ export function panWindow(w: TimeWindow, fraction: number, bounds: TimeWindow): 
 }
 
 /** Whether the window shows the whole history (then it follows the live end). */
-export function isWhole(w: TimeWindow, bounds: TimeWindow): boolean {
+function isWhole(w: TimeWindow, bounds: TimeWindow): boolean {
   return w.start <= bounds.start && w.end >= bounds.end;
 }
 

@@ -3,7 +3,7 @@ import type { PassiveClock } from '../clock/clock.ts';
 import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { EventRecorder } from './events/event-recorder.ts';
 
-export const DeadlineExceededReason = 'DeadlineExceeded';
+const DeadlineExceededReason = 'DeadlineExceeded';
 export const DeadlineExceededMessage = 'Pod was active on the node longer than the specified deadline';
 
 /** lifecycle.ShouldEvictResponse */
@@ -14,7 +14,7 @@ export interface ShouldEvictResponse {
 }
 
 /** PodSyncLoopHandler: the sync loop also syncs every pod for which some handler says so. */
-export interface PodSyncLoopHandler {
+interface PodSyncLoopHandler {
   shouldSync(pod: AdmittedPod): boolean;
 }
 

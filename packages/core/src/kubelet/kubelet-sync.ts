@@ -17,7 +17,7 @@ import { generateAPIPodStatus, type ProbeStatusUpdater } from './status/generate
 import type { StatusManager } from './status/status-manager.ts';
 
 /** The prober manager as the sync functions use it (prober/prober-manager.ts). */
-export interface ProbeManagerHooks extends ProbeStatusUpdater {
+interface ProbeManagerHooks extends ProbeStatusUpdater {
   addPod(pod: Pod): void;
   stopLivenessAndStartup(pod: Pod): void;
   removePod(pod: Pod): void;

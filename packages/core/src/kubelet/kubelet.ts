@@ -21,13 +21,13 @@ import type { PodWorkers } from './pod-workers.ts';
 import type { ProberManager } from './prober/prober-manager.ts';
 import type { StatusManager } from './status/status-manager.ts';
 
-export type { KubeletComponents, KubeletDeps, KubeletParts, KubeletRuntime } from './kubelet-components.ts';
+export type { KubeletComponents, KubeletDeps, KubeletParts } from './kubelet-components.ts';
 
 /**
  * NewMainKubelet: the event recorder and the runtime manager on the CRI, then every other part wired to
  * them (newKubeletComponents). Builds only; nothing runs until Kubelet.start.
  */
-export function newMainKubelet(deps: KubeletDeps): KubeletComponents {
+function newMainKubelet(deps: KubeletDeps): KubeletComponents {
   const config: KubeletConfiguration = { ...defaultKubeletConfiguration, ...deps.config };
   const recorder = new Recorder(deps.clock, deps.trace, config.nodeName);
   const runtime = new KubeGenericRuntimeManager({

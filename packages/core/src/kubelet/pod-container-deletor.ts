@@ -2,10 +2,10 @@ import type { ContainerStatusRT, PodStatusRT } from './container/runtime.ts';
 import { Channel } from './util/channel.ts';
 
 /** containerDeletorBufferLimit: removal requests waiting at most; more are dropped (GC catches them). */
-export const CONTAINER_DELETOR_BUFFER_LIMIT = 50;
+const CONTAINER_DELETOR_BUFFER_LIMIT = 50;
 
 /** minDeadContainerInPod: exited instances of one container name kept by the deletor at least. */
-export const MIN_DEAD_CONTAINER_IN_POD = 1;
+const MIN_DEAD_CONTAINER_IN_POD = 1;
 
 interface RemovalRequest {
   id: string;

@@ -2,7 +2,7 @@ import type { Pod } from '../api/v1.ts';
 import type { PodRef } from '../events/trace.ts';
 
 /** `namespace/name`, the form traces and klog.KObj use. */
-export function podKey(pod: Pod): string {
+function podKey(pod: Pod): string {
   return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
 }
 

@@ -7,7 +7,7 @@ import type { PodSyncStatus } from './pod-sync-status.ts';
 import type { PodSyncer } from './pod-syncer.ts';
 import type { WorkQueue } from './util/queue/work-queue.ts';
 
-export interface PodWorkersConfig {
+interface PodWorkersConfig {
   resyncIntervalMs: number;
   backOffPeriodMs: number;
   backOffOnTransientErrorPeriodMs: number;

@@ -28,14 +28,13 @@ import { Channel } from './util/channel.ts';
 import { jitter } from './util/jitter.ts';
 
 export {
-  isPodStatusCacheTerminal,
   NetworkNotReadyErrorMsg,
   PodSyncError,
   type PodSyncer,
   type SyncOutcome,
 } from './pod-syncer.ts';
 
-export type { PodWorkerSync, PodWorkersConfig, PodWorkersDeps } from './pod-workers-queries.ts';
+export type { PodWorkerSync, PodWorkersDeps } from './pod-workers-queries.ts';
 
 /**
  * PodWorkers (pod_workers.go): one serial worker per pod UID that drives the pod through its lifecycle.

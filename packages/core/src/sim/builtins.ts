@@ -152,7 +152,7 @@ function evalTest(a: string[], sh: Shell): boolean {
 }
 
 /** busybox echo: `-n` drops the newline, `-e` interprets backslash escapes. */
-export function echoText(args: string[]): string {
+function echoText(args: string[]): string {
   let newline = true;
   let escapes = false;
   while (args[0] && /^-[neE]+$/.test(args[0])) {

@@ -41,7 +41,7 @@ export function containerEnv(c: ContainerRecord, sb: SandboxRecord): Map<string,
   return env;
 }
 
-export function hostnameOf(sb: SandboxRecord): string {
+function hostnameOf(sb: SandboxRecord): string {
   return sb.config.hostname || (sb.hostNetwork ? 'syncscope-node' : sb.config.metadata.name);
 }
 

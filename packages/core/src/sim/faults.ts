@@ -34,7 +34,7 @@ export interface FaultHooks {
 }
 
 /** The CRI method names faults key on (as in the proto). */
-export const CRI_METHODS = [
+const CRI_METHODS = [
   'Version',
   'Status',
   'RunPodSandbox',

@@ -56,13 +56,13 @@ export const BUSYBOX_APPLETS = [
   'whoami',
 ] as const;
 
-export function digestOf(seed: string): string {
+function digestOf(seed: string): string {
   return `sha256:${createHash('sha256').update(seed).digest('hex')}`;
 }
 
 const PATH_ENV = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-export function defaultImages(): ImageDef[] {
+function defaultImages(): ImageDef[] {
   return [
     {
       ref: 'docker.io/library/busybox:latest',

@@ -12,7 +12,7 @@ import { parseScript, ShellSyntaxError, type ShNode, type Word } from './shell-p
  * A loop iteration that takes no clock time costs BUSY_LOOP_TICK_MS of it, so `while true; do :; done`
  * spins on the clock instead of starving the event loop.
  */
-export const BUSY_LOOP_TICK_MS = 10;
+const BUSY_LOOP_TICK_MS = 10;
 
 export class Shell {
   readonly vars = new Map<string, string>();

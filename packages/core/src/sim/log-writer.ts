@@ -52,7 +52,7 @@ export class CriLogWriter {
   }
 }
 
-export function formatNs(ns: bigint): string {
+function formatNs(ns: bigint): string {
   const ms = Number(ns / 1_000_000n);
   const frac = (ns % 1_000_000_000n).toString().padStart(9, '0');
   return `${new Date(ms).toISOString().slice(0, 19)}.${frac}Z`;

@@ -95,7 +95,7 @@ export function blockForever(signal: AbortSignal): Promise<never> {
   });
 }
 
-export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Finds an executable like execvp: a name with a slash is taken as a path, otherwise searched in PATH. */
 export function resolveExecutable(

@@ -9,7 +9,7 @@ import { basename, blockForever, type Proc, type Program, resolveExecutable } fr
  */
 
 /** `tail /dev/zero` under a memory limit: the cgroup OOM killer fires about this long after it starts. */
-export const OOM_KILL_AFTER_MS = 100;
+const OOM_KILL_AFTER_MS = 100;
 
 export function defaultPrograms(): Map<string, Program> {
   const m = new Map<string, Program>();

@@ -5,14 +5,14 @@
  * Anything outside that subset is a ShellSyntaxError, which the shell reports the way busybox ash does.
  */
 
-export type WordPart = { t: 'lit'; v: string } | { t: 'var'; name: string };
+type WordPart = { t: 'lit'; v: string } | { t: 'var'; name: string };
 export interface Word {
   parts: WordPart[];
   /** Any part of the word was quoted (so it is never a reserved word). */
   quoted: boolean;
 }
 
-export interface Redir {
+interface Redir {
   fd: number;
   op: '>' | '>>' | '<' | '>&';
   target: Word;
@@ -33,24 +33,7 @@ export class ShellSyntaxError extends Error {}
 
 type Tok = { t: 'word'; w: Word } | { t: 'op'; v: string } | { t: 'redir'; fd: number; op: Redir['op'] };
 
-const RESERVED = new Set([
-  'while',
-  'until',
-  'do',
-  'done',
-  'if',
-  'then',
-  'elif',
-  'else',
-  'fi',
-  'for',
-  'in',
-  '{',
-  '}',
-  '!',
-]);
-
-export function tokenize(src: string): Tok[] {
+function tokenize(src: string): Tok[] {
   const toks: Tok[] = [];
   let parts: WordPart[] = [];
   let lit = '';
@@ -370,5 +353,3 @@ export function parseScript(src: string): ShNode {
   if (pos < toks.length) unexpected();
   return root;
 }
-
-export const isReservedWord = (s: string): boolean => RESERVED.has(s);

@@ -26,7 +26,7 @@ import type { SignalBox } from './process.ts';
  *   `unknown` (a fault) shows CONTAINER_UNKNOWN until the process ends; it then exits 255 "Unknown".
  */
 /** A sandbox config as RunPodSandbox keeps it, once it has checked that the metadata is there. */
-export type SandboxConfig = PodSandboxConfig & { metadata: PodSandboxMetadata };
+type SandboxConfig = PodSandboxConfig & { metadata: PodSandboxMetadata };
 
 /** A container config as CreateContainer keeps it: metadata checked, the image spec it resolved. */
 export type CreatedContainerConfig = ContainerConfig & { metadata: ContainerMetadata; image: ImageSpec };
@@ -47,7 +47,7 @@ export interface SandboxRecord {
 }
 
 /** A running container's process: present from StartContainer until it exits. */
-export interface RunningProcess {
+interface RunningProcess {
   /** Aborted by SIGKILL; every wait in the container's programs (PID 1 and execs) listens to it. */
   kill: AbortController;
   signals: SignalBox;

@@ -14,7 +14,7 @@ import { SimRuntime } from './sim-runtime.ts';
 
 /** Builders and a node fixture for the simulator's tests (not used by production code). */
 
-export function sandboxConfig(
+function sandboxConfig(
   name: string,
   over: Partial<PodSandboxConfig> & { hostNetwork?: boolean; logDir?: string } = {},
 ): PodSandboxConfig {

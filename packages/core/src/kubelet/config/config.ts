@@ -8,7 +8,7 @@ import { Channel } from '../util/channel.ts';
 import { type AdmittedPod, admittedPod } from './admitted-pod.ts';
 
 /** The kubelet's one config source here: pods posted to our API, as the apiserver source would deliver them. */
-export const ApiserverSource = 'api';
+const ApiserverSource = 'api';
 
 /** kubetypes.PodUpdate: one change to the desired pods of one source. */
 export interface PodUpdate {

@@ -108,7 +108,7 @@ export class PodCache {
   }
 }
 
-export function emptyStatus(uid: string): PodStatusRT {
+function emptyStatus(uid: string): PodStatusRT {
   return {
     id: uid,
     name: '',

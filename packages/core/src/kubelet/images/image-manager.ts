@@ -24,13 +24,13 @@ import { applyDefaultImageTag } from './image-ref.ts';
 import { ImagePuller } from './puller.ts';
 
 /** Error tokens of EnsureImageExists (images/types.go, cri-api errors). */
-export const ErrImagePullBackOff = 'ImagePullBackOff';
-export const ErrImageInspect = 'ImageInspectError';
-export const ErrImagePull = 'ErrImagePull';
-export const ErrImageNeverPull = 'ErrImageNeverPull';
-export const ErrInvalidImageName = 'InvalidImageName';
-export const ErrRegistryUnavailable = 'RegistryUnavailable';
-export const ErrSignatureValidationFailed = 'SignatureValidationFailed';
+const ErrImagePullBackOff = 'ImagePullBackOff';
+const ErrImageInspect = 'ImageInspectError';
+const ErrImagePull = 'ErrImagePull';
+const ErrImageNeverPull = 'ErrImageNeverPull';
+const ErrInvalidImageName = 'InvalidImageName';
+const ErrRegistryUnavailable = 'RegistryUnavailable';
+const ErrSignatureValidationFailed = 'SignatureValidationFailed';
 
 export interface EnsureImageResult {
   /** image ID to create the container from ('' on error) */
@@ -158,7 +158,7 @@ export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
   return tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-export function shouldPullImage(policy: string, present: boolean): boolean {
+function shouldPullImage(policy: string, present: boolean): boolean {
   if (policy === 'Never') return false;
   if (policy === 'Always') return true;
   return !present;

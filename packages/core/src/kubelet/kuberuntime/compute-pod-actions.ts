@@ -34,7 +34,7 @@ import {
 
 export type ContainerKillReason = '' | 'StartupProbe' | 'LivenessProbe' | 'FailedPostStartHook' | 'Unknown';
 
-export interface ContainerToKillInfo {
+interface ContainerToKillInfo {
   name: string;
   container: Container;
   message: string;

@@ -24,7 +24,7 @@ export function fnv32a(bytes: Uint8Array): number {
 }
 
 /** JSON as Go's encoding/json writes strings: <, >, & and U+2028/2029 escaped. */
-export function goJSONString(s: string): string {
+function goJSONString(s: string): string {
   return JSON.stringify(s).replace(
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -37,10 +37,10 @@ import { parseQuantity } from './quantity.ts';
 import type { RuntimeContext } from './runtime-context.ts';
 import { containerFieldPath, findContainerStatusByName, formatPod, getContainerSpec } from './util.ts';
 
-export const ErrCreateContainerConfig = 'CreateContainerConfigError';
-export const ErrCreateContainer = 'CreateContainerError';
-export const ErrRunContainer = 'RunContainerError';
-export const ErrPostStartHook = 'PostStartHookError';
+const ErrCreateContainerConfig = 'CreateContainerConfigError';
+const ErrCreateContainer = 'CreateContainerError';
+const ErrRunContainer = 'RunContainerError';
+const ErrPostStartHook = 'PostStartHookError';
 
 export interface StartResult {
   message: string;
@@ -60,7 +60,7 @@ function recordContainerEvent(
 }
 
 /** calcRestartCountByLogDir: max N over `N.log` / `N.log.*` plus one, 0 when none. */
-export function calcRestartCountByLogDir(files: string[]): number {
+function calcRestartCountByLogDir(files: string[]): number {
   let max = -1;
   for (const f of files) {
     const m = /^(\d+)\.log(\..*)?$/.exec(f);
@@ -70,14 +70,14 @@ export function calcRestartCountByLogDir(files: string[]): number {
 }
 
 /** expansion.Expand for command/args/env: `$(VAR)` from the env, `$$` → `$`, unknown left as written. */
-export function expandVars(s: string, env: Map<string, string>): string {
+function expandVars(s: string, env: Map<string, string>): string {
   return s.replace(/\$\$|\$\(([^)]*)\)/g, (all, name: string | undefined) => {
     if (all === '$$') return '$';
     return name !== undefined && env.has(name) ? (env.get(name) as string) : all;
   });
 }
 
-export function generateContainerConfig(
+function generateContainerConfig(
   ctx: RuntimeContext,
   container: Container,
   pod: Pod,
@@ -244,7 +244,7 @@ export async function startContainer(
  * Runs a lifecycle handler; resolves undefined on success, else the failure message. Exec runs through
  * ExecSync, sleep on the engine clock; httpGet/tcpSocket handlers are not run (treated as success).
  */
-export async function runHandler(
+async function runHandler(
   ctx: RuntimeContext,
   containerID: string,
   pod: Pod,
@@ -274,7 +274,7 @@ export async function runHandler(
 }
 
 /** setTerminationGracePeriod: deletion grace, else spec grace (or the failed probe's own), in seconds. */
-export function terminationGracePeriod(pod: Pod, container: Container, reason: ContainerKillReason): number {
+function terminationGracePeriod(pod: Pod, container: Container, reason: ContainerKillReason): number {
   if (pod.metadata.deletionGracePeriodSeconds !== undefined) return pod.metadata.deletionGracePeriodSeconds;
   if (reason === 'StartupProbe' && container.startupProbe?.terminationGracePeriodSeconds !== undefined) {
     return container.startupProbe.terminationGracePeriodSeconds;

@@ -64,11 +64,11 @@ import {
   isRestartableInitContainer,
 } from './util.ts';
 
-export const ErrCrashLoopBackOff = 'CrashLoopBackOff';
-export const ErrKillContainer = 'KillContainerError';
-export const ErrCreatePodSandbox = 'CreatePodSandboxError';
-export const ErrConfigPodSandbox = 'ConfigPodSandboxError';
-export const ErrKillPodSandbox = 'KillPodSandboxError';
+const ErrCrashLoopBackOff = 'CrashLoopBackOff';
+const ErrKillContainer = 'KillContainerError';
+const ErrCreatePodSandbox = 'CreatePodSandboxError';
+const ErrConfigPodSandbox = 'ConfigPodSandboxError';
+const ErrKillPodSandbox = 'KillPodSandboxError';
 
 /** The prober's result managers, read by computePodActions. */
 export interface ProbeResultsReader {
@@ -462,6 +462,6 @@ export class KubeGenericRuntimeManager implements Runtime {
 }
 
 /** getStableKey: the crash-loop backoff key, `<pod>_<ns>_<uid>_<container>_<hash>`. */
-export function getStableKey(pod: Pod, container: Container): string {
+function getStableKey(pod: Pod, container: Container): string {
   return `${pod.metadata.name}_${podNamespace(pod)}_${pod.metadata.uid ?? ''}_${container.name}_${hashContainerHex(container)}`;
 }

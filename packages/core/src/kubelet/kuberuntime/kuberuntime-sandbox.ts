@@ -21,7 +21,7 @@ export function buildPodLogsDirectory(root: string, pod: Pod): string {
 }
 
 /** NAME_MAX: the longest name of one directory entry, in bytes, on Linux file systems (ext4, xfs, tmpfs). */
-export const NAME_MAX = 255;
+const NAME_MAX = 255;
 
 /**
  * The part of the kubelet's MkdirAll(LogDirectory) that fails for a valid pod: a pod name of up to 253
@@ -31,14 +31,14 @@ export const NAME_MAX = 255;
  * it is deleted (kubernetes/kubernetes#91410, #104288). The engine checks the name only and leaves making
  * the directory to the side that writes the logs (the simulated node makes it with a container's log file).
  */
-export function checkPodLogsDirectoryName(dir: string): Error | undefined {
+function checkPodLogsDirectoryName(dir: string): Error | undefined {
   const name = dir.slice(dir.lastIndexOf('/') + 1);
   if (new TextEncoder().encode(name).length <= NAME_MAX) return undefined;
   return new Error(`mkdir ${dir}: file name too long`);
 }
 
 /** GeneratePodHostNameAndDomain: spec.hostname, else the pod name cut to 63 characters. */
-export function podHostname(pod: Pod): string {
+function podHostname(pod: Pod): string {
   if (pod.spec.hostname) return pod.spec.hostname;
   return pod.metadata.name.slice(0, 63).replace(/[-.]+$/, '');
 }
@@ -65,7 +65,7 @@ export function getPodQOS(pod: Pod): QOSClass {
 }
 
 /** The pod cgroup as the cgroupfs driver names it (containerd's default, SystemdCgroup=false). */
-export function podCgroupParent(pod: Pod): string {
+function podCgroupParent(pod: Pod): string {
   const uid = pod.metadata.uid ?? '';
   switch (getPodQOS(pod)) {
     case 'Guaranteed':
@@ -78,7 +78,7 @@ export function podCgroupParent(pod: Pod): string {
 }
 
 /** kubecontainer.MakePortMappings over every container, duplicates (by name) dropped. */
-export function makePortMappings(pod: Pod): PortMapping[] {
+function makePortMappings(pod: Pod): PortMapping[] {
   const out: PortMapping[] = [];
   for (const c of pod.spec.containers) {
     const names = new Set<string>();

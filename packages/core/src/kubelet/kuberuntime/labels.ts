@@ -11,23 +11,23 @@ import type { Container, ContainerPort, LifecycleHandler, Pod } from '../../api/
 import { OWNERSHIP_LABEL } from '../configuration.ts';
 import { hashContainerHex } from './hash.ts';
 
-export const KubernetesPodNameLabel = 'io.kubernetes.pod.name';
-export const KubernetesPodNamespaceLabel = 'io.kubernetes.pod.namespace';
+const KubernetesPodNameLabel = 'io.kubernetes.pod.name';
+const KubernetesPodNamespaceLabel = 'io.kubernetes.pod.namespace';
 export const KubernetesPodUIDLabel = 'io.kubernetes.pod.uid';
 export const KubernetesContainerNameLabel = 'io.kubernetes.container.name';
 
-export const podDeletionGracePeriodLabel = 'io.kubernetes.pod.deletionGracePeriod';
-export const podTerminationGracePeriodLabel = 'io.kubernetes.pod.terminationGracePeriod';
-export const containerHashLabel = 'io.kubernetes.container.hash';
-export const containerRestartCountLabel = 'io.kubernetes.container.restartCount';
-export const containerTerminationMessagePathLabel = 'io.kubernetes.container.terminationMessagePath';
-export const containerTerminationMessagePolicyLabel = 'io.kubernetes.container.terminationMessagePolicy';
-export const containerPreStopHandlerLabel = 'io.kubernetes.container.preStopHandler';
-export const containerPortsLabel = 'io.kubernetes.container.ports';
+const podDeletionGracePeriodLabel = 'io.kubernetes.pod.deletionGracePeriod';
+const podTerminationGracePeriodLabel = 'io.kubernetes.pod.terminationGracePeriod';
+const containerHashLabel = 'io.kubernetes.container.hash';
+const containerRestartCountLabel = 'io.kubernetes.container.restartCount';
+const containerTerminationMessagePathLabel = 'io.kubernetes.container.terminationMessagePath';
+const containerTerminationMessagePolicyLabel = 'io.kubernetes.container.terminationMessagePolicy';
+const containerPreStopHandlerLabel = 'io.kubernetes.container.preStopHandler';
+const containerPortsLabel = 'io.kubernetes.container.ports';
 
 /** API defaults the kubelet would see on a defaulted pod. */
-export const DefaultTerminationMessagePath = '/dev/termination-log';
-export const DefaultTerminationMessagePolicy = 'File';
+const DefaultTerminationMessagePath = '/dev/termination-log';
+const DefaultTerminationMessagePolicy = 'File';
 export const DefaultTerminationGracePeriodSeconds = 30;
 
 export function podNamespace(pod: Pod): string {

@@ -13,16 +13,11 @@
  */
 import type { PodAdmitAttributes, PodAdmitHandler, PodAdmitResult } from './interfaces.ts';
 
-/** Prefix of the reason for a resource the node does not have enough of. */
-export const InsufficientResourcePrefix = 'OutOf';
 /** The reasons of predicate.go, named as there (the resource name keeps its lower case). */
-export const OutOfCPU = 'OutOfcpu';
-export const OutOfMemory = 'OutOfmemory';
-export const OutOfEphemeralStorage = 'OutOfephemeral-storage';
 export const OutOfPods = 'OutOfpods';
 
 /** InsufficientResourceError.Error(). */
-export function insufficientResourceMessage(
+function insufficientResourceMessage(
   resource: string,
   requested: number,
   used: number,

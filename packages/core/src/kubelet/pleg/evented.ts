@@ -14,7 +14,7 @@ import {
 } from './pleg.ts';
 
 /** globalCacheUpdatePeriod: how often the cache's global timestamp is bumped while events drive it. */
-export const GLOBAL_CACHE_UPDATE_PERIOD_MS = 5_000;
+const GLOBAL_CACHE_UPDATE_PERIOD_MS = 5_000;
 
 /** What the evented PLEG needs from the runtime manager (kuberuntime). */
 export interface EventedRuntime {

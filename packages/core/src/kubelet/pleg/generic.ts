@@ -40,7 +40,7 @@ export function convertState(state: ContainerStateName): PlegContainerState {
 }
 
 /** Sandboxes are treated as containers: READY counts as running, NOTREADY as exited. */
-export function convertSandboxState(state: SandboxStateName): PlegContainerState {
+function convertSandboxState(state: SandboxStateName): PlegContainerState {
   return state === 'ready' ? 'running' : 'exited';
 }
 

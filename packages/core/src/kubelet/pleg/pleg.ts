@@ -15,7 +15,6 @@ export type PodLifeCycleEventType = PlegEventType;
 export const ContainerStarted: PodLifeCycleEventType = 'ContainerStarted';
 export const ContainerDied: PodLifeCycleEventType = 'ContainerDied';
 export const ContainerRemoved: PodLifeCycleEventType = 'ContainerRemoved';
-export const PodSync: PodLifeCycleEventType = 'PodSync';
 export const ContainerChanged: PodLifeCycleEventType = 'ContainerChanged';
 
 /** One event: the pod, what happened, and the container (or sandbox) ID it happened to. */

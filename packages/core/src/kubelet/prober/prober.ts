@@ -28,13 +28,13 @@ import { joinHostPort, type NetProber } from './net-prober.ts';
 import { containerIDKey } from './results-manager.ts';
 
 /** Attempts per probe run while the handler errors (prober.go maxProbeRetries). */
-export const MAX_PROBE_RETRIES = 3;
+const MAX_PROBE_RETRIES = 3;
 
 /** Bytes of exec output the kubelet keeps (pkg/probe/exec maxReadLength = 10 KiB). */
-export const MAX_EXEC_OUTPUT_LENGTH = 10 * 1024;
+const MAX_EXEC_OUTPUT_LENGTH = 10 * 1024;
 
 /** pkg/probe.Result: what a handler answered, before it is folded into Success/Failure. */
-export type HandlerResult = 'success' | 'warning' | 'failure' | 'unknown';
+type HandlerResult = 'success' | 'warning' | 'failure' | 'unknown';
 
 export interface HandlerOutcome {
   result: HandlerResult;
@@ -52,7 +52,7 @@ export interface ProberDeps {
   trace: TraceRecorder;
 }
 
-export function probeSpecOf(container: Container, probeType: ProbeType): Probe | undefined {
+function probeSpecOf(container: Container, probeType: ProbeType): Probe | undefined {
   switch (probeType) {
     case 'Liveness':
       return container.livenessProbe;

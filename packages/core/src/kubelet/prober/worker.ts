@@ -52,7 +52,7 @@ export interface WorkerHost {
   removeWorker(w: Worker): void;
 }
 
-export const INITIAL_VALUE: Record<ProbeType, ProbeResult> = {
+const INITIAL_VALUE: Record<ProbeType, ProbeResult> = {
   Liveness: 'Success',
   Readiness: 'Failure',
   Startup: 'Unknown',

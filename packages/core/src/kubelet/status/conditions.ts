@@ -4,12 +4,12 @@ import { isRestartableInitContainer } from '../kuberuntime/util.ts';
 import { hasAnyRegularContainerStarted } from './phase.ts';
 
 /** Condition reasons (pkg/kubelet/status/generate.go). */
-export const UnknownContainerStatuses = 'UnknownContainerStatuses';
-export const PodCompleted = 'PodCompleted';
-export const PodFailed = 'PodFailed';
-export const ContainersNotReady = 'ContainersNotReady';
-export const ContainersNotInitialized = 'ContainersNotInitialized';
-export const ReadinessGatesNotReady = 'ReadinessGatesNotReady';
+const UnknownContainerStatuses = 'UnknownContainerStatuses';
+const PodCompleted = 'PodCompleted';
+const PodFailed = 'PodFailed';
+const ContainersNotReady = 'ContainersNotReady';
+const ContainersNotInitialized = 'ContainersNotInitialized';
+const ReadinessGatesNotReady = 'ReadinessGatesNotReady';
 
 /** The condition types the kubelet owns (kubetypes.PodConditionByKubelet). */
 export const KubeletConditions = new Set([
@@ -33,7 +33,7 @@ function find(statuses: readonly ContainerStatus[], name: string): ContainerStat
  * PodSandboxChanged (kuberuntime/util): whether the next SyncPod must create a (new) sandbox. Only the
  * boolean is needed here, for PodReadyToStartContainers.
  */
-export function podSandboxNeedsCreate(pod: Pod, status: PodStatusRT): boolean {
+function podSandboxNeedsCreate(pod: Pod, status: PodStatusRT): boolean {
   const sandboxes = status.sandboxStatuses;
   if (sandboxes.length === 0) return true;
   if (sandboxes.filter((s) => s.state === 'ready').length > 1) return true;

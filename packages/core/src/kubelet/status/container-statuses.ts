@@ -5,15 +5,15 @@ import type { ContainerStatusRT, PodStatusRT } from '../container/runtime.ts';
 import { findContainerStatusByName, shouldContainerBeRestarted } from '../kuberuntime/util.ts';
 import type { ReasonCache } from '../reason-cache.ts';
 
-export const ContainerCreating = 'ContainerCreating';
-export const PodInitializing = 'PodInitializing';
+const ContainerCreating = 'ContainerCreating';
+const PodInitializing = 'PodInitializing';
 /** kubecontainer.ContainerReasonStatusUnknown */
 export const ContainerReasonStatusUnknown = 'ContainerStatusUnknown';
 
 const t = (ms: number): string | undefined => (ms > 0 ? rfc3339(ms) : undefined);
 
 /** kubecontainer.ContainerID.String(): `<runtime>://<id>`, as `kubectl get pod -o yaml` shows it. */
-export function containerIDString(runtimeName: string | undefined, id: string): string {
+function containerIDString(runtimeName: string | undefined, id: string): string {
   return runtimeName ? `${runtimeName}://${id}` : id;
 }
 

@@ -24,7 +24,7 @@ export interface ProbeStatusUpdater {
   updatePodStatus(pod: Pod, status: PodStatus): void;
 }
 
-export const noProbes: ProbeStatusUpdater = {
+const noProbes: ProbeStatusUpdater = {
   updatePodStatus(pod, status) {
     for (const c of status.containerStatuses ?? []) {
       c.started = c.state.running !== undefined;
@@ -52,8 +52,6 @@ export interface GenerateDeps {
 }
 
 import { getPodQOS } from '../kuberuntime/kuberuntime-sandbox.ts';
-
-export { getPodQOS };
 
 /**
  * generateAPIPodStatus (kubelet_pods.go): the v1 PodStatus of a pod from its runtime status. Called by the

@@ -13,7 +13,7 @@ import type { KubeletConfiguration } from '../configuration.ts';
 import { Kubelet } from '../kubelet.ts';
 import { FakeCriRuntime } from '../kuberuntime/fake-cri-runtime.ts';
 
-export const IMAGE = 'busybox:1.36';
+const IMAGE = 'busybox:1.36';
 
 export function kubeletHarness(config: Partial<KubeletConfiguration> = {}) {
   const clock = new FakeClock();
