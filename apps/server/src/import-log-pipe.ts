@@ -1,10 +1,12 @@
 /**
  * The import-log command's output on a second thread. The parser stays on the main thread (it is stateful and
- * reads the input in order); encoding its events as NDJSON bytes, about a third of the work, runs in a worker
- * (import-log-encoder.ts) on the machine's other core. Events cross in batches of plain values: a log.raw event
- * as its text and a few numbers, any other event as its JSON text (made here, as JSON.stringify would). The
- * worker hands back filled 1 MiB output buffers (transferred, not copied), which are written to the sink here
- * in the order the events were pushed, so the bytes are those NdjsonOut writes on one thread.
+ * reads the input in order); encoding its events as NDJSON bytes runs in a worker (import-log-encoder.ts) on the
+ * machine's other core. Events cross in batches of bytes and numbers, with nothing to clone: every string of a
+ * batch is written as UTF-8 into one buffer (a log.raw event's text, level, source, node and pod, any other
+ * event's JSON text as JSON.stringify makes it), and the buffer and the numbers are transferred. The worker
+ * escapes a log.raw text straight from its bytes. It hands back filled 1 MiB output buffers (transferred, not
+ * copied), which are written to the sink here in the order the events were pushed, so the bytes are those
+ * NdjsonOut writes on one thread.
  *
  * Contract (the same as NdjsonOut's): `push` is called synchronously by the parser for every event and never
  * blocks; the reading loop calls `drain` between input blocks, which waits while more than MAX_IN_FLIGHT
@@ -15,7 +17,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TraceEvent } from '@syncscope/core/trace';
-import { CHUNK } from './import-log-out.ts';
+import { CHUNK, rawLineBytes } from './import-log-out.ts';
 
 /** stdout, or any stream with its write (calling back once a chunk is written) and drain contract */
 export interface Sink {
@@ -26,7 +28,7 @@ export interface Sink {
 /** one event's numbers in a batch: what it is, and for log.raw the indices of its strings and its numbers */
 export const FIELDS = 9;
 export const F = {
-  /** 0: a JSON line (string `text`); 1: a log.raw event */
+  /** 0: a JSON line (string `text`, without its newline); 1: a log.raw event */
   kind: 0,
   text: 1,
   level: 2,
@@ -39,12 +41,14 @@ export const F = {
   time: 8,
 } as const;
 /**
- * A batch of events. Its strings travel as one: `text` is all of them end to end, `lens` their lengths (a
- * single string is copied across threads far faster than thousands); `nums` holds FIELDS numbers per event
- * (string fields as indices into the batch's strings) and `lines` each log.raw event's origin line.
+ * A batch of events. Its strings travel as bytes: `bytes[0..used)` holds all of them end to end as UTF-8, `lens`
+ * their lengths in bytes; `nums` holds FIELDS numbers per event (string fields as indices into the batch's
+ * strings) and `lines` each log.raw event's origin line. A string in it is well-formed (no lone surrogate):
+ * a log.raw event with one crosses as its finished JSON line, kind 0.
  */
 export interface Batch {
-  text: string;
+  bytes: Uint8Array;
+  used: number;
   lens: Int32Array;
   strings: number;
   nums: Float64Array;
@@ -68,18 +72,27 @@ function startEncoder(): Worker {
 }
 
 const MAX_EVENTS = 4096;
-/** a batch is also sent once its strings hold this many characters */
-const MAX_CHARS = 1 << 19;
+/** the bytes a batch's strings may take; an event that needs more goes alone in a larger batch */
+const BATCH_BYTES = 1 << 20;
 const MAX_IN_FLIGHT = 4;
 /** strings an event adds at most: text, level, source, node, pod, podUID */
 const MAX_STRINGS = 6;
 
 type Raw = Extract<TraceEvent, { type: 'log.raw' }>;
 
+/** Buffer's own UTF-8 writer, the one write() calls after reading its arguments (an event or two each line) */
+type Direct = Buffer & { utf8Write(s: string, at: number, max: number): number };
+const utf8Write: (b: Buffer, s: string, at: number) => number =
+  typeof (Buffer.prototype as Partial<Direct>).utf8Write === 'function'
+    ? (b, s, at) => (b as Direct).utf8Write(s, at, b.length - at)
+    : (b, s, at) => b.write(s, at);
+
+/** no lone surrogate in s (String.prototype.isWellFormed, ES2024: Node 20 has it, the project's lib not yet) */
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 export class EncoderPipe {
   private readonly worker: Worker;
-  private batch = this.fresh();
-  private chars = 0;
+  private batch = this.fresh(BATCH_BYTES);
   private sent = 0;
   private done = 0;
   private blocked = false;
@@ -115,9 +128,10 @@ export class EncoderPipe {
     this.worker.postMessage(ab, [ab]);
   }
 
-  private fresh(): Batch {
+  private fresh(bytes: number): Batch {
     return {
-      text: '',
+      bytes: Buffer.allocUnsafeSlow(bytes),
+      used: 0,
       lens: new Int32Array(MAX_EVENTS * MAX_STRINGS),
       strings: 0,
       nums: new Float64Array(MAX_EVENTS * FIELDS),
@@ -126,12 +140,21 @@ export class EncoderPipe {
     };
   }
 
-  /** adds a string to the batch; its index */
+  /** adds a string to the batch (the caller made room: 3 bytes a UTF-16 unit); its index */
   private str(s: string): number {
     const b = this.batch;
-    b.text += s;
-    b.lens[b.strings] = s.length;
+    const n = utf8Write(b.bytes as Buffer, s, b.used);
+    b.used += n;
+    b.lens[b.strings] = n;
     return b.strings++;
+  }
+
+  /** makes room in the batch for an event of `chars` UTF-16 units in all */
+  private room(chars: number): void {
+    const need = chars * 3;
+    if (this.batch.used + need <= this.batch.bytes.length) return;
+    this.send();
+    if (need > this.batch.bytes.length) this.batch.bytes = Buffer.allocUnsafeSlow(need);
   }
 
   private poke(): void {
@@ -141,58 +164,77 @@ export class EncoderPipe {
   }
 
   push = (ev: TraceEvent): void => {
+    if (ev.type === 'log.raw') this.raw(ev as Raw);
+    else this.json(JSON.stringify(ev));
+    if (this.batch.count === MAX_EVENTS) this.send();
+  };
+
+  /** an event as its JSON line (JSON.stringify's text is always well-formed) */
+  private json(s: string): void {
+    this.room(s.length);
+    const at = this.batch.count * FIELDS;
+    this.batch.nums[at + F.kind] = 0;
+    this.batch.nums[at + F.text] = this.str(s);
+    this.batch.count++;
+  }
+
+  private raw(r: Raw): void {
+    const level = r.level ?? '';
+    const source = r.source ?? '';
+    const node = r.node ?? '';
+    const pod = r.pod;
+    const podUID = r.podUID;
+    if (
+      !(wellFormed(r.text) && wellFormed(level) && wellFormed(source) && wellFormed(node)) ||
+      (pod !== undefined && !wellFormed(pod)) ||
+      (podUID !== undefined && !wellFormed(podUID))
+    ) {
+      // UTF-8 cannot carry a lone surrogate, which JSON writes as \udxxx: the line is made here
+      this.json(Buffer.from(rawLineBytes(r)).toString('utf8'));
+      return;
+    }
+    this.room(
+      r.text.length + level.length + source.length + node.length + (pod?.length ?? 0) + (podUID?.length ?? 0),
+    );
     const b = this.batch;
     const at = b.count * FIELDS;
     const nums = b.nums;
-    if (ev.type === 'log.raw') {
-      const r = ev as Raw;
-      nums[at + F.kind] = 1;
-      nums[at + F.text] = this.str(r.text);
-      this.chars += r.text.length;
-      const level = r.level ?? '';
-      if (level !== this.lastLevel || this.lastLevelAt < 0) {
-        this.lastLevel = level;
-        this.lastLevelAt = this.str(level);
-      }
-      nums[at + F.level] = this.lastLevelAt;
-      const source = r.source ?? '';
-      if (source !== this.lastSource || this.lastSourceAt < 0) {
-        this.lastSource = source;
-        this.lastSourceAt = this.str(source);
-      }
-      nums[at + F.source] = this.lastSourceAt;
-      const node = r.node ?? '';
-      if (node !== this.lastNode || this.lastNodeAt < 0) {
-        this.lastNode = node;
-        this.lastNodeAt = this.str(node);
-      }
-      nums[at + F.node] = this.lastNodeAt;
-      nums[at + F.pod] = r.pod !== undefined ? this.str(r.pod) : -1;
-      nums[at + F.podUID] = r.podUID !== undefined ? this.str(r.podUID) : -1;
-      nums[at + F.seq] = r.seq;
-      nums[at + F.time] = r.time;
-      b.lines[b.count] = r.origin?.line ?? 0;
-    } else {
-      const s = JSON.stringify(ev);
-      nums[at + F.kind] = 0;
-      nums[at + F.text] = this.str(s);
-      this.chars += s.length;
+    nums[at + F.kind] = 1;
+    nums[at + F.text] = this.str(r.text);
+    if (level !== this.lastLevel || this.lastLevelAt < 0) {
+      this.lastLevel = level;
+      this.lastLevelAt = this.str(level);
     }
+    nums[at + F.level] = this.lastLevelAt;
+    if (source !== this.lastSource || this.lastSourceAt < 0) {
+      this.lastSource = source;
+      this.lastSourceAt = this.str(source);
+    }
+    nums[at + F.source] = this.lastSourceAt;
+    if (node !== this.lastNode || this.lastNodeAt < 0) {
+      this.lastNode = node;
+      this.lastNodeAt = this.str(node);
+    }
+    nums[at + F.node] = this.lastNodeAt;
+    nums[at + F.pod] = pod !== undefined ? this.str(pod) : -1;
+    nums[at + F.podUID] = podUID !== undefined ? this.str(podUID) : -1;
+    nums[at + F.seq] = r.seq;
+    nums[at + F.time] = r.time;
+    b.lines[b.count] = r.origin?.line ?? 0;
     b.count++;
-    if (b.count === MAX_EVENTS || this.chars >= MAX_CHARS) this.send();
-  };
+  }
 
   private send(): void {
     if (this.batch.count === 0) return;
-    const { nums, lines, lens } = this.batch;
+    const { nums, lines, lens, bytes } = this.batch;
     this.worker.postMessage(this.batch, [
       nums.buffer as ArrayBuffer,
       lines.buffer as ArrayBuffer,
       lens.buffer as ArrayBuffer,
+      bytes.buffer as ArrayBuffer,
     ]);
     this.sent++;
-    this.batch = this.fresh();
-    this.chars = 0;
+    this.batch = this.fresh(BATCH_BYTES);
     this.lastLevelAt = this.lastSourceAt = this.lastNodeAt = -1;
   }
 
