@@ -7,7 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { CHUNK, NdjsonOut, type RawFields } from './import-log-out.ts';
-import { type Batch, F, FIELDS, type Reply } from './import-log-pipe.ts';
+import { type Batch, F, FIELDS, type Reply, type Spent } from './import-log-pipe.ts';
 
 const port = parentPort;
 if (!port) throw new Error('import-log-encoder runs as a worker thread');
@@ -42,12 +42,38 @@ const f: RawFields = {
   line: 0,
 };
 
-function reply(end: boolean): void {
-  const r: Reply = { bufs, done, ...(end ? { end } : {}) };
-  port?.postMessage(
-    r,
-    bufs.map((b) => b.buffer as ArrayBuffer),
-  );
+/**
+ * Where each string starts in the bytes when some characters took more than a byte: `lens` counts UTF-16 units,
+ * and a well-formed string's UTF-8 has a lead byte per character (4 bytes for a surrogate pair, 2 units).
+ */
+function byteStarts(bytes: Uint8Array, lens: Int32Array, strings: number, starts: Int32Array): void {
+  let p = 0;
+  for (let i = 0; i < strings; i++) {
+    for (let u = lens[i] as number; u > 0; ) {
+      const c = bytes[p] as number;
+      if (c < 0x80) {
+        p++;
+        u--;
+      } else if (c < 0xe0) {
+        p += 2;
+        u--;
+      } else if (c < 0xf0) {
+        p += 3;
+        u--;
+      } else {
+        p += 4;
+        u -= 2;
+      }
+    }
+    starts[i + 1] = p;
+  }
+}
+
+function reply(end: boolean, spent?: Spent): void {
+  const r: Reply = { bufs, done, ...(end ? { end } : {}), ...(spent ? { spent } : {}) };
+  const moved = bufs.map((b) => b.buffer as ArrayBuffer);
+  if (spent) moved.push(spent.bytes, spent.lens, spent.nums, spent.lines);
+  port?.postMessage(r, moved);
   bufs = [];
 }
 
@@ -64,7 +90,9 @@ port.on('message', (b: Batch | ArrayBuffer | null) => {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   // where each string starts; the short ones (level, source, node, pod) are read as strings when first used
   const starts = new Int32Array(b.strings + 1);
-  for (let i = 0; i < b.strings; i++) starts[i + 1] = (starts[i] as number) + (lens[i] as number);
+  if (b.used === b.units)
+    for (let i = 0; i < b.strings; i++) starts[i + 1] = (starts[i] as number) + (lens[i] as number);
+  else byteStarts(bytes, lens, b.strings, starts);
   const strs: (string | undefined)[] = new Array(b.strings);
   const str = (i: number): string => {
     let v = strs[i];
@@ -94,5 +122,11 @@ port.on('message', (b: Batch | ArrayBuffer | null) => {
     out.pushRawBytes(bytes, starts[t] as number, starts[t + 1] as number, f);
   }
   done++;
-  reply(false);
+  const spent: Spent = {
+    bytes: bytes.buffer as ArrayBuffer,
+    lens: lens.buffer as ArrayBuffer,
+    nums: nums.buffer as ArrayBuffer,
+    lines: lines.buffer as ArrayBuffer,
+  };
+  reply(false, spent);
 });

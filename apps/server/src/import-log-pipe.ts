@@ -1,9 +1,10 @@
 /**
  * The import-log command's output on a second thread. The parser stays on the main thread (it is stateful and
  * reads the input in order); encoding its events as NDJSON bytes runs in a worker (import-log-encoder.ts) on the
- * machine's other core. Events cross in batches of bytes and numbers, with nothing to clone: every string of a
- * batch is written as UTF-8 into one buffer (a log.raw event's text, level, source, node and pod, any other
- * event's JSON text as JSON.stringify makes it), and the buffer and the numbers are transferred. The worker
+ * machine's other core. Events cross in batches of bytes and numbers, with nothing to clone: the strings of a
+ * batch (a log.raw event's text, level, source, node and pod, any other event's JSON text as JSON.stringify makes
+ * it) are joined here and written as UTF-8 into one buffer when the batch is sent, one write a batch, and the
+ * buffer and the numbers are transferred. The worker
  * escapes a log.raw text straight from its bytes. It hands back filled 1 MiB output buffers (transferred, not
  * copied), which are written to the sink here in the order the events were pushed, so the bytes are those
  * NdjsonOut writes on one thread.
@@ -42,13 +43,14 @@ export const F = {
 } as const;
 /**
  * A batch of events. Its strings travel as bytes: `bytes[0..used)` holds all of them end to end as UTF-8, `lens`
- * their lengths in bytes; `nums` holds FIELDS numbers per event (string fields as indices into the batch's
+ * their lengths in UTF-16 units (`units` in all: when it equals `used`, every unit is one byte); `nums` holds FIELDS numbers per event (string fields as indices into the batch's
  * strings) and `lines` each log.raw event's origin line. A string in it is well-formed (no lone surrogate):
  * a log.raw event with one crosses as its finished JSON line, kind 0.
  */
 export interface Batch {
   bytes: Uint8Array;
   used: number;
+  units: number;
   lens: Int32Array;
   strings: number;
   nums: Float64Array;
@@ -56,7 +58,9 @@ export interface Batch {
   count: number;
 }
 /** what the worker sends back: output buffers, and `done` once a batch is encoded (or `end` once all are) */
-export type Reply = { bufs: Uint8Array[]; done: number; end?: boolean };
+export type Reply = { bufs: Uint8Array[]; done: number; end?: boolean; spent?: Spent };
+/** a batch's buffers once it is encoded, handed back to be filled again */
+export type Spent = { bytes: ArrayBuffer; lens: ArrayBuffer; nums: ArrayBuffer; lines: ArrayBuffer };
 
 /**
  * The encoder thread. The command runs from TypeScript sources under tsx, whose loader hooks a new thread does
@@ -72,15 +76,17 @@ function startEncoder(): Worker {
 }
 
 const MAX_EVENTS = 4096;
-/** the bytes a batch's strings may take; an event that needs more goes alone in a larger batch */
-const BATCH_BYTES = 1 << 20;
+/** a batch is sent once its strings hold this many UTF-16 units (an event that has more goes alone) */
+const MAX_UNITS = 1 << 19;
 const MAX_IN_FLIGHT = 4;
 /** strings an event adds at most: text, level, source, node, pod, podUID */
 const MAX_STRINGS = 6;
 
 type Raw = Extract<TraceEvent, { type: 'log.raw' }>;
 
-/** Buffer's own UTF-8 writer, the one write() calls after reading its arguments (an event or two each line) */
+const EMPTY = new Uint8Array(0);
+
+/** Buffer's own UTF-8 writer, the one write() calls after reading its arguments */
 type Direct = Buffer & { utf8Write(s: string, at: number, max: number): number };
 const utf8Write: (b: Buffer, s: string, at: number) => number =
   typeof (Buffer.prototype as Partial<Direct>).utf8Write === 'function'
@@ -92,7 +98,11 @@ const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): bo
 
 export class EncoderPipe {
   private readonly worker: Worker;
-  private batch = this.fresh(BATCH_BYTES);
+  /** buffers of encoded batches (at most MAX_IN_FLIGHT + 1 sets are ever made) */
+  private readonly spent: Spent[] = [];
+  private batch = this.fresh();
+  /** the batch's strings end to end, written out when it is sent */
+  private text = '';
   private sent = 0;
   private done = 0;
   private blocked = false;
@@ -112,6 +122,7 @@ export class EncoderPipe {
     this.worker.on('message', (r: Reply) => {
       for (const b of r.bufs) if (!this.sink.write(b, () => this.recycle(b))) this.block();
       this.done = r.done;
+      if (r.spent) this.spent.push(r.spent);
       if (r.end) this.ended = true;
       this.poke();
     });
@@ -128,33 +139,31 @@ export class EncoderPipe {
     this.worker.postMessage(ab, [ab]);
   }
 
-  private fresh(bytes: number): Batch {
+  private fresh(): Batch {
+    const s = this.spent.pop();
     return {
-      bytes: Buffer.allocUnsafeSlow(bytes),
+      bytes: s ? new Uint8Array(s.bytes) : EMPTY,
       used: 0,
-      lens: new Int32Array(MAX_EVENTS * MAX_STRINGS),
+      units: 0,
+      lens: s ? new Int32Array(s.lens) : new Int32Array(MAX_EVENTS * MAX_STRINGS),
       strings: 0,
-      nums: new Float64Array(MAX_EVENTS * FIELDS),
-      lines: new Int32Array(MAX_EVENTS),
+      nums: s ? new Float64Array(s.nums) : new Float64Array(MAX_EVENTS * FIELDS),
+      lines: s ? new Int32Array(s.lines) : new Int32Array(MAX_EVENTS),
       count: 0,
     };
   }
 
-  /** adds a string to the batch (the caller made room: 3 bytes a UTF-16 unit); its index */
+  /** adds a string to the batch; its index */
   private str(s: string): number {
     const b = this.batch;
-    const n = utf8Write(b.bytes as Buffer, s, b.used);
-    b.used += n;
-    b.lens[b.strings] = n;
+    this.text += s;
+    b.lens[b.strings] = s.length;
     return b.strings++;
   }
 
-  /** makes room in the batch for an event of `chars` UTF-16 units in all */
-  private room(chars: number): void {
-    const need = chars * 3;
-    if (this.batch.used + need <= this.batch.bytes.length) return;
-    this.send();
-    if (need > this.batch.bytes.length) this.batch.bytes = Buffer.allocUnsafeSlow(need);
+  /** sends the batch first when an event of `units` UTF-16 units would take it past MAX_UNITS */
+  private room(units: number): void {
+    if (this.text.length + units > MAX_UNITS) this.send();
   }
 
   private poke(): void {
@@ -185,7 +194,13 @@ export class EncoderPipe {
     const pod = r.pod;
     const podUID = r.podUID;
     if (
-      !(wellFormed(r.text) && wellFormed(level) && wellFormed(source) && wellFormed(node)) ||
+      // the last level, source and node were checked when they were added
+      !(
+        wellFormed(r.text) &&
+        (level === this.lastLevel || wellFormed(level)) &&
+        (source === this.lastSource || wellFormed(source)) &&
+        (node === this.lastNode || wellFormed(node))
+      ) ||
       (pod !== undefined && !wellFormed(pod)) ||
       (podUID !== undefined && !wellFormed(podUID))
     ) {
@@ -225,16 +240,24 @@ export class EncoderPipe {
   }
 
   private send(): void {
-    if (this.batch.count === 0) return;
-    const { nums, lines, lens, bytes } = this.batch;
-    this.worker.postMessage(this.batch, [
-      nums.buffer as ArrayBuffer,
-      lines.buffer as ArrayBuffer,
-      lens.buffer as ArrayBuffer,
-      bytes.buffer as ArrayBuffer,
+    const b = this.batch;
+    if (b.count === 0) return;
+    // one write for the batch; UTF-8 takes at most 3 bytes a unit, and pages never written are never resident
+    const text = this.text;
+    if (b.bytes.length < text.length * 3)
+      b.bytes = Buffer.allocUnsafeSlow(Math.max(text.length, MAX_UNITS) * 3);
+    const out = Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.length);
+    b.used = utf8Write(out, text, 0);
+    b.units = text.length;
+    this.worker.postMessage(b, [
+      b.nums.buffer as ArrayBuffer,
+      b.lines.buffer as ArrayBuffer,
+      b.lens.buffer as ArrayBuffer,
+      b.bytes.buffer as ArrayBuffer,
     ]);
     this.sent++;
-    this.batch = this.fresh(BATCH_BYTES);
+    this.batch = this.fresh();
+    this.text = '';
     this.lastLevelAt = this.lastSourceAt = this.lastNodeAt = -1;
   }
 
