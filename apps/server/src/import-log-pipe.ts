@@ -4,9 +4,9 @@
  * machine's other core. Events cross in batches of bytes and numbers, with nothing to clone: the strings of a
  * batch (a log.raw event's text, level, source, node and pod, any other event's JSON text as JSON.stringify makes
  * it) are joined here and written as UTF-8 into one buffer when the batch is sent, one write a batch, and the
- * buffer and the numbers are transferred. The worker
- * escapes a log.raw text straight from its bytes. It hands back filled 1 MiB output buffers (transferred, not
- * copied), which are written to the sink here in the order the events were pushed, so the bytes are those
+ * buffer and the numbers are transferred; they come back once the batch is encoded, to carry a later one. The
+ * worker escapes a log.raw text straight from its bytes. It hands back filled 1 MiB output buffers (transferred,
+ * not copied), which are written to the sink here in the order the events were pushed, so the bytes are those
  * NdjsonOut writes on one thread.
  *
  * Contract (the same as NdjsonOut's): `push` is called synchronously by the parser for every event and never
