@@ -16,6 +16,7 @@ step typecheck
 "$bin/tsc" -b || fail=1
 step lint
 "$bin/biome" ci --reporter=summary . || fail=1
+"$bin/knip" || fail=1
 step "web build"
 (cd apps/web && node_modules/.bin/vite build --logLevel warn) || fail=1
 

@@ -66,6 +66,27 @@ export function writeJsonString(b: Uint8Array, at: number, s: string): number {
   return p;
 }
 
+/**
+ * Writes the UTF-8 bytes src[start..end) as a JSON string (quotes included) at b[p]: the same bytes as
+ * writeJsonString for the well-formed string they encode (only `"`, `\` and control characters are escaped;
+ * every other byte, multi-byte characters included, is copied). The caller makes sure b has
+ * (end - start) * 6 + 2 bytes free. Returns the index after it.
+ */
+function writeJsonBytes(b: Uint8Array, at: number, src: Uint8Array, start: number, end: number): number {
+  let p = at;
+  b[p++] = 34;
+  for (let i = start; i < end; i++) {
+    const c = src[i] as number;
+    if (c >= 0x20 && c !== 34 && c !== 92) b[p++] = c;
+    else if (c < 93 && (SHORT[c] as number) !== 0) {
+      b[p++] = 92;
+      b[p++] = SHORT[c] as number;
+    } else p = unicodeEscape(b, p, c);
+  }
+  b[p++] = 34;
+  return p;
+}
+
 /** \uXXXX in lower-case hex, as JSON.stringify writes it */
 function unicodeEscape(b: Uint8Array, at: number, c: number): number {
   let p = at;
@@ -138,6 +159,18 @@ class Last {
   }
 }
 
+/** a log.raw event's fields but its text (pod and podUID undefined when absent) */
+export interface RawFields {
+  level: string;
+  source: string;
+  pod: string | undefined;
+  podUID: string | undefined;
+  seq: number;
+  time: number;
+  node: string;
+  line: number;
+}
+
 /** where the NDJSON goes: stdout, or any stream with the same write/drain contract */
 export interface Sink {
   write(b: Uint8Array): boolean;
@@ -168,6 +201,29 @@ export class NdjsonOut {
   /** an event already in JSON (JSON.stringify's text): written with its newline */
   pushJson = (s: string): void => this.line(s);
 
+  /** an event already in JSON as UTF-8 bytes, src[start..end): written with its newline */
+  pushJsonBytes(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    if (!this.room(n + 1)) {
+      const big = Buffer.allocUnsafe(n + 1);
+      big.set(src.subarray(start, end));
+      big[n] = 10;
+      this.send(big);
+      return;
+    }
+    this.buf.set(src.subarray(start, end), this.pos);
+    this.pos += n;
+    this.buf[this.pos++] = 10;
+  }
+
+  /**
+   * A log.raw event whose text is the UTF-8 bytes src[start..end) of a well-formed string (no lone surrogate)
+   * and whose other fields are in `f`: the bytes `push` writes for the same event.
+   */
+  pushRawBytes(src: Uint8Array, start: number, end: number, f: RawFields): void {
+    this.rawOf(undefined, src, start, end, f);
+  }
+
   /** one JSON text and its newline */
   private line(s: string): void {
     // UTF-8 needs at most 3 bytes per UTF-16 unit, plus the newline
@@ -179,50 +235,69 @@ export class NdjsonOut {
     this.buf[this.pos++] = 10;
   }
 
+  private readonly fields: RawFields = {
+    level: '',
+    source: '',
+    pod: undefined,
+    podUID: undefined,
+    seq: 0,
+    time: 0,
+    node: '',
+    line: 0,
+  };
+
   private raw(ev: Raw): void {
-    const level = this.level.of(ev.level ?? '');
-    const source = this.source.of(ev.source ?? '');
-    const pod = ev.pod !== undefined ? quote(ev.pod) : undefined;
-    const podUID = ev.podUID !== undefined ? quote(ev.podUID) : undefined;
-    const node = this.node.of(ev.node ?? '');
-    // the text escaped takes at most 6 bytes a code unit; the numbers at most 25 bytes each
+    const f = this.fields;
+    f.level = ev.level ?? '';
+    f.source = ev.source ?? '';
+    f.pod = ev.pod;
+    f.podUID = ev.podUID;
+    f.seq = ev.seq;
+    f.time = ev.time;
+    f.node = ev.node ?? '';
+    f.line = ev.origin?.line ?? 0;
+    this.rawOf(ev.text, undefined, 0, 0, f);
+  }
+
+  /** a log.raw event, its text a string or (text undefined) the bytes src[start..end) */
+  private rawOf(
+    text: string | undefined,
+    src: Uint8Array | undefined,
+    start: number,
+    end: number,
+    f: RawFields,
+  ): void {
+    const level = this.level.of(f.level);
+    const source = this.source.of(f.source);
+    const pod = f.pod !== undefined ? quote(f.pod) : undefined;
+    const podUID = f.podUID !== undefined ? quote(f.podUID) : undefined;
+    const node = this.node.of(f.node);
+    // the text escaped takes at most 6 bytes a code unit (or a byte); the numbers at most 25 bytes each
     const most =
-      ev.text.length * 6 +
+      (text !== undefined ? text.length : end - start) * 6 +
       level.length +
       source.length +
       (pod?.length ?? 0) +
       (podUID?.length ?? 0) +
       node.length +
       256;
-    if (!this.room(most)) {
-      const big = Buffer.allocUnsafe(most);
-      this.send(big.subarray(0, this.encodeRaw(big, 0, ev, level, source, pod, podUID, node)));
-      return;
-    }
-    this.pos = this.encodeRaw(this.buf, this.pos, ev, level, source, pod, podUID, node);
-  }
-
-  private encodeRaw(
-    b: Uint8Array,
-    at: number,
-    ev: Raw,
-    level: Uint8Array,
-    source: Uint8Array,
-    pod: Uint8Array | undefined,
-    podUID: Uint8Array | undefined,
-    node: Uint8Array,
-  ): number {
-    let p = copy(b, at, RAW_HEAD);
-    p = writeJsonString(b, p, ev.text);
+    // room() may start a new buffer: read this.buf after it
+    const fits = this.room(most);
+    const b: Uint8Array = fits ? this.buf : Buffer.allocUnsafe(most);
+    let p = copy(b, fits ? this.pos : 0, RAW_HEAD);
+    p =
+      text !== undefined ? writeJsonString(b, p, text) : writeJsonBytes(b, p, src as Uint8Array, start, end);
     p = copy(b, copy(b, p, LEVEL), level);
     p = copy(b, copy(b, p, SOURCE), source);
     if (pod) p = copy(b, copy(b, p, POD), pod);
     if (podUID) p = copy(b, copy(b, p, POD_UID), podUID);
-    p = writeNumber(b, copy(b, p, SEQ), ev.seq);
-    p = writeNumber(b, copy(b, p, TIME), ev.time);
+    p = writeNumber(b, copy(b, p, SEQ), f.seq);
+    p = writeNumber(b, copy(b, p, TIME), f.time);
     p = copy(b, copy(b, p, NODE), node);
-    p = writeNumber(b, copy(b, p, ORIGIN), ev.origin?.line ?? 0);
-    return copy(b, p, END);
+    p = writeNumber(b, copy(b, p, ORIGIN), f.line);
+    p = copy(b, p, END);
+    if (fits) this.pos = p;
+    else this.send(b.subarray(0, p));
   }
 
   /** makes room for `n` more bytes; false when they could never fit in one buffer */
@@ -255,4 +330,25 @@ export class NdjsonOut {
     this.spill();
     await this.drain();
   }
+}
+
+/**
+ * One log.raw event's NDJSON line without its newline, the bytes NdjsonOut writes for it. For the rare event
+ * that cannot cross to the encoder thread as UTF-8 (a lone surrogate in a string). A writer with no buffer of
+ * its own hands over each event in a buffer of its own.
+ */
+export function rawLineBytes(ev: Raw): Uint8Array {
+  let line: Uint8Array = new Uint8Array(0);
+  const one = new NdjsonOut(
+    {
+      write: (b) => {
+        line = b;
+        return true;
+      },
+      once: () => undefined,
+    },
+    () => Buffer.alloc(0),
+  );
+  one.push(ev);
+  return line.subarray(0, line.length - 1);
 }

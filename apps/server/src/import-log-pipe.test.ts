@@ -86,6 +86,65 @@ describe('EncoderPipe', () => {
     expect(mine.text()).toBe(theirs.text());
   }, 30_000);
 
+  it('writes any text as the one-thread writer does: other scripts, control characters, lone surrogates, an event larger than a batch', async () => {
+    const mine = collector();
+    const theirs = collector();
+    const pipe = new EncoderPipe(mine.sink);
+    const single = new NdjsonOut(theirs.sink);
+    const texts = [
+      'caf\u00e9 \u00fc\u00df \u2603 \u{1f600} "quoted" back\\slash',
+      'tab\there\r\nnew line \u0000 \u001f \u007f \u0085',
+      'lone \ud800 high, lone \udfff low, swapped \udc00\ud800',
+      `${'\u00e9'.repeat(700_000)} end`,
+      'plain after the big one',
+    ];
+    let seq = 0;
+    const push = (ev: TraceEvent) => {
+      pipe.push(ev);
+      single.push(ev);
+    };
+    for (const text of texts) {
+      seq++;
+      push({
+        type: 'log.raw',
+        text,
+        level: 'I',
+        source: 's.go:1',
+        seq,
+        time: 1.5 + seq,
+        node: 'n\u00f6de',
+        origin: { line: seq },
+      } as TraceEvent);
+      seq++;
+      // a lone surrogate in a field other than the text, and a pod
+      push({
+        type: 'log.raw',
+        text: 'x',
+        level: 'W',
+        source: `s\ud801.go:2`,
+        pod: 'ns/p\u00e4d',
+        podUID: 'u',
+        seq,
+        time: seq,
+        node: 'n',
+        origin: { line: seq },
+      } as TraceEvent);
+      seq++;
+      push({
+        type: 'k8s.event',
+        reason: text.slice(0, 40),
+        seq,
+        time: seq,
+        node: 'n',
+      } as unknown as TraceEvent);
+    }
+    await Promise.all([pipe.end(), single.end()]);
+    const got = mine.text();
+    expect(got.split('\n').filter(Boolean)).toHaveLength(seq);
+    expect(got).toContain('lone \\ud800 high');
+    expect(got).toBe(theirs.text());
+  }, 30_000);
+
   it('waits while the stream asks it to, and goes on once it drains', async () => {
     const c = collector({ hold: true });
     const pipe = new EncoderPipe(c.sink);

@@ -1,10 +1,13 @@
 /**
  * The import-log command's output on a second thread. The parser stays on the main thread (it is stateful and
- * reads the input in order); encoding its events as NDJSON bytes, about a third of the work, runs in a worker
- * (import-log-encoder.ts) on the machine's other core. Events cross in batches of plain values: a log.raw event
- * as its text and a few numbers, any other event as its JSON text (made here, as JSON.stringify would). The
- * worker hands back filled 1 MiB output buffers (transferred, not copied), which are written to the sink here
- * in the order the events were pushed, so the bytes are those NdjsonOut writes on one thread.
+ * reads the input in order); encoding its events as NDJSON bytes runs in a worker (import-log-encoder.ts) on the
+ * machine's other core. Events cross in batches of bytes and numbers, with nothing to clone: the strings of a
+ * batch (a log.raw event's text, level, source, node and pod, any other event's JSON text as JSON.stringify makes
+ * it) are joined here and written as UTF-8 into one buffer when the batch is sent, one write a batch, and the
+ * buffer and the numbers are transferred; they come back once the batch is encoded, to carry a later one. The
+ * worker escapes a log.raw text straight from its bytes. It hands back filled 1 MiB output buffers (transferred,
+ * not copied), which are written to the sink here in the order the events were pushed, so the bytes are those
+ * NdjsonOut writes on one thread.
  *
  * Contract (the same as NdjsonOut's): `push` is called synchronously by the parser for every event and never
  * blocks; the reading loop calls `drain` between input blocks, which waits while more than MAX_IN_FLIGHT
@@ -15,7 +18,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TraceEvent } from '@syncscope/core/trace';
-import { CHUNK } from './import-log-out.ts';
+import { CHUNK, rawLineBytes } from './import-log-out.ts';
 
 /** stdout, or any stream with its write (calling back once a chunk is written) and drain contract */
 export interface Sink {
@@ -26,7 +29,7 @@ export interface Sink {
 /** one event's numbers in a batch: what it is, and for log.raw the indices of its strings and its numbers */
 export const FIELDS = 9;
 export const F = {
-  /** 0: a JSON line (string `text`); 1: a log.raw event */
+  /** 0: a JSON line (string `text`, without its newline); 1: a log.raw event */
   kind: 0,
   text: 1,
   level: 2,
@@ -39,12 +42,15 @@ export const F = {
   time: 8,
 } as const;
 /**
- * A batch of events. Its strings travel as one: `text` is all of them end to end, `lens` their lengths (a
- * single string is copied across threads far faster than thousands); `nums` holds FIELDS numbers per event
- * (string fields as indices into the batch's strings) and `lines` each log.raw event's origin line.
+ * A batch of events. Its strings travel as bytes: `bytes[0..used)` holds all of them end to end as UTF-8, `lens`
+ * their lengths in UTF-16 units (`units` in all: when it equals `used`, every unit is one byte); `nums` holds FIELDS numbers per event (string fields as indices into the batch's
+ * strings) and `lines` each log.raw event's origin line. A string in it is well-formed (no lone surrogate):
+ * a log.raw event with one crosses as its finished JSON line, kind 0.
  */
 export interface Batch {
-  text: string;
+  bytes: Uint8Array;
+  used: number;
+  units: number;
   lens: Int32Array;
   strings: number;
   nums: Float64Array;
@@ -52,7 +58,9 @@ export interface Batch {
   count: number;
 }
 /** what the worker sends back: output buffers, and `done` once a batch is encoded (or `end` once all are) */
-export type Reply = { bufs: Uint8Array[]; done: number; end?: boolean };
+export type Reply = { bufs: Uint8Array[]; done: number; end?: boolean; spent?: Spent };
+/** a batch's buffers once it is encoded, handed back to be filled again */
+export type Spent = { bytes: ArrayBuffer; lens: ArrayBuffer; nums: ArrayBuffer; lines: ArrayBuffer };
 
 /**
  * The encoder thread. The command runs from TypeScript sources under tsx, whose loader hooks a new thread does
@@ -68,18 +76,33 @@ function startEncoder(): Worker {
 }
 
 const MAX_EVENTS = 4096;
-/** a batch is also sent once its strings hold this many characters */
-const MAX_CHARS = 1 << 19;
+/** a batch is sent once its strings hold this many UTF-16 units (an event that has more goes alone) */
+const MAX_UNITS = 1 << 19;
 const MAX_IN_FLIGHT = 4;
 /** strings an event adds at most: text, level, source, node, pod, podUID */
 const MAX_STRINGS = 6;
 
 type Raw = Extract<TraceEvent, { type: 'log.raw' }>;
 
+const EMPTY = new Uint8Array(0);
+
+/** Buffer's own UTF-8 writer, the one write() calls after reading its arguments */
+type Direct = Buffer & { utf8Write(s: string, at: number, max: number): number };
+const utf8Write: (b: Buffer, s: string, at: number) => number =
+  typeof (Buffer.prototype as Partial<Direct>).utf8Write === 'function'
+    ? (b, s, at) => (b as Direct).utf8Write(s, at, b.length - at)
+    : (b, s, at) => b.write(s, at);
+
+/** no lone surrogate in s (String.prototype.isWellFormed, ES2024: Node 20 has it, the project's lib not yet) */
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 export class EncoderPipe {
   private readonly worker: Worker;
+  /** buffers of encoded batches (at most MAX_IN_FLIGHT + 1 sets are ever made) */
+  private readonly spent: Spent[] = [];
   private batch = this.fresh();
-  private chars = 0;
+  /** the batch's strings end to end, written out when it is sent */
+  private text = '';
   private sent = 0;
   private done = 0;
   private blocked = false;
@@ -99,6 +122,7 @@ export class EncoderPipe {
     this.worker.on('message', (r: Reply) => {
       for (const b of r.bufs) if (!this.sink.write(b, () => this.recycle(b))) this.block();
       this.done = r.done;
+      if (r.spent) this.spent.push(r.spent);
       if (r.end) this.ended = true;
       this.poke();
     });
@@ -116,12 +140,15 @@ export class EncoderPipe {
   }
 
   private fresh(): Batch {
+    const s = this.spent.pop();
     return {
-      text: '',
-      lens: new Int32Array(MAX_EVENTS * MAX_STRINGS),
+      bytes: s ? new Uint8Array(s.bytes) : EMPTY,
+      used: 0,
+      units: 0,
+      lens: s ? new Int32Array(s.lens) : new Int32Array(MAX_EVENTS * MAX_STRINGS),
       strings: 0,
-      nums: new Float64Array(MAX_EVENTS * FIELDS),
-      lines: new Int32Array(MAX_EVENTS),
+      nums: s ? new Float64Array(s.nums) : new Float64Array(MAX_EVENTS * FIELDS),
+      lines: s ? new Int32Array(s.lines) : new Int32Array(MAX_EVENTS),
       count: 0,
     };
   }
@@ -129,9 +156,14 @@ export class EncoderPipe {
   /** adds a string to the batch; its index */
   private str(s: string): number {
     const b = this.batch;
-    b.text += s;
+    this.text += s;
     b.lens[b.strings] = s.length;
     return b.strings++;
+  }
+
+  /** sends the batch first when an event of `units` UTF-16 units would take it past MAX_UNITS */
+  private room(units: number): void {
+    if (this.text.length + units > MAX_UNITS) this.send();
   }
 
   private poke(): void {
@@ -141,58 +173,91 @@ export class EncoderPipe {
   }
 
   push = (ev: TraceEvent): void => {
+    if (ev.type === 'log.raw') this.raw(ev as Raw);
+    else this.json(JSON.stringify(ev));
+    if (this.batch.count === MAX_EVENTS) this.send();
+  };
+
+  /** an event as its JSON line (JSON.stringify's text is always well-formed) */
+  private json(s: string): void {
+    this.room(s.length);
+    const at = this.batch.count * FIELDS;
+    this.batch.nums[at + F.kind] = 0;
+    this.batch.nums[at + F.text] = this.str(s);
+    this.batch.count++;
+  }
+
+  private raw(r: Raw): void {
+    const level = r.level ?? '';
+    const source = r.source ?? '';
+    const node = r.node ?? '';
+    const pod = r.pod;
+    const podUID = r.podUID;
+    if (
+      // the last level, source and node were checked when they were added
+      !(
+        wellFormed(r.text) &&
+        (level === this.lastLevel || wellFormed(level)) &&
+        (source === this.lastSource || wellFormed(source)) &&
+        (node === this.lastNode || wellFormed(node))
+      ) ||
+      (pod !== undefined && !wellFormed(pod)) ||
+      (podUID !== undefined && !wellFormed(podUID))
+    ) {
+      // UTF-8 cannot carry a lone surrogate, which JSON writes as \udxxx: the line is made here
+      this.json(Buffer.from(rawLineBytes(r)).toString('utf8'));
+      return;
+    }
+    this.room(
+      r.text.length + level.length + source.length + node.length + (pod?.length ?? 0) + (podUID?.length ?? 0),
+    );
     const b = this.batch;
     const at = b.count * FIELDS;
     const nums = b.nums;
-    if (ev.type === 'log.raw') {
-      const r = ev as Raw;
-      nums[at + F.kind] = 1;
-      nums[at + F.text] = this.str(r.text);
-      this.chars += r.text.length;
-      const level = r.level ?? '';
-      if (level !== this.lastLevel || this.lastLevelAt < 0) {
-        this.lastLevel = level;
-        this.lastLevelAt = this.str(level);
-      }
-      nums[at + F.level] = this.lastLevelAt;
-      const source = r.source ?? '';
-      if (source !== this.lastSource || this.lastSourceAt < 0) {
-        this.lastSource = source;
-        this.lastSourceAt = this.str(source);
-      }
-      nums[at + F.source] = this.lastSourceAt;
-      const node = r.node ?? '';
-      if (node !== this.lastNode || this.lastNodeAt < 0) {
-        this.lastNode = node;
-        this.lastNodeAt = this.str(node);
-      }
-      nums[at + F.node] = this.lastNodeAt;
-      nums[at + F.pod] = r.pod !== undefined ? this.str(r.pod) : -1;
-      nums[at + F.podUID] = r.podUID !== undefined ? this.str(r.podUID) : -1;
-      nums[at + F.seq] = r.seq;
-      nums[at + F.time] = r.time;
-      b.lines[b.count] = r.origin?.line ?? 0;
-    } else {
-      const s = JSON.stringify(ev);
-      nums[at + F.kind] = 0;
-      nums[at + F.text] = this.str(s);
-      this.chars += s.length;
+    nums[at + F.kind] = 1;
+    nums[at + F.text] = this.str(r.text);
+    if (level !== this.lastLevel || this.lastLevelAt < 0) {
+      this.lastLevel = level;
+      this.lastLevelAt = this.str(level);
     }
+    nums[at + F.level] = this.lastLevelAt;
+    if (source !== this.lastSource || this.lastSourceAt < 0) {
+      this.lastSource = source;
+      this.lastSourceAt = this.str(source);
+    }
+    nums[at + F.source] = this.lastSourceAt;
+    if (node !== this.lastNode || this.lastNodeAt < 0) {
+      this.lastNode = node;
+      this.lastNodeAt = this.str(node);
+    }
+    nums[at + F.node] = this.lastNodeAt;
+    nums[at + F.pod] = pod !== undefined ? this.str(pod) : -1;
+    nums[at + F.podUID] = podUID !== undefined ? this.str(podUID) : -1;
+    nums[at + F.seq] = r.seq;
+    nums[at + F.time] = r.time;
+    b.lines[b.count] = r.origin?.line ?? 0;
     b.count++;
-    if (b.count === MAX_EVENTS || this.chars >= MAX_CHARS) this.send();
-  };
+  }
 
   private send(): void {
-    if (this.batch.count === 0) return;
-    const { nums, lines, lens } = this.batch;
-    this.worker.postMessage(this.batch, [
-      nums.buffer as ArrayBuffer,
-      lines.buffer as ArrayBuffer,
-      lens.buffer as ArrayBuffer,
+    const b = this.batch;
+    if (b.count === 0) return;
+    // one write for the batch; UTF-8 takes at most 3 bytes a unit, and pages never written are never resident
+    const text = this.text;
+    if (b.bytes.length < text.length * 3)
+      b.bytes = Buffer.allocUnsafeSlow(Math.max(text.length, MAX_UNITS) * 3);
+    const out = Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.length);
+    b.used = utf8Write(out, text, 0);
+    b.units = text.length;
+    this.worker.postMessage(b, [
+      b.nums.buffer as ArrayBuffer,
+      b.lines.buffer as ArrayBuffer,
+      b.lens.buffer as ArrayBuffer,
+      b.bytes.buffer as ArrayBuffer,
     ]);
     this.sent++;
     this.batch = this.fresh();
-    this.chars = 0;
+    this.text = '';
     this.lastLevelAt = this.lastSourceAt = this.lastNodeAt = -1;
   }
 

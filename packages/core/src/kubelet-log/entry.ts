@@ -39,9 +39,16 @@ export function continues(e: Entry, text: string): boolean {
 
 const UID_AT = /^"?([0-9a-f-]{32,36})/;
 
+/** where the first ` pod="` is, or -1 (searched from its rarer letter: a line has many blanks) */
+function podAt(text: string): number {
+  for (let i = text.indexOf('pod="', 1); i > 0; i = text.indexOf('pod="', i + 1))
+    if (text.charCodeAt(i - 1) === 32) return i - 1;
+  return -1;
+}
+
 /** The pod a raw line names, cheaply: `pod="ns/name"`, else `podUID=…`, else a glog `"name_ns(uid)"`. */
 export function rawPodOf(text: string, raw: { pod?: string; podUID?: string }): void {
-  let i = text.indexOf(' pod="');
+  let i = podAt(text);
   if (i >= 0) {
     const end = text.indexOf('"', i + 6);
     const ref = end > 0 ? text.slice(i + 6, end) : '';

@@ -72,7 +72,8 @@ function claimed(msg: string): boolean {
 export function structuredOf(text: string): Structured | null | undefined {
   if (text.charCodeAt(0) !== 34) return GLOG_CLAIMED.test(text) ? undefined : null;
   const close = text.indexOf('"', 1);
-  const esc = close > 0 ? text.indexOf('\\', 1) : -1;
+  // a backslash matters only before the closing quote: the rest of the line is not searched for one
+  const esc = close > 0 && text.lastIndexOf('\\', close) > 0 ? text.indexOf('\\', 1) : -1;
   let msg: string;
   if (close > 0 && (esc < 0 || esc > close)) msg = text.slice(1, close);
   else if (esc > 0 && !mayBeClaimed(text.slice(1, esc))) return null;

@@ -30,7 +30,7 @@ const CODES: Record<string, number> = {
 };
 
 /** The gRPC status code in an "rpc error: code = NotFound desc = …" text. */
-export function grpcCode(err: string): number | undefined {
+function grpcCode(err: string): number | undefined {
   const m = /code = (\w+)/.exec(err);
   return m ? CODES[m[1] as string] : undefined;
 }

@@ -31,7 +31,7 @@ const CRASH_POD = /[Bb]ack-off (\S+) restarting failed container=(\S+) pod=(\S+)
 const IMAGE = /Back-off pulling image "((?:[^"\\]|\\.)*)"/;
 
 /** The SyncResults in an error text. */
-export function parseSyncResults(err: string): SyncAction[] {
+function parseSyncResults(err: string): SyncAction[] {
   const out: SyncAction[] = [];
   RESULT.lastIndex = 0;
   for (let r = RESULT.exec(err); r; r = RESULT.exec(err)) {
