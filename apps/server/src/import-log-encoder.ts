@@ -6,7 +6,7 @@
  * message ends the input: the last partial buffer goes back with `end`. Nothing here blocks but the encoding.
  */
 import { parentPort } from 'node:worker_threads';
-import { CHUNK, NdjsonOut, type RawFields } from './import-log-out.ts';
+import { CHUNK, emptyRawFields, NdjsonOut } from './import-log-out.ts';
 import { type Batch, F, FIELDS, type Reply, type Spent } from './import-log-pipe.ts';
 
 const port = parentPort;
@@ -31,16 +31,7 @@ const out = new NdjsonOut(
 );
 let done = 0;
 /** the fields of the log.raw event being written (one object, reused) */
-const f: RawFields = {
-  level: '',
-  source: '',
-  pod: undefined,
-  podUID: undefined,
-  seq: 0,
-  time: 0,
-  node: '',
-  line: 0,
-};
+const f = emptyRawFields();
 
 /**
  * Where each string starts in the bytes when some characters took more than a byte: `lens` counts UTF-16 units,

@@ -160,6 +160,11 @@ class Last {
 }
 
 /** a log.raw event's fields but its text (pod and podUID undefined when absent) */
+/** A RawFields to fill in and reuse, one per writer. */
+export function emptyRawFields(): RawFields {
+  return { level: '', source: '', pod: undefined, podUID: undefined, seq: 0, time: 0, node: '', line: 0 };
+}
+
 export interface RawFields {
   level: string;
   source: string;
@@ -235,16 +240,7 @@ export class NdjsonOut {
     this.buf[this.pos++] = 10;
   }
 
-  private readonly fields: RawFields = {
-    level: '',
-    source: '',
-    pod: undefined,
-    podUID: undefined,
-    seq: 0,
-    time: 0,
-    node: '',
-    line: 0,
-  };
+  private readonly fields = emptyRawFields();
 
   private raw(ev: Raw): void {
     const f = this.fields;

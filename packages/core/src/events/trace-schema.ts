@@ -11,6 +11,7 @@
 
 import { type TLiteral, type TObject, type TProperties, type TUnion, Type } from '@sinclair/typebox';
 import { PodStatusSchema } from '../api/pod-status-schema.ts';
+import { SYNC_ACTION_NAMES } from './sync-action-names.ts';
 
 const Str = () => Type.String();
 const Int = () => Type.Integer();
@@ -43,16 +44,7 @@ export const WorkTypeSchema = OneOf(['SyncPod', 'TerminatingPod', 'TerminatedPod
 export const UpdateTypeSchema = OneOf(['SyncPodCreate', 'SyncPodUpdate', 'SyncPodSync', 'SyncPodKill']);
 export const ProbeTypeSchema = OneOf(['Liveness', 'Readiness', 'Startup']);
 export const ProbeResultSchema = OneOf(['Success', 'Failure', 'Unknown']);
-export const SyncActionNameSchema = OneOf([
-  'StartContainer',
-  'KillContainer',
-  'CreatePodSandbox',
-  'ConfigPodSandbox',
-  'KillPodSandbox',
-  'SetupNetwork',
-  'TeardownNetwork',
-  'InitContainer',
-]);
+export const SyncActionNameSchema = OneOf(SYNC_ACTION_NAMES);
 
 /** One SyncResult of the runtime SyncPod: `failed to "<action>" for "<target>" with <error>: "<message>"`. */
 export const SyncActionSchema = Type.Object({

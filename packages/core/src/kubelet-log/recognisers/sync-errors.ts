@@ -9,21 +9,14 @@
  * as does kuberuntime_manager.go's own line for the same back-off (-v=3, v1.20+), which comes just before:
  *   "Back-off restarting failed container" err="back-off 20s restarting failed container=app pod=web-0_shop(uid)"
  */
+
+import { SYNC_ACTION_NAMES } from '../../events/sync-action-names.ts';
 import type { SyncAction, SyncActionName } from '../../events/trace.ts';
 import { readQuoted } from '../kv.ts';
 import { fromFullName, fromRef } from '../pods.ts';
 import { type Ctx, goDurationS, type Msg } from '../state.ts';
 
-const ACTIONS = new Set<SyncActionName>([
-  'StartContainer',
-  'KillContainer',
-  'CreatePodSandbox',
-  'ConfigPodSandbox',
-  'KillPodSandbox',
-  'SetupNetwork',
-  'TeardownNetwork',
-  'InitContainer',
-]);
+const ACTIONS = new Set<SyncActionName>(SYNC_ACTION_NAMES);
 const RESULT = /failed to "(\w+)" for "((?:[^"\\]|\\.)*)" with (\w+): /g;
 const OLD = /^Error syncing pod ([\w-]+)(?: \("([^"]*)"\))?, skipping: /;
 const CRASH = /[Bb]ack-off (\S+) restarting failed container=(\S+)/;
