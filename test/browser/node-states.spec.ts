@@ -197,6 +197,10 @@ describe('node view states', () => {
   it('says in red that the loop is stalled, with the last iteration time, when the engine stops', async () => {
     await ownDashboard(async (own) => {
       await openNode(own);
+      // a fresh server: the page must have seen a housekeeping run (every 2 s) before there is one to be late
+      await page
+        .locator('[data-testid="housekeeping-cadence"]:not([data-runs="0"])')
+        .waitFor({ timeout: 20_000 });
       await own.built.engine.stop();
       const stalled = page.locator('[data-testid="stalled-loop"]');
       await stalled.waitFor({ timeout: 20_000 });

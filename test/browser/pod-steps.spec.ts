@@ -63,7 +63,19 @@ describe('pod view: step-through', () => {
     // next error: a refused start, a Warning Event or a back-off, whatever the filter
     await page.keyboard.press('Home');
     await page.locator('[data-testid="step-next-error"]').click();
-    expect(['sync.result', 'k8s.event', 'backoff', 'runtime.call']).toContain(await stepType());
+    // the step panel follows the selection on the next render: wait for it to name an error step
+    const errorKinds = ['sync.result', 'k8s.event', 'backoff', 'runtime.call'];
+    await page
+      .waitForFunction(
+        (kinds) =>
+          kinds.includes(
+            document.querySelector('[data-testid="step-panel"] .step-event .tag')?.textContent ?? '',
+          ),
+        errorKinds,
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined); // the assertion below names what was shown instead
+    expect(errorKinds).toContain(await stepType());
     expect(await page.locator('[data-testid="events-table"] tr.row-selected').count()).toBe(1);
 
     // the folded lane: one lane, a mark per run
