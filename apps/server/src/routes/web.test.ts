@@ -89,6 +89,13 @@ describe('the web app files', () => {
     expect(plain.headers['cache-control']).toBe(IMMUTABLE);
   });
 
+  it('says every answer varies by Accept-Encoding, so a shared cache keeps the encodings apart', async () => {
+    for (const enc of ['br', 'gzip', '']) {
+      const res = await get('/assets/a-1b2c.js', enc ? { 'accept-encoding': enc } : {});
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+    }
+  });
+
   it('has index.html revalidated on every load, at / and from the page fallback', async () => {
     const root = await get('/', { accept: 'text/html' });
     expect(root.status).toBe(200);

@@ -11,7 +11,8 @@
  * Caching and compression: the build names every file under assets/ by its content's hash, so those are
  * cached for a year and never revalidated; everything else (index.html) is revalidated on every load, so a
  * new build is picked up at once. The build writes a gzip and a brotli copy beside each text file
- * (apps/web/vite.config.ts); a client that accepts one gets it, with no compression work per request.
+ * (apps/web/vite.config.ts); a client that accepts one gets it, with no compression work per request, and every
+ * file says it varies by Accept-Encoding, so a proxy never hands brotli bytes to a client that did not ask.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,6 +69,8 @@ async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
       cacheControl: false,
       setHeaders: (res, path) => {
         res.setHeader('cache-control', isHashedAsset(path) ? IMMUTABLE : REVALIDATE);
+        // the same URL answers brotli, gzip or plain bytes by Accept-Encoding: a shared cache must key on it
+        res.setHeader('vary', 'accept-encoding');
       },
     });
     addingStatic = false;
