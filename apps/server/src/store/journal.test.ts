@@ -17,18 +17,8 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceJournal, type TraceJournalOptions } from './journal.ts';
 import { parseSegmentName } from './segment.ts';
+import { podEvent as ev } from './test-events.ts';
 
-function ev(seq: number, podUID = 'uid-a'): TraceEvent {
-  return {
-    seq,
-    time: 1_000 + seq,
-    type: 'config.update',
-    op: 'ADD',
-    source: 'api',
-    podUID,
-    pod: `default/${podUID}`,
-  };
-}
 const seqs = (evs: TraceEvent[]) => evs.map((e) => e.seq);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

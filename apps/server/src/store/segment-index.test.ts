@@ -6,28 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceJournal, type TraceJournalOptions } from './journal.ts';
 import { encodeEvent, parseSegmentName } from './segment.ts';
 import { indexBuffer, indexBufferSliced, podFilter } from './segment-index.ts';
+import { podEvent, startEvent } from './test-events.ts';
 
-function podEv(seq: number, podUID: string): TraceEvent {
-  return {
-    seq,
-    time: 1_000 + seq,
-    type: 'config.update',
-    op: 'ADD',
-    source: 'api',
-    podUID,
-    pod: `default/${podUID}`,
-  };
-}
-function startEv(seq: number): TraceEvent {
-  return {
-    seq,
-    time: 1_000 + seq,
-    type: 'server.start',
-    version: 'test',
-    runtime: 'sim',
-    endpoint: 'sim.sock',
-  };
-}
 const seqs = (evs: TraceEvent[]) => evs.map((e) => e.seq);
 
 describe('TraceJournal segment index', () => {
@@ -60,7 +40,7 @@ describe('TraceJournal segment index', () => {
     );
     if (!seg) throw new Error('no segment with only uid-a');
     const at = (seg.events[1] as TraceEvent).seq;
-    const lines = seg.events.map((e) => encodeEvent(e.seq === at ? podEv(at, 'uid-b') : e));
+    const lines = seg.events.map((e) => encodeEvent(e.seq === at ? podEvent(at, 'uid-b') : e));
     writeFileSync(seg.path, lines.join(''));
     return at;
   };
@@ -77,7 +57,9 @@ describe('TraceJournal segment index', () => {
   async function fill(j: TraceJournal): Promise<void> {
     for (let s = 1; s <= 100; s++) {
       j.append(
-        s === 50 ? startEv(s) : podEv(s, (s >= 21 && s <= 25) || (s >= 81 && s <= 85) ? 'uid-b' : 'uid-a'),
+        s === 50
+          ? startEvent(s)
+          : podEvent(s, (s >= 21 && s <= 25) || (s >= 81 && s <= 85) ? 'uid-b' : 'uid-a'),
       );
       if (s % 10 === 0) await j.flush();
     }
@@ -113,7 +95,7 @@ describe('TraceJournal segment index', () => {
     await first.close();
     // a crash mid-write left part of a uid-c line at the end of the newest segment
     const newest = segments().at(-1)?.path as string;
-    appendFileSync(newest, encodeEvent(podEv(101, 'uid-c')).slice(0, 40));
+    appendFileSync(newest, encodeEvent(podEvent(101, 'uid-c')).slice(0, 40));
 
     const j = make({ segmentBytes: 1500 });
     expect(j.open().lastSeq).toBe(100);
@@ -126,7 +108,7 @@ describe('TraceJournal segment index', () => {
     expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
 
     // appended after open: indexed as it is written, found in the newest segment and the next ones
-    for (let s = 101; s <= 140; s++) j.append(podEv(s, s % 2 ? 'uid-c' : 'uid-a'));
+    for (let s = 101; s <= 140; s++) j.append(podEvent(s, s % 2 ? 'uid-c' : 'uid-a'));
     await j.flush();
     const cs = seqs(await j.readAsync(0, 100, podFilter('uid-c')));
     expect(cs).toEqual([50, ...Array.from({ length: 20 }, (_, i) => 101 + 2 * i)]);
@@ -136,7 +118,7 @@ describe('TraceJournal segment index', () => {
     const j = make();
     j.open();
     const n = 60_000;
-    for (let s = 1; s <= n; s++) j.append(podEv(s, `uid-${s % 50}`));
+    for (let s = 1; s <= n; s++) j.append(podEvent(s, `uid-${s % 50}`));
     await j.flush();
     // The most CPU time the process spends between two turns of the event loop while read() runs (CPU, not
     // wall time, so a busy machine taking the CPU away does not count). Decoding the segment's 60 000 lines
@@ -180,7 +162,7 @@ describe('TraceJournal segment index', () => {
     for (let seq = 1; seq <= 20_000; seq++) {
       const uid = seq === 7_000 ? 'uid-"quoted"-é' : seq === 9_000 ? 'uid-ü' : `uid-${seq % 300}`;
       want.add(uid);
-      lines.push(encodeEvent(podEv(seq, uid)));
+      lines.push(encodeEvent(podEvent(seq, uid)));
       if (seq === 5_000) {
         // one line longer than a slice's piece (128 KiB)
         seq++;
@@ -198,7 +180,7 @@ describe('TraceJournal segment index', () => {
         want.add('uid-long');
       }
     }
-    lines.push(encodeEvent(startEv(30_000)));
+    lines.push(encodeEvent(startEvent(30_000)));
     const buf = Buffer.from(lines.join(''));
     const sliced = await indexBufferSliced(buf, buf.length, 30_000);
     expect(sliced.pods).toEqual(want);
