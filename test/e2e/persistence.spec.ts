@@ -356,9 +356,11 @@ describe('a crash and a damaged journal', () => {
     const traceDir = join(dataDir, 'trace');
     const seen = new Map<number, TraceEvent>();
     let unwrittenButServed = 0;
-    // whether the kill lands before the journal's next write (every 100 ms) is up to the timing: up to 12 runs
-    for (let run = 1; run <= 12 && (run <= 2 || unwrittenButServed === 0); run++) {
-      const child = await startServer(dataDir, cleanups);
+    // runs 1 and 2 write the journal every 100 ms, so a kill lands wherever it falls; run 3 writes it only
+    // every 60 s, so its kill always lands after events were served and before they were written
+    for (let run = 1; run <= 3; run++) {
+      const env: Record<string, string> = run === 3 ? { JOURNAL_FLUSH_MS: '60000' } : {};
+      const child = await startServer(dataDir, cleanups, env);
       // the previous runs' events are served unchanged, and this run's are above every seq seen before
       const before = Math.max(0, ...seen.keys());
       const page = await getJSON<{ items: TraceEvent[] }>(`${child.base}/api/v1/trace?since=0&limit=100000`);
@@ -374,7 +376,7 @@ describe('a crash and a damaged journal', () => {
       console.log(
         `run ${run}: served up to ${Math.max(...seen.keys())}, on disk ${lastOnDisk} (${served} not)`,
       );
-      unwrittenButServed += served;
+      if (run === 3) unwrittenButServed = served;
     }
     // the case that matters happened: a client held seqs the journal never got
     expect(unwrittenButServed).toBeGreaterThan(0);
@@ -442,6 +444,15 @@ describe('a crash and a damaged journal', () => {
     expect(page.items[40]?.type).toBe('server.start');
     const metrics = await (await fetch(`${child.base}/metrics`)).text();
     expect(metrics).toMatch(/^syncscope_journal_bad_records_total 1$/m);
+  });
+
+  it('refuses a journal flush interval that is not 1..60000 ms, naming the flag', async () => {
+    const dataDir = await tempDir('syncscope-persist-', cleanups);
+    for (const bad of ['0', '60001', '1.5', 'soon']) {
+      const c = spawnServer(dataDir, cleanups, {}, ['--journal-flush-ms', bad]);
+      expect((await c.exited).code).toBe(2);
+      expect(c.stderr()).toContain(`--journal-flush-ms must be 1..60000 milliseconds, got ${bad}`);
+    }
   });
 
   it('exits 1 with one line when the data dir is not a directory or is read-only', async () => {

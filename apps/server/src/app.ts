@@ -90,6 +90,8 @@ export interface ServerOptions {
   journalSegmentBytes?: number;
   /** Total size of the trace journal on disk; oldest segments are deleted past it (default 256 MiB). */
   journalMaxBytes?: number;
+  /** Longest time an event waits in memory before the journal writes it (default 100 ms). */
+  journalFlushMs?: number;
   /** Where persistence warnings go (default console.warn). */
   warn?: (msg: string) => void;
   /** Caps on trace streams (total, per address) and connections; see SECURITY.md. */
@@ -148,6 +150,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     capacity: opts.traceCapacity,
     segmentBytes: opts.journalSegmentBytes,
     maxBytes: opts.journalMaxBytes,
+    flushIntervalMs: opts.journalFlushMs,
     podStoreDir: join(opts.dataDir, POD_STORE_DIR),
     warn,
   });

@@ -40,6 +40,8 @@ Options (each also from the environment):
                               (DATA_DIR, default ./.syncscope)
   --journal-segment-bytes <n> trace journal segment size (JOURNAL_SEGMENT_BYTES, default 8388608)
   --journal-max-bytes <n>     trace journal total size kept on disk (JOURNAL_MAX_BYTES, default 268435456)
+  --journal-flush-ms <n>      longest time an event waits in memory before the journal writes it
+                              (JOURNAL_FLUSH_MS, default 100)
   --no-examples               do not apply the example pods at startup (NO_EXAMPLES=1)
   --node-name <name>          the name of this node in the API (the Node object, pods' spec.nodeName, events'
                               source) (NODE_NAME, default the host name, as the kubelet's --hostname-override)
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
     'no-examples': { type: 'boolean' },
     'journal-segment-bytes': { type: 'string' },
     'journal-max-bytes': { type: 'string' },
+    'journal-flush-ms': { type: 'string' },
     'max-pods': { type: 'string' },
     'node-name': { type: 'string' },
     'kube-tls-port': { type: 'string' },
@@ -173,6 +176,13 @@ async function main(): Promise<void> {
   if (!/^\d+$/.test(vText) || Number(vText) > 10) fail(`--v must be 0..10, got ${vText}`);
   const kubeletLogV = Number(vText);
   const journalMaxBytes = bytes('journal-max-bytes', v['journal-max-bytes'] ?? env.JOURNAL_MAX_BYTES);
+  const flushText = v['journal-flush-ms'] ?? env.JOURNAL_FLUSH_MS;
+  let journalFlushMs: number | undefined;
+  if (flushText !== undefined && flushText !== '') {
+    if (!/^\d+$/.test(flushText) || Number(flushText) < 1 || Number(flushText) > 60_000)
+      fail(`--journal-flush-ms must be 1..60000 milliseconds, got ${flushText}`);
+    journalFlushMs = Number(flushText);
+  }
   if (!isLoopbackAddress(host) && !token) {
     fail(
       `refusing to listen on ${host}: anyone who can reach it could create and delete pods on this node.\n` +
@@ -207,6 +217,7 @@ async function main(): Promise<void> {
     token,
     journalSegmentBytes,
     journalMaxBytes,
+    journalFlushMs,
     ...(kubeletLogFile !== undefined || kubeletJournal
       ? { kubeletLog: kubeletJournal ? { journal: true } : { file: resolve(kubeletLogFile as string) } }
       : {}),

@@ -77,6 +77,7 @@ async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<
     capacity: opts.traceCapacity,
     segmentBytes: opts.journalSegmentBytes,
     maxBytes: opts.journalMaxBytes,
+    flushIntervalMs: opts.journalFlushMs,
     warn,
   });
   const trace = history.recorder;
