@@ -1,6 +1,6 @@
 /**
  * P6's floor: the least a line-by-line reader of a file can do in Node. Reads the file in 1 MiB blocks (as the
- * import-log command does), decodes UTF-8 and splits lines, counting them. `tsx bench/lib/split-lines.ts FILE`.
+ * import-log command does), decodes UTF-8 and splits lines, counting them. `node scripts/bundled.mjs split-lines FILE`.
  */
 import { open } from 'node:fs/promises';
 

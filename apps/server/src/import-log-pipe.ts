@@ -63,15 +63,19 @@ export type Reply = { bufs: Uint8Array[]; done: number; end?: boolean; spent?: S
 export type Spent = { bytes: ArrayBuffer; lens: ArrayBuffer; nums: ArrayBuffer; lines: ArrayBuffer };
 
 /**
- * The encoder thread. The command runs from TypeScript sources under tsx, whose loader hooks a new thread does
- * not inherit: the thread registers them itself before it loads the encoder.
+ * The encoder thread. Bundled (scripts/import-log.mjs runs the command as plain JavaScript), the encoder's bundle
+ * lies beside this one. From TypeScript sources under tsx (tests), whose loader hooks a new thread does not
+ * inherit, the thread registers them itself before it loads the encoder.
  */
 function startEncoder(): Worker {
+  const resourceLimits = { maxYoungGenerationSizeMb: 8 };
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./import-log-encoder.mjs', import.meta.url), { resourceLimits });
   const api = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const entry = fileURLToPath(new URL('./import-log-encoder.ts', import.meta.url));
   return new Worker(`require(${JSON.stringify(api)}).register(); require(${JSON.stringify(entry)});`, {
     eval: true,
-    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    resourceLimits,
   });
 }
 
