@@ -123,6 +123,10 @@ describe('node view at 5,000 pods', () => {
     await page.locator('[data-testid="pod-search"]').fill('');
     // from the top of the whole list, End reaches the 5,000th row (rendered on demand) and focuses it
     await page.locator('[data-testid="pod-search"]').press('ArrowDown');
+    // End goes to the first row only once it has the focus (before that it would move the search box's caret)
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'pod-row-load-1',
+    );
     await page.keyboard.press('End');
     await page.waitForFunction(
       () => document.activeElement?.getAttribute('data-testid') === 'pod-row-load-5000',

@@ -210,9 +210,11 @@ export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
       </h2>
       {haveS < WINDOW_S && (
         <p className="sub" data-testid="loop-coverage">
-          {haveS === 0
+          {!events?.length
             ? 'no events held yet'
-            : `the trace held here covers the last ${haveS} s of 60 (since ${clockText(now - haveS * 1000)}); the hatched part has no data`}
+            : haveS === 0
+              ? 'the trace held here covers less than the last second of 60; the hatched part has no data'
+              : `the trace held here covers the last ${haveS} s of 60 (since ${clockText(now - haveS * 1000)}); the hatched part has no data`}
         </p>
       )}
       <div ref={ref} className="loop-strip">

@@ -76,6 +76,7 @@ export function PodsTable() {
   const scrollRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const focusWanted = useRef(false);
+  const focusLooks = useRef(0);
   useSlashFocus(searchRef);
 
   const items = pods.data?.items;
@@ -96,14 +97,28 @@ export function PodsTable() {
     initialRect: { width: 0, height: 600 },
   });
 
-  // keyboard moves: bring the row into view, then focus it once it is rendered
+  // keyboard moves: bring the row into view, then focus it once it is rendered. A far jump (End over 5,000
+  // rows) on a busy page can land short of the row: until it is drawn, look again each frame and scroll again
+  // when it is still outside the drawn rows, for about two seconds at most
+  const [, setLook] = useState(0);
   useEffect(() => {
     if (!focusWanted.current) return;
     const row = scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${current}"]`);
     if (row) {
       focusWanted.current = false;
       row.focus({ preventScroll: true });
+      return;
     }
+    if (++focusLooks.current > 120) {
+      focusWanted.current = false;
+      return;
+    }
+    const frame = requestAnimationFrame(() => {
+      if (!virtualizer.getVirtualItems().some((v) => v.index === current))
+        virtualizer.scrollToIndex(current, { align: 'auto' });
+      setLook((n) => n + 1);
+    });
+    return () => cancelAnimationFrame(frame);
   });
   const moveTo = (i: number) => {
     const n = shownRef.current.length;
@@ -112,6 +127,7 @@ export function PodsTable() {
     setActive(next);
     setMoves((m) => m + 1);
     focusWanted.current = true;
+    focusLooks.current = 0;
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
   const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
