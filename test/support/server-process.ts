@@ -7,7 +7,7 @@
  * simulated node left in it and removes it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,13 +102,18 @@ export async function killHard(child: ServerProcess): Promise<void> {
 
 /**
  * A fresh directory under the system's temp dir, removed by the cleanups, which first stop the simulated
- * node process serving it, if any (a server killed with -9 leaves its node running).
+ * node processes serving it or a directory in it, if any (a server killed with -9 leaves its node running),
+ * and wait until they are gone.
  */
 export async function tempDir(prefix: string, cleanups: (() => Promise<void>)[]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   cleanups.push(async () => {
-    await stopNode(dir);
-    await rm(dir, { recursive: true, force: true });
+    // the node of the dir itself, and of each data dir a test made inside it (two servers side by side)
+    const inside = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    await Promise.all(
+      [dir, ...inside.filter((d) => d.isDirectory()).map((d) => join(dir, d.name))].map(stopNode),
+    );
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   });
   return dir;
 }

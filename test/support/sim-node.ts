@@ -46,7 +46,11 @@ export async function nodeInfo(dataDir: string): Promise<NodeInfo | undefined> {
 
 /** Stops the node serving dataDir, if one does (a test's cleanup after killing its server). */
 export async function stopNode(dataDir: string): Promise<void> {
+  const info = await nodeInfo(dataDir);
   await control(dataDir, 'POST', '/stop').catch(() => undefined);
+  // gone, not only told: a node still writing its containers' logs would race a removal of its directory
+  if (info)
+    await until(`the simulated node ${info.pid} to exit`, () => !alive(info.pid)).catch(() => undefined);
 }
 
 /** Whether pid runs (a zombie counts as gone: it has exited, its parent has not reaped it yet). */
