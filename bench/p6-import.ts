@@ -1,7 +1,8 @@
 /**
  * P6 kubelet-log import: the import-log command on a ≥ 100 MB log made from the real sample logs (repeated and
  * re-stamped, bench/lib/kubelet-log-gen.ts), its NDJSON thrown away, against a bare pass that only reads the same
- * file and splits it into lines (bench/lib/split-lines.ts), both as processes of their own started the same way
+ * file the way the command does (1 MiB blocks, its BlockDecoder) and splits it into lines (bench/lib/
+ * split-lines.ts), both as processes of their own started the same way
  * (`node scripts/bundled.mjs TOOL`, what `pnpm -s import-log` runs; each bundle is built before the clock starts),
  * one after the other, best of two each. Targets: throughput ≥ 1/4 of the bare pass, ≥ 50
  * MB/s, peak RSS of the import ≤ 200 MB. Then a 2 GB log made on the fly and piped to `import-log -` (never

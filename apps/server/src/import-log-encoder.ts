@@ -1,89 +1,77 @@
 /**
- * The worker side of EncoderPipe (import-log-pipe.ts): batches of events in, NDJSON bytes out. Each batch is
- * encoded by one NdjsonOut, a log.raw text escaped from its UTF-8 bytes, so the bytes are exactly those the
- * single-threaded writer makes; the filled output
- * buffers go back to the main thread (transferred) after every batch, with the number of batches done. A null
- * message ends the input: the last partial buffer goes back with `end`. Nothing here blocks but the encoding.
+ * The worker side of EncoderPipe (import-log-pipe.ts): batches of events in, NDJSON bytes out, both on memory
+ * shared with the main thread. Each batch is encoded by one NdjsonOut, a log.raw text escaped from its UTF-8
+ * bytes, so the bytes are exactly those the single-threaded writer makes. After every batch the filled output
+ * chunks (by number, with their memory the first time) and the batch's slot go back to the main thread; a chunk
+ * is filled again once the main thread says it is written. A null message ends the input: the last partial
+ * chunk goes back with `end`. Nothing here blocks but the encoding.
  */
 import { parentPort } from 'node:worker_threads';
 import { CHUNK, emptyRawFields, NdjsonOut } from './import-log-out.ts';
-import { type Batch, F, FIELDS, type Reply, type Spent } from './import-log-pipe.ts';
+import { F, FIELDS, type Reply, type Send, type SlotArrays, sharedBytes } from './import-log-pipe.ts';
 
 const port = parentPort;
 if (!port) throw new Error('import-log-encoder runs as a worker thread');
 
-let bufs: Uint8Array[] = [];
-/** output buffers the main thread has written and sent back */
-const spare: ArrayBuffer[] = [];
+/** output chunks, by number; the number of a chunk's memory */
+const chunks: Buffer[] = [];
+const numberOf = new Map<ArrayBufferLike, number>();
+/** chunks the main thread has written */
+const spare: number[] = [];
+let reply: Reply = { out: [], freed: [], done: 0 };
+
 const out = new NdjsonOut(
   {
     write(b: Uint8Array): boolean {
-      // the writer's own buffers (1 MiB and more) are handed over; anything smaller may share Node's buffer pool
-      bufs.push(b.buffer.byteLength >= 1 << 20 ? b : new Uint8Array(b));
+      const n = numberOf.get(b.buffer);
+      // a chunk's filled part starts at 0; anything else (an event too long for a chunk) is copied
+      if (n !== undefined && b.byteOffset === 0) reply.out.push([n, b.length]);
+      else reply.out.push(new Uint8Array(b));
       return true;
     },
     once: () => undefined,
   },
   () => {
-    const b = spare.pop();
-    return b ? Buffer.from(b) : Buffer.allocUnsafe(CHUNK);
+    const n = spare.pop();
+    if (n !== undefined) return chunks[n] as Buffer;
+    const c = sharedBytes(CHUNK);
+    const k = chunks.length;
+    chunks.push(c);
+    numberOf.set(c.buffer, k);
+    reply.chunks ??= [];
+    reply.chunks.push([k, c.buffer as SharedArrayBuffer]);
+    return c;
   },
 );
 let done = 0;
 /** the fields of the log.raw event being written (one object, reused) */
 const f = emptyRawFields();
+/** each slot's arrays, as the main thread last gave them */
+const slots: SlotArrays[] = [];
 
-/**
- * Where each string starts in the bytes when some characters took more than a byte: `lens` counts UTF-16 units,
- * and a well-formed string's UTF-8 has a lead byte per character (4 bytes for a surrogate pair, 2 units).
- */
-function byteStarts(bytes: Uint8Array, lens: Int32Array, strings: number, starts: Int32Array): void {
-  let p = 0;
-  for (let i = 0; i < strings; i++) {
-    for (let u = lens[i] as number; u > 0; ) {
-      const c = bytes[p] as number;
-      if (c < 0x80) {
-        p++;
-        u--;
-      } else if (c < 0xe0) {
-        p += 2;
-        u--;
-      } else if (c < 0xf0) {
-        p += 3;
-        u--;
-      } else {
-        p += 4;
-        u -= 2;
-      }
-    }
-    starts[i + 1] = p;
-  }
+function send(end: boolean): void {
+  reply.done = done;
+  if (end) reply.end = true;
+  port?.postMessage(reply);
+  reply = { out: [], freed: [], done };
 }
 
-function reply(end: boolean, spent?: Spent): void {
-  const r: Reply = { bufs, done, ...(end ? { end } : {}), ...(spent ? { spent } : {}) };
-  const moved = bufs.map((b) => b.buffer as ArrayBuffer);
-  if (spent) moved.push(spent.bytes, spent.lens, spent.nums, spent.lines);
-  port?.postMessage(r, moved);
-  bufs = [];
-}
-
-port.on('message', (b: Batch | ArrayBuffer | null) => {
-  if (b instanceof ArrayBuffer) {
-    spare.push(b);
+port.on('message', (m: Send) => {
+  if (m === null) {
+    void out.end().then(() => send(true));
     return;
   }
-  if (b === null) {
-    void out.end().then(() => reply(true));
+  if ('free' in m) {
+    spare.push(m.free);
     return;
   }
-  const { bytes, lens, nums, lines } = b;
+  const b = m.batch;
+  if (b.arrays) slots[b.slot] = b.arrays;
+  const { bytes, lens, nums, lines } = slots[b.slot] as SlotArrays;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   // where each string starts; the short ones (level, source, node, pod) are read as strings when first used
   const starts = new Int32Array(b.strings + 1);
-  if (b.used === b.units)
-    for (let i = 0; i < b.strings; i++) starts[i + 1] = (starts[i] as number) + (lens[i] as number);
-  else byteStarts(bytes, lens, b.strings, starts);
+  for (let i = 0; i < b.strings; i++) starts[i + 1] = (starts[i] as number) + (lens[i] as number);
   const strs: (string | undefined)[] = new Array(b.strings);
   const str = (i: number): string => {
     let v = strs[i];
@@ -113,11 +101,6 @@ port.on('message', (b: Batch | ArrayBuffer | null) => {
     out.pushRawBytes(bytes, starts[t] as number, starts[t + 1] as number, f);
   }
   done++;
-  const spent: Spent = {
-    bytes: bytes.buffer as ArrayBuffer,
-    lens: lens.buffer as ArrayBuffer,
-    nums: nums.buffer as ArrayBuffer,
-    lines: lines.buffer as ArrayBuffer,
-  };
-  reply(false, spent);
+  reply.freed.push(b.slot);
+  send(false);
 });

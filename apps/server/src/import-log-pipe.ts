@@ -1,18 +1,21 @@
 /**
  * The import-log command's output on a second thread. The parser stays on the main thread (it is stateful and
  * reads the input in order); encoding its events as NDJSON bytes runs in a worker (import-log-encoder.ts) on the
- * machine's other core. Events cross in batches of bytes and numbers, with nothing to clone: the strings of a
- * batch (a log.raw event's text, level, source, node and pod, any other event's JSON text as JSON.stringify makes
- * it) are joined here and written as UTF-8 into one buffer when the batch is sent, one write a batch, and the
- * buffer and the numbers are transferred; they come back once the batch is encoded, to carry a later one. The
- * worker escapes a log.raw text straight from its bytes. It hands back filled 1 MiB output buffers (transferred,
- * not copied), which are written to the sink here in the order the events were pushed, so the bytes are those
- * NdjsonOut writes on one thread.
+ * machine's other core. Events cross in batches of bytes and numbers in memory both threads share, so nothing
+ * is cloned or moved: each string of a batch (a log.raw event's text, level, source, node and pod, any other
+ * event's JSON text as JSON.stringify makes it) is written as UTF-8 into the batch's bytes as it is added, and
+ * sending a batch posts only its slot's number and sizes; the slot is free again once the worker says the batch
+ * is encoded. (Writing each string where it goes costs less than joining them and writing the join: a join of
+ * many slices of the input is a rope that has to be walked and copied first. Moving buffers between the threads
+ * instead of sharing them cost 2-9 ms a message, waiting on the collector's sweep of array buffers.) The worker
+ * escapes a log.raw text straight from its bytes and fills 1 MiB output chunks, also shared, which are written to
+ * the sink here in the order the events were pushed, so the bytes are those NdjsonOut writes on one thread; a
+ * chunk goes back to the worker once the sink has written it.
  *
  * Contract (the same as NdjsonOut's): `push` is called synchronously by the parser for every event and never
  * blocks; the reading loop calls `drain` between input blocks, which waits while more than MAX_IN_FLIGHT
  * batches are with the worker or the sink has asked to wait, so memory holds a few batches whatever the input
- * size; `end` sends the rest, waits for the last buffer and stops the worker.
+ * size; `end` sends the rest, waits for the last chunk and stops the worker.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -42,25 +45,39 @@ export const F = {
   time: 8,
 } as const;
 /**
- * A batch of events. Its strings travel as bytes: `bytes[0..used)` holds all of them end to end as UTF-8, `lens`
- * their lengths in UTF-16 units (`units` in all: when it equals `used`, every unit is one byte); `nums` holds FIELDS numbers per event (string fields as indices into the batch's
- * strings) and `lines` each log.raw event's origin line. A string in it is well-formed (no lone surrogate):
- * a log.raw event with one crosses as its finished JSON line, kind 0.
+ * A batch slot's arrays, all on shared memory: `bytes` holds the batch's strings end to end as UTF-8, `lens`
+ * their lengths in bytes; `nums` holds FIELDS numbers per event (string fields as indices into the batch's
+ * strings) and `lines` each log.raw event's origin line. A string in it is well-formed (no lone surrogate): a
+ * log.raw event with one crosses as its finished JSON line, kind 0.
  */
-export interface Batch {
+export interface SlotArrays {
   bytes: Uint8Array;
-  used: number;
-  units: number;
   lens: Int32Array;
-  strings: number;
   nums: Float64Array;
   lines: Int32Array;
-  count: number;
 }
-/** what the worker sends back: output buffers, and `done` once a batch is encoded (or `end` once all are) */
-export type Reply = { bufs: Uint8Array[]; done: number; end?: boolean; spent?: Spent };
-/** a batch's buffers once it is encoded, handed back to be filled again */
-export type Spent = { bytes: ArrayBuffer; lens: ArrayBuffer; nums: ArrayBuffer; lines: ArrayBuffer };
+/** main → worker: a batch in slot `slot` (its arrays given when they are new to the worker), or null: the end */
+export type Send =
+  | { batch: { slot: number; used: number; strings: number; count: number; arrays?: SlotArrays } }
+  | { free: number }
+  | null;
+/**
+ * worker → main: output chunks in order, each [chunk, length] (a chunk new to this thread comes with its memory in
+ * `chunks`) or a copy of bytes outside the chunks; `done` batches encoded so far, their slots free; `end` once
+ * the last output is in.
+ */
+export type Reply = {
+  out: ([number, number] | Uint8Array)[];
+  chunks?: [number, SharedArrayBuffer][];
+  freed: number[];
+  done: number;
+  end?: boolean;
+};
+
+/** shared memory of n bytes, as a Buffer */
+export function sharedBytes(n: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(n));
+}
 
 /**
  * The encoder thread. Bundled (scripts/import-log.mjs runs the command as plain JavaScript), the encoder's bundle
@@ -80,15 +97,14 @@ function startEncoder(): Worker {
 }
 
 const MAX_EVENTS = 4096;
-/** a batch is sent once its strings hold this many UTF-16 units (an event that has more goes alone) */
-const MAX_UNITS = 1 << 19;
+/** a batch's bytes: it is sent once an event might not fit (UTF-8 takes at most 3 bytes a UTF-16 unit; an event
+ * longer than that goes alone in a buffer of its own size) */
+const BATCH_BYTES = 3 << 19;
 const MAX_IN_FLIGHT = 4;
 /** strings an event adds at most: text, level, source, node, pod, podUID */
 const MAX_STRINGS = 6;
 
 type Raw = Extract<TraceEvent, { type: 'log.raw' }>;
-
-const EMPTY = new Uint8Array(0);
 
 /** Buffer's own UTF-8 writer, the one write() calls after reading its arguments */
 type Direct = Buffer & { utf8Write(s: string, at: number, max: number): number };
@@ -100,13 +116,28 @@ const utf8Write: (b: Buffer, s: string, at: number) => number =
 /** no lone surrogate in s (String.prototype.isWellFormed, ES2024: Node 20 has it, the project's lib not yet) */
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
+/** a batch being filled: its slot, the slot's arrays, and what it holds so far */
+interface Batch extends SlotArrays {
+  slot: number;
+  /** the worker has not seen these arrays yet */
+  fresh: boolean;
+  used: number;
+  strings: number;
+  count: number;
+}
+
 export class EncoderPipe {
   private readonly worker: Worker;
-  /** buffers of encoded batches (at most MAX_IN_FLIGHT + 1 sets are ever made) */
-  private readonly spent: Spent[] = [];
-  private batch = this.fresh();
-  /** the batch's strings end to end, written out when it is sent */
-  private text = '';
+  /** slots the worker is done with (at most MAX_IN_FLIGHT + 1 are ever made) */
+  private readonly free: Batch[] = [];
+  private slots = 0;
+  /** every slot, by number */
+  private readonly bySlot: Batch[] = [];
+  private batch = this.slot();
+  /** the batch's bytes as a Buffer, to write strings into */
+  private out = this.batch.bytes as Buffer;
+  /** the worker's output chunks, by number */
+  private readonly chunks: Buffer[] = [];
   private sent = 0;
   private done = 0;
   private blocked = false;
@@ -124,9 +155,18 @@ export class EncoderPipe {
   constructor(private readonly sink: Sink) {
     this.worker = startEncoder();
     this.worker.on('message', (r: Reply) => {
-      for (const b of r.bufs) if (!this.sink.write(b, () => this.recycle(b))) this.block();
+      for (const [n, mem] of r.chunks ?? []) this.chunks[n] = Buffer.from(mem);
+      for (const o of r.out) {
+        if (o instanceof Uint8Array) {
+          if (!this.sink.write(o, () => undefined)) this.block();
+          continue;
+        }
+        const [n, len] = o;
+        const chunk = (this.chunks[n] as Buffer).subarray(0, len);
+        if (!this.sink.write(chunk, () => this.recycle(n))) this.block();
+      }
+      for (const n of r.freed) this.free.push(this.bySlot[n] as Batch);
       this.done = r.done;
-      if (r.spent) this.spent.push(r.spent);
       if (r.end) this.ended = true;
       this.poke();
     });
@@ -136,38 +176,59 @@ export class EncoderPipe {
     });
   }
 
-  /** a written output buffer of the encoder's own size goes back to it, so the output reuses a few buffers */
-  private recycle(b: Uint8Array): void {
-    if (this.ended || b.buffer.byteLength !== CHUNK) return;
-    const ab = b.buffer as ArrayBuffer;
-    this.worker.postMessage(ab, [ab]);
+  /** a written output chunk goes back to the worker, so the output reuses a few chunks */
+  private recycle(n: number): void {
+    if (!this.ended) this.post({ free: n });
   }
 
-  private fresh(): Batch {
-    const s = this.spent.pop();
-    return {
-      bytes: s ? new Uint8Array(s.bytes) : EMPTY,
+  private post(m: Send): void {
+    this.worker.postMessage(m);
+  }
+
+  /** a free slot, or a new one */
+  private slot(): Batch {
+    const b = this.free.pop();
+    if (b) {
+      b.used = b.strings = b.count = 0;
+      return b;
+    }
+    const fresh: Batch = {
+      slot: this.slots++,
+      fresh: true,
+      bytes: sharedBytes(BATCH_BYTES),
+      lens: new Int32Array(new SharedArrayBuffer(MAX_EVENTS * MAX_STRINGS * 4)),
+      nums: new Float64Array(new SharedArrayBuffer(MAX_EVENTS * FIELDS * 8)),
+      lines: new Int32Array(new SharedArrayBuffer(MAX_EVENTS * 4)),
       used: 0,
-      units: 0,
-      lens: s ? new Int32Array(s.lens) : new Int32Array(MAX_EVENTS * MAX_STRINGS),
       strings: 0,
-      nums: s ? new Float64Array(s.nums) : new Float64Array(MAX_EVENTS * FIELDS),
-      lines: s ? new Int32Array(s.lines) : new Int32Array(MAX_EVENTS),
       count: 0,
     };
+    this.bySlot[fresh.slot] = fresh;
+    return fresh;
   }
 
-  /** adds a string to the batch; its index */
+  /** adds a string to the batch (room() made room for it); its index */
   private str(s: string): number {
     const b = this.batch;
-    this.text += s;
-    b.lens[b.strings] = s.length;
+    const n = utf8Write(this.out, s, b.used);
+    b.used += n;
+    b.lens[b.strings] = n;
     return b.strings++;
   }
 
-  /** sends the batch first when an event of `units` UTF-16 units would take it past MAX_UNITS */
+  /**
+   * Makes room for an event of `units` UTF-16 units: sends the batch first when they might not fit, and gives
+   * an event longer than a batch's bytes a slot with bytes of its size.
+   */
   private room(units: number): void {
-    if (this.text.length + units > MAX_UNITS) this.send();
+    const need = units * 3;
+    if (this.batch.used + need <= this.batch.bytes.length) return;
+    this.send();
+    if (need > this.batch.bytes.length) {
+      this.batch.bytes = sharedBytes(need);
+      this.batch.fresh = true;
+      this.out = this.batch.bytes as Buffer;
+    }
   }
 
   private poke(): void {
@@ -246,22 +307,15 @@ export class EncoderPipe {
   private send(): void {
     const b = this.batch;
     if (b.count === 0) return;
-    // one write for the batch; UTF-8 takes at most 3 bytes a unit, and pages never written are never resident
-    const text = this.text;
-    if (b.bytes.length < text.length * 3)
-      b.bytes = Buffer.allocUnsafeSlow(Math.max(text.length, MAX_UNITS) * 3);
-    const out = Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.length);
-    b.used = utf8Write(out, text, 0);
-    b.units = text.length;
-    this.worker.postMessage(b, [
-      b.nums.buffer as ArrayBuffer,
-      b.lines.buffer as ArrayBuffer,
-      b.lens.buffer as ArrayBuffer,
-      b.bytes.buffer as ArrayBuffer,
-    ]);
+    const { slot, used, strings, count } = b;
+    if (b.fresh) {
+      const arrays: SlotArrays = { bytes: b.bytes, lens: b.lens, nums: b.nums, lines: b.lines };
+      this.post({ batch: { slot, used, strings, count, arrays } });
+      b.fresh = false;
+    } else this.post({ batch: { slot, used, strings, count } });
     this.sent++;
-    this.batch = this.fresh();
-    this.text = '';
+    this.batch = this.slot();
+    this.out = this.batch.bytes as Buffer;
     this.lastLevelAt = this.lastSourceAt = this.lastNodeAt = -1;
   }
 
@@ -292,7 +346,7 @@ export class EncoderPipe {
 
   async end(): Promise<void> {
     this.send();
-    this.worker.postMessage(null);
+    this.post(null);
     await this.until(() => this.ended && !this.blocked);
     await this.worker.terminate();
   }

@@ -9,7 +9,6 @@
  * copied to a temporary file for that). The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
  * second thread (EncoderPipe) while this one parses: the same bytes, sooner on a machine with two cores.
  */
-import { isAscii } from 'node:buffer';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +23,7 @@ import {
 } from '@syncscope/core/kubelet-log';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
+import { BlockDecoder } from './log-blocks.ts';
 
 /** where events go: encoded here (NdjsonOut) or on a second thread (EncoderPipe); the same bytes either way */
 type Out = Pick<NdjsonOut, 'push' | 'drain' | 'end'>;
@@ -79,34 +79,6 @@ function options(): { file: string; year?: number; tz?: string } {
   return out;
 }
 
-/**
- * UTF-8 text of the input's blocks in order. A block of ASCII bytes (most of a log) is the same text read as
- * Latin-1, which costs one copy, when the decoder holds no unfinished character from the block before (that
- * block ended on an ASCII byte); anything else goes through the streaming decoder.
- */
-class BlockDecoder {
-  private dec: TextDecoder | undefined;
-  private clean = true;
-  private started = false;
-
-  text(b: Uint8Array): string {
-    if (this.clean && isAscii(b)) {
-      this.started ||= b.length > 0;
-      return Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
-    }
-    // a byte-order mark is dropped only at the very start of the input, as one decoder for it all would
-    this.dec ??= new TextDecoder('utf-8', { ignoreBOM: this.started });
-    this.started = true;
-    const t = this.dec.decode(b, { stream: true });
-    if (b.length > 0) this.clean = (b[b.length - 1] as number) < 0x80;
-    return t;
-  }
-
-  end(): string {
-    return this.dec?.decode() ?? '';
-  }
-}
-
 function firstLines(buf: Buffer): string[] {
   return buf.toString('utf8').split('\n', SNIFF_LINES);
 }
@@ -129,14 +101,17 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       }
       return;
     }
+    // one buffer for every block: its text is a copy
     const dec = new BlockDecoder();
+    const parse = (text: string) => parser.feed(text);
+    const block = Buffer.allocUnsafeSlow(BLOCK);
     for (let pos = 0; pos < size; pos += BLOCK) {
-      const b = await read(pos, Math.min(size, pos + BLOCK));
-      if (b.length === 0) break;
-      parser.feed(dec.text(b));
+      const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, size - pos), pos);
+      if (bytesRead === 0) break;
+      dec.feed(block.subarray(0, bytesRead), parse);
       await out.drain();
     }
-    parser.feed(dec.end());
+    parse(dec.end());
   } finally {
     await fh.close();
   }
@@ -174,14 +149,15 @@ async function importStdin(parser: KubeletLogParser, out: Out): Promise<void> {
     return;
   }
   const dec = new BlockDecoder();
-  parser.feed(dec.text(first));
+  const parse = (text: string) => parser.feed(text);
+  dec.feed(first, parse);
   await out.drain();
   if (!done)
     for (let r = await it.next(); !r.done; r = await it.next()) {
-      parser.feed(dec.text(r.value));
+      dec.feed(r.value, parse);
       await out.drain();
     }
-  parser.feed(dec.end());
+  parse(dec.end());
 }
 
 function describe(s: ImportSummary): string {

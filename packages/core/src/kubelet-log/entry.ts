@@ -47,7 +47,7 @@ function podAt(text: string): number {
 }
 
 /** The pod a raw line names, cheaply: `pod="ns/name"`, else `podUID=…`, else a glog `"name_ns(uid)"`. */
-export function rawPodOf(text: string, raw: { pod?: string; podUID?: string }): void {
+export function rawPodOf(text: string, raw: { pod?: string | undefined; podUID?: string | undefined }): void {
   let i = podAt(text);
   if (i >= 0) {
     const end = text.indexOf('"', i + 6);

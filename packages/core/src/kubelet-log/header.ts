@@ -4,7 +4,8 @@
  * journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, also `-o short-iso[-precise]`), a bare
  * `host: ` (talosctl, kubectl logs --prefix), the CRI container-log prefix (`<RFC 3339> stderr F `), docker's
  * json-file records (`{"log":…,"stream":…,"time":…}`, unwrapped by the caller), klog JSON (`{"ts":…,"msg":…}`)
- * and none (`journalctl -o cat`, a klog file). Stateless; called by KubeletLogParser for every line.
+ * and none (`journalctl -o cat`, a klog file). Called by KubeletLogParser for every line; a klog line's result
+ * is one object reused by the next call (KLOG_LINE), otherwise stateless.
  */
 import { monthOf } from './time.ts';
 
@@ -143,23 +144,52 @@ export type Line =
   | { kind: 'other' }
   | { kind: 'blank' };
 
+/**
+ * The klog line classify last returned: one object for every such line (most lines of a log are), valid until
+ * the next classify call. Its callers read it at once.
+ */
+const KLOG_LINE: Extract<Line, { kind: 'klog' }> = {
+  kind: 'klog',
+  prefix: {},
+  level: '',
+  month: 0,
+  day: 0,
+  h: 0,
+  m: 0,
+  s: 0,
+  micros: 0,
+  pid: 0,
+  source: '',
+  text: '',
+};
 const OTHER: Line = { kind: 'other' };
 const BLANK: Line = { kind: 'blank' };
 const NO_PREFIX: Prefix = {};
 
 /** journald's short format, `Mmm dd hh:mm:ss[.frac] `: where the host part starts, else -1 (no regex) */
-function shortStampEnd(p: string): number {
-  if (p.length < 17 || p.charCodeAt(3) !== 32 || p.charCodeAt(9) !== 58 || p.charCodeAt(12) !== 58) return -1;
+function shortStampEnd(p: string, end = p.length): number {
+  if (end < 17 || p.charCodeAt(3) !== 32 || p.charCodeAt(9) !== 58 || p.charCodeAt(12) !== 58) return -1;
   let i = 15;
   if (p.charCodeAt(i) === 46) {
     i++;
-    while (i < p.length && p.charCodeAt(i) >= 48 && p.charCodeAt(i) <= 57) i++;
+    while (i < end && p.charCodeAt(i) >= 48 && p.charCodeAt(i) <= 57) i++;
   }
-  return p.charCodeAt(i) === 32 ? i + 1 : -1;
+  return i < end && p.charCodeAt(i) === 32 ? i + 1 : -1;
 }
 
 /** host/identifier/pid parts of short-format prefixes already read (a log has few) */
 const shortCache = new Map<string, Prefix | null>();
+/** the last of them, and what it was read as: the next line mostly has the same */
+let lastRest = '';
+let lastHit: Prefix | null = null;
+
+/** the prefix before a klog header at `at` (parsePrefix of raw's first `at` characters) */
+function prefixBefore(raw: string, at: number): Prefix | undefined {
+  if (at === 0) return NO_PREFIX;
+  const st = lastHit === null ? -1 : shortStampEnd(raw, at);
+  if (st > 0 && at - st === lastRest.length && raw.startsWith(lastRest, st)) return lastHit as Prefix;
+  return parsePrefix(raw.slice(0, at));
+}
 
 function parsePrefix(p: string): Prefix | undefined {
   if (p === '') return NO_PREFIX;
@@ -175,7 +205,11 @@ function parsePrefix(p: string): Prefix | undefined {
       if (shortCache.size > 10_000) shortCache.clear();
       shortCache.set(rest, hit);
     }
-    if (hit) return hit;
+    if (hit) {
+      lastRest = rest;
+      lastHit = hit;
+      return hit;
+    }
   }
   let m = SYSLOG.exec(p);
   if (m) {
@@ -237,24 +271,23 @@ export function classify(raw: string): Line {
     else at = klogAnywhere(raw);
   }
   if (at >= 0) {
-    const prefix = at === 0 ? NO_PREFIX : parsePrefix(raw.slice(0, at));
+    const prefix = prefixBefore(raw, at);
     // a header after an unknown prefix is still a kubelet line (a damaged or unusual prefix); a header
     // under another program's journald identifier (kube-proxy, …) is that program's
     if (prefix && !isKubeletIdent(prefix)) return OTHER;
-    return {
-      kind: 'klog',
-      prefix: prefix ?? NO_PREFIX,
-      level: raw[at] as string,
-      month: hdr.month,
-      day: hdr.day,
-      h: hdr.h,
-      m: hdr.m,
-      s: hdr.s,
-      micros: hdr.micros,
-      pid: hdr.pid,
-      source: raw.slice(hdr.srcStart, hdr.srcEnd),
-      text: raw.slice(hdr.end),
-    };
+    const k = KLOG_LINE;
+    k.prefix = prefix ?? NO_PREFIX;
+    k.level = raw[at] as string;
+    k.month = hdr.month;
+    k.day = hdr.day;
+    k.h = hdr.h;
+    k.m = hdr.m;
+    k.s = hdr.s;
+    k.micros = hdr.micros;
+    k.pid = hdr.pid;
+    k.source = raw.slice(hdr.srcStart, hdr.srcEnd);
+    k.text = raw.slice(hdr.end);
+    return k;
   }
   const brace = raw.indexOf('{"');
   if (brace >= 0) {

@@ -323,6 +323,9 @@ export class KubeletLogParser {
     this.begin({ line: no, lines: 1, time: this.last.time, level: '', source: '', text, node });
   }
 
+  /** the pod a raw entry names (one object, reused) */
+  private readonly rawRef: { pod?: string | undefined; podUID?: string | undefined } = {};
+
   /** The entry being read, as the recognisers see it (one object, reused: no closure per entry). */
   private readonly ctx: Ctx & { entry: Entry | undefined; emitted: boolean } = {
     time: 0,
@@ -342,22 +345,43 @@ export class KubeletLogParser {
     if (s !== null && this.understood(e, s)) return;
     this.counts.raw += e.lines;
     this.noteTime(e.time);
-    const raw: { type: 'log.raw'; text: string; pod?: string; podUID?: string } & Record<string, unknown> = {
-      type: 'log.raw',
-      text: e.json ? JSON.stringify(e.json) : e.text,
-      level: e.level,
-      source: e.source,
-      seq: 0,
-      time: e.time,
-      node: e.node.name,
-      origin: { line: e.line },
-    };
+    // the pod the line names first, so the event is made whole at once (an object given a property later has
+    // it stored apart, one more allocation for most lines of a log)
+    const ref = this.rawRef;
+    ref.pod = ref.podUID = undefined;
     if (e.json) {
-      const ref = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
-      if (ref && typeof ref.name === 'string' && typeof ref.namespace === 'string')
-        raw.pod = `${ref.namespace}/${ref.name}`;
-      if (typeof e.json.podUID === 'string') raw.podUID = e.json.podUID;
-    } else rawPodOf(e.text, raw);
+      const p = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
+      if (p && typeof p.name === 'string' && typeof p.namespace === 'string')
+        ref.pod = `${p.namespace}/${p.name}`;
+      if (typeof e.json.podUID === 'string') ref.podUID = e.json.podUID;
+    } else rawPodOf(e.text, ref);
+    const text = e.json ? JSON.stringify(e.json) : e.text;
+    const origin = { line: e.line };
+    // out() fills in the other of pod and podUID when one is known
+    const raw =
+      ref.pod === undefined && ref.podUID === undefined
+        ? {
+            type: 'log.raw',
+            text,
+            level: e.level,
+            source: e.source,
+            seq: 0,
+            time: e.time,
+            node: e.node.name,
+            origin,
+          }
+        : {
+            type: 'log.raw',
+            text,
+            level: e.level,
+            source: e.source,
+            pod: ref.pod,
+            podUID: ref.podUID,
+            seq: 0,
+            time: e.time,
+            node: e.node.name,
+            origin,
+          };
     this.reorder.push(raw as unknown as TraceEvent);
   }
 

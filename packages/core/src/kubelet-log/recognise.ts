@@ -57,6 +57,8 @@ const CLAIMED = new Set([
   'Got phase for pod',
 ]);
 
+const CLAIMED_LENGTHS = new Set([...CLAIMED].map((m) => m.length));
+
 /** How the glog-style messages the families read begin (one test instead of asking every family). */
 const GLOG_CLAIMED =
   /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Orphaned pod|PullImage|Status for pod)/;
@@ -75,8 +77,16 @@ export function structuredOf(text: string): Structured | null | undefined {
   // a backslash matters only before the closing quote: the rest of the line is not searched for one
   const esc = close > 0 && text.lastIndexOf('\\', close) > 0 ? text.indexOf('\\', 1) : -1;
   let msg: string;
-  if (close > 0 && (esc < 0 || esc > close)) msg = text.slice(1, close);
-  else if (esc > 0 && !mayBeClaimed(text.slice(1, esc))) return null;
+  if (close > 0 && (esc < 0 || esc > close)) {
+    // most messages are no family's: told by their length and first words, without cutting them out
+    if (
+      !CLAIMED_LENGTHS.has(close - 1) &&
+      !text.startsWith('SyncLoop', 1) &&
+      !text.startsWith('Skipping pod synchronization', 1)
+    )
+      return null;
+    msg = text.slice(1, close);
+  } else if (esc > 0 && !mayBeClaimed(text.slice(1, esc))) return null;
   else msg = readQuoted(text, 0).value;
   return claimed(msg) ? (parseStructured(text) ?? null) : null;
 }

@@ -33,6 +33,13 @@ export class LocalClock {
   private lastMonth = 0;
   private readonly fmt: Intl.DateTimeFormat | undefined;
   private readonly offsets = new Map<number, number>();
+  /** the minute toEpoch last read, and its start (ms) */
+  private minYear = 0;
+  private minMonth = 0;
+  private minDay = 0;
+  private minH = 0;
+  private minM = 0;
+  private minStart = 0;
 
   constructor(year: number, zone?: string) {
     this.year = year;
@@ -62,7 +69,22 @@ export class LocalClock {
     if (this.lastMonth - month > 6) this.year++;
     else if (month - this.lastMonth > 6 && this.lastMonth !== 0) this.year--;
     this.lastMonth = month;
-    const wall = Date.UTC(this.year, month - 1, day, h, m, s) + micros / 1000;
+    // lines come many to a minute: the minute's start is worked out once
+    if (
+      this.year !== this.minYear ||
+      month !== this.minMonth ||
+      day !== this.minDay ||
+      h !== this.minH ||
+      m !== this.minM
+    ) {
+      this.minYear = this.year;
+      this.minMonth = month;
+      this.minDay = day;
+      this.minH = h;
+      this.minM = m;
+      this.minStart = Date.UTC(this.year, month - 1, day, h, m, 0);
+    }
+    const wall = this.minStart + s * 1000 + micros / 1000;
     return this.fmt ? wall - this.offset(wall) : wall;
   }
 
