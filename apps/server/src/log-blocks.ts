@@ -4,22 +4,17 @@
  *
  * A block of ASCII bytes (most of a log) is the same text read as Latin-1, which costs one copy, when the decoder
  * holds no unfinished character from the block before (that block ended on an ASCII byte); anything else goes
- * through the streaming UTF-8 decoder. A block is handed on in strings of at most DECODE bytes: a string of a
- * megabyte is allocated outside the young generation, in fresh pages the kernel has to fault in and zero. Read
- * that way, a 105 MB log took 0.3-0.6 s of system time to decode; in 64 KiB strings, which reuse the young
- * generation's pages, 0.06 s.
+ * through the streaming UTF-8 decoder. A block is handed on in strings of at most DECODE_BYTES (why: lines.ts).
  */
 import { isAscii } from 'node:buffer';
-
-/** bytes decoded into one string */
-export const DECODE = 1 << 16;
+import { DECODE_BYTES as DECODE } from '@syncscope/core/kubelet-log';
 
 export class BlockDecoder {
   private dec: TextDecoder | undefined;
   private clean = true;
   private started = false;
 
-  /** the text of the next bytes of the input (at most DECODE of them, or the string is a large object) */
+  /** the text of the next bytes of the input (at most DECODE_BYTES of them) */
   text(b: Uint8Array): string {
     if (this.clean && isAscii(b)) {
       this.started ||= b.length > 0;
@@ -33,7 +28,7 @@ export class BlockDecoder {
     return t;
   }
 
-  /** hands the text of a block of any size to `sink`, in order, DECODE bytes at a time */
+  /** hands the text of a block of any size to `sink`, in order, DECODE_BYTES at a time */
   feed(b: Uint8Array, sink: (text: string) => void): void {
     for (let at = 0; at < b.length; at += DECODE)
       sink(this.text(b.subarray(at, Math.min(b.length, at + DECODE))));

@@ -1,12 +1,13 @@
 /**
  * The Web Worker that parses a kubelet log off the page's thread. It reads the File in 1 MiB slices,
- * decodes them as UTF-8 (bad bytes become U+FFFD), feeds the core parser, and posts progress after every
- * slice and events in batches, so the page never holds the whole text and never blocks on the parse.
+ * decodes them as UTF-8 (bad bytes become U+FFFD) DECODE_BYTES at a time, feeds the core parser, and posts
+ * progress after every slice and events in batches, so the page never holds the whole text and never blocks on
+ * the parse.
  *
  * Besides the events it records where each line starts in the file (8 bytes a line, sent at the end), so the
  * page can read any line an event points at with File.slice instead of keeping the text.
  */
-import { KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { DECODE_BYTES, KubeletLogParser } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
 
@@ -54,7 +55,8 @@ async function parse(req: ParseRequest): Promise<void> {
   for (let pos = 0; pos < file.size; pos += SLICE_BYTES) {
     const bytes = new Uint8Array(await file.slice(pos, pos + SLICE_BYTES).arrayBuffer());
     for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) starts.push(pos + i + 1);
-    parser.feed(decoder.decode(bytes, { stream: true }));
+    for (let at = 0; at < bytes.length; at += DECODE_BYTES)
+      parser.feed(decoder.decode(bytes.subarray(at, at + DECODE_BYTES), { stream: true }));
     scope.postMessage({ type: 'progress', bytes: Math.min(file.size, pos + bytes.length), total: file.size });
   }
   parser.feed(decoder.decode());

@@ -1,5 +1,6 @@
 /** The kubelet log importer: `@syncscope/core/kubelet-log`. See parser.ts for the contract. */
 
+export { DECODE_BYTES } from './lines.ts';
 export { type ImportSummary, KubeletLogParser, type ParserOptions } from './parser.ts';
 export { looksReversed, readLinesBackward } from './reverse.ts';
 export { checkZone } from './time.ts';
