@@ -176,8 +176,10 @@ function places(v: unknown): [Record<string, unknown>, string][] {
 function mutate(base: unknown, muts: Mutation[]): unknown {
   let doc = structuredClone(base);
   for (const m of muts) {
+    // values are cloned wherever they go: fast-check hands out the same constant object ({}, []) to many
+    // mutations, and one put inside itself made a cycle that places() walked until the heap ran out
     if (m.op === 'root') {
-      doc = m.value;
+      doc = structuredClone(m.value);
       continue;
     }
     const all = places(doc);
@@ -193,7 +195,7 @@ function mutate(base: unknown, muts: Mutation[]): unknown {
       if (typeof target === 'object' && target !== null && !Array.isArray(target)) {
         // an own property even for `__proto__`, as JSON.parse would make it
         Object.defineProperty(target, m.key, {
-          value: m.value,
+          value: structuredClone(m.value),
           enumerable: true,
           writable: true,
           configurable: true,
