@@ -28,6 +28,8 @@ const CLAIMED = new Set([
   'Probe failed',
   'Probe succeeded',
   'Probe errored',
+  'Probe unknown without error',
+  'Unsupported probe result',
   'Killing container with a grace period',
   'Killing container with a grace period override',
   'Killing unwanted pod',

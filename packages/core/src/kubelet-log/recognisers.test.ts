@@ -229,6 +229,9 @@ describe('pod workers, status, probes, kills, images, events', () => {
       ),
       k(`"Probe succeeded" probeType="Startup" pod="shop/web-0" podUID="${UID}" containerName="app"`),
       k(
+        `"Probe unknown without error" probeType="Liveness" pod="shop/web-0" podUID="${UID}" containerName="app" probeResult="unknown"`,
+      ),
+      k(
         `"Killing container with a grace period override" pod="shop/web-0" podUID="${UID}" containerName="app" containerID="containerd://c1" gracePeriod=2`,
       ),
       k(
@@ -250,6 +253,7 @@ describe('pod workers, status, probes, kills, images, events', () => {
     expect(of(events, 'probe.result').map((e) => [e.probe, e.result, e.container, e.podUID])).toEqual([
       ['Readiness', 'Failure', 'app', UID],
       ['Startup', 'Success', 'app', UID],
+      ['Liveness', 'Unknown', 'app', UID],
     ]);
     expect(of(events, 'runtime.call').map((e) => [e.method, e.gracePeriodS, e.override, e.code])).toEqual([
       ['StopContainer', 2, true, undefined],

@@ -3,6 +3,8 @@
  *   "Probe failed" probeType="Liveness" pod="ns/a" podUID=… containerName="app" probeResult="failure" output=…
  *   "Probe succeeded" probeType="Readiness" pod=… podUID=… containerName=…        (-v=3)
  *   "Probe errored" err=… probeType=… pod=… podUID=… containerName=… probeResult=…
+ *   "Probe unknown without error" probeType=… pod=… podUID=… containerName=… probeResult="unknown"
+ *   "Unsupported probe result" probeType=… … probeResult=…       (both -v=1; the worker counts them as failures)
  *   Liveness probe for "a_ns(uid):app" failed (failure): <output>                (glog)
  *   Readiness probe for "a_ns(uid):app" succeeded                                 (glog, -v=3)
  */
@@ -16,12 +18,13 @@ export function probes(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
     const ok = s.msg === 'Probe succeeded';
-    if (!ok && s.msg !== 'Probe failed' && s.msg !== 'Probe errored') return false;
+    const unknown = s.msg === 'Probe unknown without error' || s.msg === 'Unsupported probe result';
+    if (!ok && !unknown && s.msg !== 'Probe failed' && s.msg !== 'Probe errored') return false;
     const probe = PROBE_TYPES[(s.kv.probeType ?? '').toLowerCase()];
     if (!probe) return false;
     const result = ok
       ? 'Success'
-      : s.msg === 'Probe errored'
+      : s.msg === 'Probe errored' || unknown
         ? 'Unknown'
         : probeResultOf(s.kv.probeResult ?? 'failure');
     const d = {
