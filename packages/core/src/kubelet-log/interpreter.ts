@@ -1,0 +1,232 @@
+/**
+ * Interpreter: the second half of the importer. Finished log entries in (EntryReader's), trace events out:
+ * each entry is offered to the message families (recognise.ts), and one no family reads becomes a `log.raw`
+ * event naming the pod it mentions. Events wait in a ReorderBuffer window and leave in time order through
+ * `onEvent`, each given the pod name or UID a later line taught the node's register, and its seq from 1.
+ *
+ * Called by KubeletLogParser on the reader's thread, or on a thread of its own (the import-log command's
+ * encoder thread), where entries arrive in the order the reader finished them: the events are the same either
+ * way. A reader may rule an entry raw itself (triage: structuredOf said no family reads it) and hand over the
+ * raw event made by `rawEvent` with `keepRaw`; it then skips the families, which would have said no.
+ * Nothing here blocks; memory is the reorder window and the per-node register of pods and containers.
+ */
+import type { TraceEvent, TraceType } from '../events/trace.ts';
+import type { Entry } from './entry.ts';
+import { rawPodOf } from './entry.ts';
+import type { Structured } from './kv.ts';
+import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
+import { ReorderBuffer } from './reorder.ts';
+import type { Ctx, Draft, Msg, NodeState } from './state.ts';
+
+const POD_REFS = new Set<TraceType>([
+  'config.update',
+  'pleg.event',
+  'worker.update',
+  'worker.state',
+  'sync.start',
+  'sync.result',
+  'backoff',
+  'probe.result',
+  'status.update',
+  'k8s.event',
+]);
+
+/** the pod a raw entry names: `pod` ("namespace/name") and `podUID`, each when the entry gives it */
+export interface PodRef {
+  pod?: string | undefined;
+  podUID?: string | undefined;
+}
+
+/** The pod a raw entry names (its JSON's `pod` and `podUID`, or what its text says), written into `ref`. */
+export function rawRefOf(e: Pick<Entry, 'text' | 'json'>, ref: PodRef): void {
+  ref.pod = ref.podUID = undefined;
+  if (e.json) {
+    const p = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
+    if (p && typeof p.name === 'string' && typeof p.namespace === 'string')
+      ref.pod = `${p.namespace}/${p.name}`;
+    if (typeof e.json.podUID === 'string') ref.podUID = e.json.podUID;
+  } else rawPodOf(e.text, ref);
+}
+
+/** Whether some family may read the entry: false when structuredOf rules it out (it is kept raw). */
+export function triage(e: Pick<Entry, 'text' | 'json'>): Structured | null | undefined {
+  return e.json ? structuredOfJson(e.json) : structuredOf(e.text);
+}
+
+/**
+ * A log.raw event, made whole at once (an object given a property later has it stored apart, one more
+ * allocation for most lines of a log). `text` is the entry's text, or its JSON for a klog JSON entry.
+ */
+export function rawEvent(
+  text: string,
+  level: string,
+  source: string,
+  ref: PodRef,
+  time: number,
+  node: string,
+  line: number,
+): TraceEvent {
+  const origin = { line };
+  // out() fills in the other of pod and podUID when one is known
+  const raw =
+    ref.pod === undefined && ref.podUID === undefined
+      ? { type: 'log.raw', text, level, source, seq: 0, time, node, origin }
+      : {
+          type: 'log.raw',
+          text,
+          level,
+          source,
+          pod: ref.pod,
+          podUID: ref.podUID,
+          seq: 0,
+          time,
+          node,
+          origin,
+        };
+  return raw as unknown as TraceEvent;
+}
+
+export class Interpreter {
+  private readonly reorder: ReorderBuffer;
+  readonly counts = { understood: 0, raw: 0, events: 0 };
+  /** every node an entry came from, by name */
+  private readonly nodes = new Map<string, NodeState>();
+  /** pod UIDs events named, by node name (a pod is its node and UID) */
+  private readonly pods = new Map<string, Set<string>>();
+  podCount = 0;
+  first: number | undefined;
+  last: number | undefined;
+  private seq = 0;
+  /** the pod a raw entry names (one object, reused) */
+  private readonly ref: PodRef = {};
+
+  constructor(
+    private readonly onEvent: (ev: TraceEvent) => void,
+    reorderWindowMs?: number,
+  ) {
+    this.reorder = new ReorderBuffer((ev) => this.out(ev), reorderWindowMs);
+  }
+
+  get late(): number {
+    return this.reorder.late;
+  }
+
+  /** The entry being read, as the recognisers see it (one object, reused: no closure per entry). */
+  private readonly ctx: Ctx & { entry: Entry | undefined; emitted: boolean } = {
+    time: 0,
+    line: 0,
+    node: undefined as unknown as NodeState,
+    entry: undefined,
+    emitted: false,
+    emit: (d: Draft) => {
+      this.ctx.emitted = true;
+      this.emit(d, this.ctx.entry as Entry);
+    },
+  };
+
+  private know(node: NodeState): void {
+    if (!this.nodes.has(node.name)) this.nodes.set(node.name, node);
+  }
+
+  /** A finished entry: the families' events, else one log.raw event. */
+  entry(e: Entry): void {
+    this.know(e.node);
+    const s = triage(e);
+    if (s !== null && this.understood(e, s)) return;
+    rawRefOf(e, this.ref);
+    const text = e.json ? JSON.stringify(e.json) : e.text;
+    this.keepRaw(rawEvent(text, e.level, e.source, this.ref, e.time, e.node.name, e.line), e.lines, e.node);
+  }
+
+  /** A log.raw event (rawEvent's) of an entry of `lines` lines that no family reads. */
+  keepRaw(ev: TraceEvent, lines: number, node: NodeState): void {
+    this.know(node);
+    this.counts.raw += lines;
+    this.noteTime(ev.time);
+    this.reorder.push(ev);
+  }
+
+  /** Lets out every event still in the window. */
+  flush(): void {
+    this.reorder.flush();
+  }
+
+  /** Offers the entry to the recognisers; true when one understood it. */
+  private understood(e: Entry, s: Structured | undefined): boolean {
+    const msg: Msg = { text: e.text, level: e.level, source: e.source };
+    if (s) msg.s = s;
+    const ctx = this.ctx;
+    ctx.time = e.time;
+    ctx.line = e.line;
+    ctx.node = e.node;
+    ctx.entry = e;
+    ctx.emitted = false;
+    if (recognise(msg, ctx)) {
+      this.counts.understood += e.lines;
+      if (!ctx.emitted) this.noteTime(e.time);
+      return true;
+    }
+    return false;
+  }
+
+  private noteTime(t: number): void {
+    if (this.first === undefined || t < this.first) this.first = t;
+    if (this.last === undefined || t > this.last) this.last = t;
+  }
+
+  private emit(d: Draft, e: Entry): void {
+    const reg = e.node.pods;
+    if (d.podUID && !d.pod) {
+      const pod = reg.podOf(d.podUID);
+      if (pod) d.pod = pod;
+    } else if (d.pod && !d.podUID) {
+      const uid = reg.uidOf(d.pod);
+      if (uid) d.podUID = uid;
+    } else if (d.pod && d.podUID) reg.note(d.pod, d.podUID);
+    if (d.podUID) e.node.touched.add(d.podUID);
+    if (d.pod) e.node.touched.add(d.pod);
+    this.noteTime(e.time);
+    const ev = d as Draft & { seq: number; time: number; node: string; origin: { line: number } };
+    ev.seq = 0;
+    ev.time = e.time;
+    ev.node = e.node.name;
+    ev.origin = { line: e.line };
+    this.reorder.push(ev as TraceEvent);
+  }
+
+  /** Leaves the reorder window: the pod name/UID a later line gave is filled in, then the seq. */
+  private out(event: TraceEvent): void {
+    let ev = event;
+    const o = ev as TraceEvent & { pod?: string; podUID?: string; container?: string };
+    if (o.pod !== undefined || o.podUID !== undefined || POD_REFS.has(ev.type)) {
+      const node = this.nodes.get(ev.node as string);
+      if (node && o.pod && !o.podUID) o.podUID = node.pods.uidOf(o.pod) ?? `${ev.node}/${o.pod}`;
+      if (node && o.podUID && !o.pod) o.pod = node.pods.podOf(o.podUID) ?? '';
+      if (o.podUID) {
+        let uids = this.pods.get(ev.node as string);
+        if (uids === undefined) {
+          uids = new Set();
+          this.pods.set(ev.node as string, uids);
+        }
+        if (!uids.has(o.podUID)) {
+          uids.add(o.podUID);
+          this.podCount++;
+        }
+      }
+    }
+    // a recogniser's draft may name a field it could not fill: an event never carries an undefined field
+    if (ev.type !== 'log.raw') {
+      const r = o as unknown as Record<string, unknown>;
+      for (const k in r) {
+        if (r[k] !== undefined) continue;
+        const clean: Record<string, unknown> = {};
+        for (const j in r) if (r[j] !== undefined) clean[j] = r[j];
+        ev = clean as unknown as TraceEvent;
+        break;
+      }
+    }
+    ev.seq = ++this.seq;
+    this.counts.events++;
+    this.onEvent(ev);
+  }
+}

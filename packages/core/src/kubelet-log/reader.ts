@@ -1,0 +1,282 @@
+/**
+ * EntryReader: the first half of the importer. Kubelet log text in, pushed (`feed(chunk)` as it arrives, `end()`
+ * when it is over), finished log entries out through `onEntry`, in the order they finish: each entry is one
+ * klog line (text or JSON) with the lines that continue it, its node, the kubelet's own time, level and source
+ * file. Lines of other programs and blank lines are only counted. What the entries mean is the Interpreter's.
+ * Browser-safe (no Node imports).
+ *
+ * Memory is bounded by one pending entry per node, the register of nodes, and `maxLineChars` per line, except
+ * for newest-first input (`journalctl -r`): it is detected from the first lines and then every line is held
+ * until `end()` (at most `maxReversedChars`, else an error), because nothing can be finished before the oldest
+ * line arrives. Readers that can seek read such input backwards instead (readLinesBackward) and call
+ * `feedLine` with the file's line numbers.
+ */
+import { continues, type Entry, openness } from './entry.ts';
+import { classify, type Line, type Prefix } from './header.ts';
+import { LineSplitter } from './lines.ts';
+import { Nodes } from './nodes.ts';
+import { looksReversed } from './reverse.ts';
+import { LocalClock } from './time.ts';
+
+export interface ReaderOptions {
+  /** a finished entry; it is the callee's from then on */
+  onEntry(e: Entry): void;
+  /** called every `progressLines` lines with the lines read so far */
+  onProgress?(lines: number): void;
+  progressLines?: number;
+  /** year of headers without one (default: the current year) */
+  year?: number;
+  /** IANA zone of header times (default UTC) */
+  tz?: string;
+  /** newest-first input: detect it (default), or say so */
+  reversed?: 'auto' | boolean;
+  maxLineChars?: number;
+  maxReversedChars?: number;
+}
+
+const DETECT_LINES = 400;
+const MAX_CONT_CHARS = 1 << 20;
+const CRI_RECORD = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) /;
+
+export class EntryReader {
+  private readonly splitter: LineSplitter;
+  private readonly clock: LocalClock;
+  private readonly nodes = new Nodes();
+  private last: Entry | undefined;
+  readonly counts = { other: 0, blank: 0, tooLong: 0 };
+  private mode: 'detect' | 'forward' | 'reversed';
+  private held: { text: string; no: number }[] = [];
+  private heldChars = 0;
+  private carry: { text: string; line: number; lines: number } | undefined;
+  private linesSeen = 0;
+
+  constructor(private readonly o: ReaderOptions) {
+    this.splitter = new LineSplitter(
+      {
+        line: (t, n) => this.onLine(t, n),
+        long: (n) => {
+          this.counts.tooLong++;
+          this.tick(n);
+        },
+      },
+      o.maxLineChars,
+    );
+    this.clock = new LocalClock(o.year ?? new Date().getUTCFullYear(), o.tz);
+    this.mode = o.reversed === true ? 'reversed' : o.reversed === false ? 'forward' : 'detect';
+  }
+
+  feed(chunk: string): void {
+    this.splitter.feed(chunk);
+  }
+
+  /** One line with its line number in the input as given (for readers that number lines themselves). */
+  feedLine(text: string, lineNo: number): void {
+    this.tick(lineNo);
+    this.processLine(text.endsWith('\r') ? text.slice(0, -1) : text, lineNo);
+  }
+
+  /** The input is over: every entry still open is finished. */
+  end(): void {
+    this.splitter.end();
+    if (this.mode === 'detect') this.decide();
+    if (this.mode === 'reversed') {
+      const held = this.held;
+      this.held = [];
+      for (let i = held.length - 1; i >= 0; i--)
+        this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
+    }
+    if (this.carry) this.read(this.release('', this.carry.line));
+    for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
+  }
+
+  /**
+   * Live input (a followed file, journalctl -f): lets out every event of the lines fed so far without ending the
+   * input, so the last entry does not wait for the next line. Called by a follower once its input has been
+   * quiet for a moment; a header-less line after it no longer continues the entry before it (it is kept raw).
+   * Does nothing for newest-first input, which cannot be emitted before it ends.
+   */
+  flush(): boolean {
+    if (this.mode === 'detect') this.decide();
+    if (this.mode !== 'forward') return false;
+    for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
+    return true;
+  }
+
+  /** lines read so far */
+  get lines(): number {
+    return Math.max(this.splitter.lines, this.linesSeen);
+  }
+
+  /** the names of the nodes some kubelet line came from, in the order they were first seen */
+  get nodeNames(): string[] {
+    return this.nodes.all.filter((n) => n.used).map((n) => n.name);
+  }
+
+  get reversed(): boolean {
+    return this.mode === 'reversed';
+  }
+
+  private tick(n: number): void {
+    if (n > this.linesSeen) this.linesSeen = n;
+    const every = this.o.progressLines ?? 65_536;
+    if (this.o.onProgress && n % every === 0) this.o.onProgress(n);
+  }
+
+  private onLine(text: string, no: number): void {
+    this.tick(no);
+    if (this.mode === 'forward') {
+      this.processLine(text, no);
+      return;
+    }
+    this.held.push({ text, no });
+    this.heldChars += text.length;
+    if (this.mode === 'detect' && this.held.length >= DETECT_LINES) this.decide();
+    if (this.mode === 'reversed' && this.heldChars > (this.o.maxReversedChars ?? 256 * 1024 * 1024))
+      throw new Error(
+        'newest-first (journalctl -r) input too large to hold: read it backwards (readLinesBackward)',
+      );
+  }
+
+  private decide(): void {
+    this.mode = looksReversed(this.held.map((h) => h.text)) ? 'reversed' : 'forward';
+    if (this.mode === 'forward') {
+      const held = this.held;
+      this.held = [];
+      this.heldChars = 0;
+      for (const h of held) this.processLine(h.text, h.no);
+    }
+  }
+
+  /**
+   * Records split by a container runtime (docker json-file at 16 KiB without a trailing newline, CRI logs
+   * flagged P) are joined before they are read; the entry counts all their lines.
+   */
+  private processLine(raw: string, no: number, final = false): void {
+    // the CRI log format starts with a year; nothing else a kubelet writes starts with four digits and a dash
+    const cri = raw.charCodeAt(4) === 45 && raw.charCodeAt(0) <= 57 ? CRI_RECORD.exec(raw) : null;
+    if (cri) {
+      const y = Number(cri[1]);
+      if (y > 1970) this.clock.setYear(y, Number(cri[2]));
+      const body = raw.slice(cri[0].length);
+      if (cri[3] === 'P' && !final) this.hold(body, no);
+      else this.read(this.release(body, no));
+      return;
+    }
+    let line: Line = classify(raw);
+    if (line.kind === 'docker') {
+      const t = line.time;
+      const y = Number(t.slice(0, 4));
+      if (y > 1970) this.clock.setYear(y, Number(t.slice(5, 7)));
+      if (!line.log.endsWith('\n') && !final) {
+        this.hold(line.log, no);
+        return;
+      }
+      const joined = this.release(line.log.endsWith('\n') ? line.log.slice(0, -1) : line.log, no);
+      line = classify(joined.text);
+      if (line.kind === 'docker') line = { kind: 'other' };
+      this.take(line, joined.line, joined.lines);
+      return;
+    }
+    this.take(line, no, 1);
+  }
+
+  private hold(text: string, no: number): void {
+    if (this.carry) {
+      this.carry.text += text;
+      this.carry.lines++;
+    } else this.carry = { text, line: no, lines: 1 };
+  }
+
+  private release(text: string, no: number): { text: string; line: number; lines: number } {
+    const c = this.carry;
+    this.carry = undefined;
+    return c ? { text: c.text + text, line: c.line, lines: c.lines + 1 } : { text, line: no, lines: 1 };
+  }
+
+  private read(j: { text: string; line: number; lines: number }): void {
+    this.take(classify(j.text), j.line, j.lines);
+  }
+
+  private take(line: Line, no: number, span: number): void {
+    switch (line.kind) {
+      case 'blank':
+        this.counts.blank++;
+        return;
+      case 'other':
+        this.counts.other++;
+        return;
+      case 'klog': {
+        if (line.prefix.year !== undefined)
+          this.clock.setYear(line.prefix.year, line.prefix.month ?? line.month);
+        const node = this.nodes.of(line.prefix, line.pid);
+        const time = this.clock.toEpoch(line.month, line.day, line.h, line.m, line.s, line.micros);
+        this.begin({
+          line: no,
+          lines: span,
+          time,
+          level: line.level,
+          source: line.source,
+          text: line.text,
+          node,
+        });
+        return;
+      }
+      case 'json': {
+        const node = this.nodes.of(line.prefix, undefined);
+        const ts = Number(line.obj.ts);
+        const time = ts > 1e11 ? ts : ts * 1000;
+        const level = 'v' in line.obj ? 'I' : 'err' in line.obj ? 'E' : 'I';
+        const caller = typeof line.obj.caller === 'string' ? line.obj.caller.replace(/^.*\//, '') : '';
+        const e: Entry = {
+          line: no,
+          lines: span,
+          time,
+          level,
+          source: caller,
+          text: String(line.obj.msg),
+          json: line.obj,
+          node,
+        };
+        this.begin(e);
+        return;
+      }
+      case 'cont':
+        this.continueEntry(line.prefix, line.text, no);
+    }
+  }
+
+  private finish(e: Entry): void {
+    if (e.node.pending === e) e.node.pending = undefined;
+    this.o.onEntry(e);
+  }
+
+  private begin(e: Entry): void {
+    const prev = e.node.pending as Entry | undefined;
+    if (prev) this.finish(prev);
+    e.node.pending = e;
+    this.last = e;
+    e.node.used = true;
+  }
+
+  /**
+   * A line without a header: the next line of a multi-line message (an indented line, a closing bracket, or
+   * the entry before it left a bracket or a `key=<` value open), else a line of its own, kept raw at the time
+   * of the entry before it.
+   */
+  private continueEntry(prefix: Prefix, text: string, no: number): void {
+    const prefixed = prefix.host !== undefined || prefix.pid !== undefined;
+    const node = prefixed ? this.nodes.of(prefix, undefined) : this.last?.node;
+    const e = node?.pending as Entry | undefined;
+    if (e && !e.json && e.text.length + text.length <= MAX_CONT_CHARS && continues(e, text)) {
+      e.text += `\n${text}`;
+      e.open = (e.open ?? openness(e.text)) + openness(text);
+      e.lines++;
+      return;
+    }
+    if (!node || this.last === undefined) {
+      this.counts.other++;
+      return;
+    }
+    this.begin({ line: no, lines: 1, time: this.last.time, level: '', source: '', text, node });
+  }
+}
