@@ -76,7 +76,8 @@ export function PodsTable() {
   const scrollRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const focusWanted = useRef(false);
-  const focusLooks = useRef(0);
+  /** until when (performance.now()) a wanted focus is looked for */
+  const focusUntil = useRef(0);
   useSlashFocus(searchRef);
 
   const items = pods.data?.items;
@@ -99,7 +100,8 @@ export function PodsTable() {
 
   // keyboard moves: bring the row into view, then focus it once it is rendered. A far jump (End over 5,000
   // rows) on a busy page can land short of the row: until it is drawn, look again each frame and scroll again
-  // when it is still outside the drawn rows, for about two seconds at most
+  // when it is still outside the drawn rows, for ten seconds at most (a time, not a count of looks: a page
+  // busy with live updates renders for other reasons too, and each render looks)
   const [, setLook] = useState(0);
   useEffect(() => {
     if (!focusWanted.current) return;
@@ -109,7 +111,7 @@ export function PodsTable() {
       row.focus({ preventScroll: true });
       return;
     }
-    if (++focusLooks.current > 120) {
+    if (performance.now() > focusUntil.current) {
       focusWanted.current = false;
       return;
     }
@@ -127,7 +129,7 @@ export function PodsTable() {
     setActive(next);
     setMoves((m) => m + 1);
     focusWanted.current = true;
-    focusLooks.current = 0;
+    focusUntil.current = performance.now() + 10_000;
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
   const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 600) / ROW_HEIGHT) - 1);
