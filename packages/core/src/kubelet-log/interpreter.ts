@@ -4,11 +4,9 @@
  * event naming the pod it mentions. Events wait in a ReorderBuffer window and leave in time order through
  * `onEvent`, each given the pod name or UID a later line taught the node's register, and its seq from 1.
  *
- * Called by KubeletLogParser on the reader's thread, or on a thread of its own (the import-log command's
- * encoder thread), where entries arrive in the order the reader finished them: the events are the same either
- * way. A reader may rule an entry raw itself (triage: structuredOf said no family reads it) and hand over the
- * raw event made by `rawEvent` with `keepRaw`; it then skips the families, which would have said no.
- * Nothing here blocks; memory is the reorder window and the per-node register of pods and containers.
+ * Called by KubeletLogParser with each entry its EntryReader finishes, in that order (the only order the
+ * Interpreter needs: it keeps no line-level state). Nothing here blocks; memory is the reorder window and the
+ * per-node register of pods and containers.
  */
 import type { TraceEvent, TraceType } from '../events/trace.ts';
 import type { Entry } from './entry.ts';
@@ -32,13 +30,13 @@ const POD_REFS = new Set<TraceType>([
 ]);
 
 /** the pod a raw entry names: `pod` ("namespace/name") and `podUID`, each when the entry gives it */
-export interface PodRef {
+interface PodRef {
   pod?: string | undefined;
   podUID?: string | undefined;
 }
 
 /** The pod a raw entry names (its JSON's `pod` and `podUID`, or what its text says), written into `ref`. */
-export function rawRefOf(e: Pick<Entry, 'text' | 'json'>, ref: PodRef): void {
+function rawRefOf(e: Pick<Entry, 'text' | 'json'>, ref: PodRef): void {
   ref.pod = ref.podUID = undefined;
   if (e.json) {
     const p = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
@@ -49,7 +47,7 @@ export function rawRefOf(e: Pick<Entry, 'text' | 'json'>, ref: PodRef): void {
 }
 
 /** Whether some family may read the entry: false when structuredOf rules it out (it is kept raw). */
-export function triage(e: Pick<Entry, 'text' | 'json'>): Structured | null | undefined {
+function triage(e: Pick<Entry, 'text' | 'json'>): Structured | null | undefined {
   return e.json ? structuredOfJson(e.json) : structuredOf(e.text);
 }
 
@@ -57,7 +55,7 @@ export function triage(e: Pick<Entry, 'text' | 'json'>): Structured | null | und
  * A log.raw event, made whole at once (an object given a property later has it stored apart, one more
  * allocation for most lines of a log). `text` is the entry's text, or its JSON for a klog JSON entry.
  */
-export function rawEvent(
+function rawEvent(
   text: string,
   level: string,
   source: string,
@@ -139,7 +137,7 @@ export class Interpreter {
   }
 
   /** A log.raw event (rawEvent's) of an entry of `lines` lines that no family reads. */
-  keepRaw(ev: TraceEvent, lines: number, node: NodeState): void {
+  private keepRaw(ev: TraceEvent, lines: number, node: NodeState): void {
     this.know(node);
     this.counts.raw += lines;
     this.noteTime(ev.time);

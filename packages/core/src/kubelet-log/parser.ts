@@ -1,8 +1,8 @@
 /**
  * KubeletLogParser: kubelet log text in, trace events out, pushed: `feed(chunk)` as the text arrives (a Node
  * stream, a File read in a Web Worker), `end()` when it is over. Browser-safe (no Node imports). It is the two
- * halves of the importer wired together on one thread: an EntryReader (lines to log entries) and an Interpreter
- * (entries to events); the import-log command runs them on two.
+ * halves of the importer wired together: an EntryReader (lines to log entries) and an Interpreter (entries to
+ * events).
  *
  * Events leave through `onEvent` in time order (a ReorderBuffer window), numbered from seq 1, each with its
  * `node`, `origin.line` and the kubelet's own time. Lines no family reads become `log.raw` events; lines of
@@ -97,7 +97,7 @@ export class KubeletLogParser {
 }
 
 /** The summary of an import whose two halves are `reader` and `interp`. */
-export function summaryOf(
+function summaryOf(
   reader: Pick<EntryReader, 'lines' | 'counts' | 'nodeNames' | 'reversed'>,
   interp: Pick<Interpreter, 'counts' | 'podCount' | 'first' | 'last' | 'late'>,
 ): ImportSummary {
