@@ -16,21 +16,11 @@
  */
 import type { TraceEvent } from '../events/trace.ts';
 import { Interpreter } from './interpreter.ts';
-import { EntryReader } from './reader.ts';
+import { EntryReader, type ReaderOptions } from './reader.ts';
 
-export interface ParserOptions {
+/** the reader's options, and where events go and how long they may wait to be put in time order */
+export interface ParserOptions extends Omit<ReaderOptions, 'onEntry'> {
   onEvent(ev: TraceEvent): void;
-  /** called every `progressLines` lines with the lines read so far */
-  onProgress?(lines: number): void;
-  progressLines?: number;
-  /** year of headers without one (default: the current year) */
-  year?: number;
-  /** IANA zone of header times (default UTC) */
-  tz?: string;
-  /** newest-first input: detect it (default), or say so */
-  reversed?: 'auto' | boolean;
-  maxLineChars?: number;
-  maxReversedChars?: number;
   reorderWindowMs?: number;
 }
 
