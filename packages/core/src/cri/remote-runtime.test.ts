@@ -442,6 +442,18 @@ describe('RemoteRuntime ↔ serveCri over a unix socket', () => {
     ]);
   });
 
+  it('says UNAVAILABLE with the connection error when nothing listens on the socket, without an empty note', async () => {
+    const none = new RemoteRuntime(`unix://${join(dir, 'none.sock')}`, { timeoutMs: 2000 });
+    try {
+      const err = await rejection(none.version());
+      expect(err.code).toBe(14);
+      expect(err.details).toContain('none.sock');
+      expect(err.details).not.toMatch(/Resolution note/);
+    } finally {
+      none.close();
+    }
+  });
+
   it('rejects an answer without an id as UNKNOWN', async () => {
     fake.emptyIds = true;
     const err = await rejection(rt().runPodSandbox(sandboxConfig));

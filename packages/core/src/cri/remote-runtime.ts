@@ -114,7 +114,10 @@ export function toCriError(method: string, err: unknown): CriError {
   if (err instanceof CriError) return err;
   const e = err as Partial<grpc.ServiceError> | undefined;
   const code = typeof e?.code === 'number' ? e.code : GrpcCode.UNKNOWN;
-  return new CriError(method, code, e?.details || e?.message || String(err));
+  // grpc-js ends a connection failure's text with its resolver's note, mostly empty for a unix socket: the
+  // user would read a dangling "Resolution note:"
+  const details = (e?.details || e?.message || String(err)).replace(/\.? Resolution note: ?$/, '');
+  return new CriError(method, code, details);
 }
 
 type Service = keyof CriServices;
