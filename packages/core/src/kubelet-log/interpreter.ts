@@ -9,8 +9,7 @@
  * per-node register of pods and containers.
  */
 import type { TraceEvent, TraceType } from '../events/trace.ts';
-import type { Entry } from './entry.ts';
-import { rawPodOf } from './entry.ts';
+import { type Entry, rawPodOf } from './entry.ts';
 import type { Structured } from './kv.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
@@ -29,28 +28,6 @@ const POD_REFS = new Set<TraceType>([
   'k8s.event',
 ]);
 
-/** the pod a raw entry names: `pod` ("namespace/name") and `podUID`, each when the entry gives it */
-interface PodRef {
-  pod?: string | undefined;
-  podUID?: string | undefined;
-}
-
-/** The pod a raw entry names (its JSON's `pod` and `podUID`, or what its text says), written into `ref`. */
-function rawRefOf(e: Pick<Entry, 'text' | 'json'>, ref: PodRef): void {
-  ref.pod = ref.podUID = undefined;
-  if (e.json) {
-    const p = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
-    if (p && typeof p.name === 'string' && typeof p.namespace === 'string')
-      ref.pod = `${p.namespace}/${p.name}`;
-    if (typeof e.json.podUID === 'string') ref.podUID = e.json.podUID;
-  } else rawPodOf(e.text, ref);
-}
-
-/** Whether some family may read the entry: false when structuredOf rules it out (it is kept raw). */
-function triage(e: Pick<Entry, 'text' | 'json'>): Structured | null | undefined {
-  return e.json ? structuredOfJson(e.json) : structuredOf(e.text);
-}
-
 /**
  * A log.raw event, made whole at once (an object given a property later has it stored apart, one more
  * allocation for most lines of a log). `text` is the entry's text, or its JSON for a klog JSON entry.
@@ -59,7 +36,7 @@ function rawEvent(
   text: string,
   level: string,
   source: string,
-  ref: PodRef,
+  ref: { pod?: string | undefined; podUID?: string | undefined },
   time: number,
   node: string,
   line: number,
@@ -87,8 +64,6 @@ function rawEvent(
 export class Interpreter {
   private readonly reorder: ReorderBuffer;
   readonly counts = { understood: 0, raw: 0, events: 0 };
-  /** every node an entry came from, by name */
-  private readonly nodes = new Map<string, NodeState>();
   /** pod UIDs events named, by node name (a pod is its node and UID) */
   private readonly pods = new Map<string, Set<string>>();
   podCount = 0;
@@ -96,10 +71,12 @@ export class Interpreter {
   last: number | undefined;
   private seq = 0;
   /** the pod a raw entry names (one object, reused) */
-  private readonly ref: PodRef = {};
+  private readonly ref: { pod?: string | undefined; podUID?: string | undefined } = {};
 
+  /** `nodeNamed`: the node of that name the entries came from (the reader's register) */
   constructor(
     private readonly onEvent: (ev: TraceEvent) => void,
+    private readonly nodeNamed: (name: string) => NodeState | undefined,
     reorderWindowMs?: number,
   ) {
     this.reorder = new ReorderBuffer((ev) => this.out(ev), reorderWindowMs);
@@ -122,26 +99,22 @@ export class Interpreter {
     },
   };
 
-  private know(node: NodeState): void {
-    if (!this.nodes.has(node.name)) this.nodes.set(node.name, node);
-  }
-
-  /** A finished entry: the families' events, else one log.raw event. */
+  /** A finished entry: the families' events, else one log.raw event naming the pod the entry names. */
   entry(e: Entry): void {
-    this.know(e.node);
-    const s = triage(e);
+    const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
     if (s !== null && this.understood(e, s)) return;
-    rawRefOf(e, this.ref);
+    this.counts.raw += e.lines;
+    this.noteTime(e.time);
+    const ref = this.ref;
+    ref.pod = ref.podUID = undefined;
+    if (e.json) {
+      const p = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
+      if (p && typeof p.name === 'string' && typeof p.namespace === 'string')
+        ref.pod = `${p.namespace}/${p.name}`;
+      if (typeof e.json.podUID === 'string') ref.podUID = e.json.podUID;
+    } else rawPodOf(e.text, ref);
     const text = e.json ? JSON.stringify(e.json) : e.text;
-    this.keepRaw(rawEvent(text, e.level, e.source, this.ref, e.time, e.node.name, e.line), e.lines, e.node);
-  }
-
-  /** A log.raw event (rawEvent's) of an entry of `lines` lines that no family reads. */
-  private keepRaw(ev: TraceEvent, lines: number, node: NodeState): void {
-    this.know(node);
-    this.counts.raw += lines;
-    this.noteTime(ev.time);
-    this.reorder.push(ev);
+    this.reorder.push(rawEvent(text, e.level, e.source, ref, e.time, e.node.name, e.line));
   }
 
   /** Lets out every event still in the window. */
@@ -197,7 +170,7 @@ export class Interpreter {
     let ev = event;
     const o = ev as TraceEvent & { pod?: string; podUID?: string; container?: string };
     if (o.pod !== undefined || o.podUID !== undefined || POD_REFS.has(ev.type)) {
-      const node = this.nodes.get(ev.node as string);
+      const node = this.nodeNamed(ev.node as string);
       if (node && o.pod && !o.podUID) o.podUID = node.pods.uidOf(o.pod) ?? `${ev.node}/${o.pod}`;
       if (node && o.podUID && !o.pod) o.pod = node.pods.podOf(o.podUID) ?? '';
       if (o.podUID) {

@@ -50,9 +50,9 @@ export class KubeletLogParser {
   private readonly interp: Interpreter;
 
   constructor(o: ParserOptions) {
-    const interp = new Interpreter(o.onEvent, o.reorderWindowMs);
+    const { onEvent, reorderWindowMs, ...rest } = o;
+    const interp = new Interpreter(onEvent, (name) => this.reader.nodeNamed(name), reorderWindowMs);
     this.interp = interp;
-    const { onEvent: _, reorderWindowMs: __, ...rest } = o;
     this.reader = new EntryReader({ ...rest, onEntry: (e) => interp.entry(e) });
   }
 

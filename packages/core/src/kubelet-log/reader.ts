@@ -16,6 +16,7 @@ import { classify, type Line, type Prefix } from './header.ts';
 import { LineSplitter } from './lines.ts';
 import { Nodes } from './nodes.ts';
 import { looksReversed } from './reverse.ts';
+import type { NodeState } from './state.ts';
 import { LocalClock } from './time.ts';
 
 export interface ReaderOptions {
@@ -90,10 +91,9 @@ export class EntryReader {
   }
 
   /**
-   * Live input (a followed file, journalctl -f): lets out every event of the lines fed so far without ending the
-   * input, so the last entry does not wait for the next line. Called by a follower once its input has been
-   * quiet for a moment; a header-less line after it no longer continues the entry before it (it is kept raw).
-   * Does nothing for newest-first input, which cannot be emitted before it ends.
+   * Live input (KubeletLogParser.flush): finishes every open entry without ending the input; a header-less line
+   * after it no longer continues the entry before it. Does nothing for newest-first input, which cannot be
+   * finished before it ends, and then says false.
    */
   flush(): boolean {
     if (this.mode === 'detect') this.decide();
@@ -105,6 +105,11 @@ export class EntryReader {
   /** lines read so far */
   get lines(): number {
     return Math.max(this.splitter.lines, this.linesSeen);
+  }
+
+  /** the node of that name, once a line named it */
+  nodeNamed(name: string): NodeState | undefined {
+    return this.nodes.byName(name);
   }
 
   /** the names of the nodes some kubelet line came from, in the order they were first seen */
