@@ -220,6 +220,16 @@ describe('node view states', () => {
     });
   });
 
+  it('keeps the page and offers a plain box for the manifest when the editor cannot be fetched', async () => {
+    await page?.close();
+    page = await dash.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.route('**/assets/ManifestEditor-*.js', (r) => r.abort());
+    await page.goto(dash.baseUrl);
+    await page.locator('[data-testid="manifest-plain"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="pod-row-healthy"]').waitFor();
+    expect(await page.locator('[data-testid="manifest-plain"]').inputValue()).toContain('kind: Pod');
+  });
+
   it('turns grey with "stale since" and freezes its clocks when the server is gone', async () => {
     await ownDashboard(async (own) => {
       await openNode(own);

@@ -15,8 +15,26 @@ import { usePods } from '../api/queries.ts';
 import '../editor/editor.css';
 
 // the editor is a chunk of its own (CodeMirror and the YAML parser, ~530 kB), so the node view's first
-// paint does not wait for it
-const ManifestEditor = lazy(() => import('../editor/ManifestEditor.tsx'));
+// paint does not wait for it; when the chunk cannot be fetched (the server went away while it loaded), the
+// manifest is edited in a plain box instead: a failed import would otherwise unmount the whole page. A reload
+// brings the editor back.
+const ManifestEditor = lazy(() =>
+  import('../editor/ManifestEditor.tsx').catch(() => ({ default: PlainEditor })),
+);
+
+function PlainEditor({ text, onText }: { text: string; onText: (t: string) => void }) {
+  return (
+    <textarea
+      className="mono yaml-editor-plain"
+      data-testid="manifest-plain"
+      aria-label="manifest"
+      rows={16}
+      spellCheck={false}
+      value={text}
+      onChange={(e) => onText(e.target.value)}
+    />
+  );
+}
 
 const settled = () => true;
 
