@@ -228,6 +228,7 @@ describe('node view states', () => {
     await page.locator('[data-testid="manifest-plain"]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="pod-row-healthy"]').waitFor();
     expect(await page.locator('[data-testid="manifest-plain"]').inputValue()).toContain('kind: Pod');
+    await shots('apply-plain-editor');
   });
 
   it('turns grey with "stale since" and freezes its clocks when the server is gone', async () => {

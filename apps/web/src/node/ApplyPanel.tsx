@@ -29,6 +29,7 @@ function PlainEditor({ text, onText }: { text: string; onText: (t: string) => vo
       data-testid="manifest-plain"
       aria-label="manifest"
       rows={16}
+      style={{ width: '100%', boxSizing: 'border-box' }}
       spellCheck={false}
       value={text}
       onChange={(e) => onText(e.target.value)}
