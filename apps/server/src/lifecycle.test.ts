@@ -10,11 +10,11 @@ import {
   handleShutdownSignals,
   persistPods,
   SIGNAL_REPEAT_MS,
-  storeFailureStatus,
   storeHealth,
 } from './lifecycle.ts';
 import { StatusError } from './status.ts';
-import { PodStore, PodStoreError } from './store/pod-store.ts';
+import { PodStore } from './store/pod-store.ts';
+import { StoreWriteError, storeFailureStatus } from './store/write-error.ts';
 
 function pod(name: string, uid: string): Pod {
   return {
@@ -152,7 +152,7 @@ describe('the durable write path', () => {
 
   it('answers 507 when the disk is full and 503 for any other refusal', () => {
     const err = (code: string, words: string) =>
-      PodStoreError.from(
+      StoreWriteError.from(
         Object.assign(new Error(`${code}: ${words}, write`), { code }),
         '/d/store/pods/u.json',
       );

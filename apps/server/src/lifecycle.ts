@@ -20,13 +20,14 @@
  */
 import { join } from 'node:path';
 import { gracefulDeletion } from '@syncscope/core';
-import type { Pod, Status } from '@syncscope/core/api';
+import type { Pod } from '@syncscope/core/api';
 import type { PassiveClock } from '@syncscope/core/clock';
 import type { ListenerFailure } from '@syncscope/core/events/recorder';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { Engine } from './engine.ts';
-import { StatusError, status } from './status.ts';
-import { PodStore, PodStoreError } from './store/pod-store.ts';
+import { StatusError } from './status.ts';
+import { PodStore } from './store/pod-store.ts';
+import { StoreWriteError, storeFailureStatus } from './store/write-error.ts';
 
 /** Where, under the data directory, the pods are stored (`<dataDir>/pods` already holds the pod logs). */
 export const POD_STORE_DIR = join('store', 'pods');
@@ -73,16 +74,6 @@ export function restorePods(
   return n;
 }
 
-/** No space (or quota) is 507 Insufficient Storage; any other refusal of the disk is 503. */
-const OUT_OF_SPACE = new Set(['ENOSPC', 'EDQUOT']);
-
-/** The Status a request gets when its pod could not be stored: the cause named, nothing changed. */
-export function storeFailureStatus(err: PodStoreError): Status {
-  return OUT_OF_SPACE.has(err.code)
-    ? status(507, 'InsufficientStorage', err.message)
-    : status(503, 'ServiceUnavailable', err.message);
-}
-
 /** What durableEngine needs beyond the Engine: a delete at a given time, and the pods as the API holds them. */
 export interface DurableTarget extends Engine, PersistedEngine {
   deletePod(uid: string, gracePeriodSeconds?: number, now?: number): void;
@@ -99,7 +90,7 @@ export function durableEngine(engine: DurableTarget, store: PodStore, clock: Pas
     try {
       write();
     } catch (err) {
-      if (err instanceof PodStoreError) throw new StatusError(storeFailureStatus(err));
+      if (err instanceof StoreWriteError) throw new StatusError(storeFailureStatus(err));
       throw err;
     }
   };

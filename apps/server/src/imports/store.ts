@@ -13,9 +13,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { StoreWriteError } from '../store/write-error.ts';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const INDEX_EVERY = 1024;
@@ -64,13 +65,22 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-async function writeJson(path: string, value: unknown): Promise<void> {
-  const fh = await open(path, 'w');
+/** Runs a file system call on `path`; a refusal of the disk becomes a StoreWriteError naming that file. */
+async function disk<T>(path: string, call: () => Promise<T>): Promise<T> {
   try {
-    await fh.writeFile(JSON.stringify(value));
-    await fh.sync();
+    return await call();
+  } catch (e) {
+    throw StoreWriteError.isSystem(e) ? StoreWriteError.from(e, path, 'imports') : e;
+  }
+}
+
+async function writeJson(path: string, value: unknown): Promise<void> {
+  const fh = await disk(path, () => open(path, 'w'));
+  try {
+    await disk(path, () => fh.writeFile(JSON.stringify(value)));
+    await disk(path, () => fh.sync());
   } finally {
-    await fh.close();
+    await fh.close().catch(() => {});
   }
 }
 
@@ -85,14 +95,22 @@ export class ImportStore {
     }
   }
 
-  /** Parses and keeps a log read from `body`; resolves once it is on disk. */
+  /**
+   * Parses and keeps a log read from `body`; resolves once it is on disk. A write the disk refuses (full,
+   * read-only, I/O error) rejects with a StoreWriteError naming the file; like every other failure it leaves
+   * nothing behind.
+   */
   async write(body: AsyncIterable<Buffer | string>, name: string): Promise<ImportMeta> {
     const id = randomBytes(16).toString('base64url');
     const tmp = join(this.dir, `.tmp-${id}`);
-    await mkdir(tmp);
-    const log = await open(join(tmp, 'log.txt'), 'w');
-    const trace = await open(join(tmp, 'trace.ndjson'), 'w');
+    const logPath = join(tmp, 'log.txt');
+    const tracePath = join(tmp, 'trace.ndjson');
+    let log: FileHandle | undefined;
+    let trace: FileHandle | undefined;
     try {
+      await disk(tmp, () => mkdir(tmp));
+      log = await disk(logPath, () => open(logPath, 'w'));
+      trace = await disk(tracePath, () => open(tracePath, 'w'));
       const index: ImportIndex = { eventOffsets: [], lineOffsets: [0] };
       let out: string[] = [];
       let traceBytes = 0;
@@ -106,11 +124,11 @@ export class ImportStore {
           out.push(line);
         },
       });
-      const flush = async () => {
+      const flush = async (fh: FileHandle) => {
         if (out.length === 0) return;
         const text = out.join('');
         out = [];
-        await trace.write(text);
+        await disk(tracePath, () => fh.write(text));
       };
       const decoder = new TextDecoder('utf-8');
       let size = 0;
@@ -123,16 +141,18 @@ export class ImportStore {
           lines++;
         }
         size += chunk.length;
-        await log.write(chunk);
+        const fh = log;
+        await disk(logPath, () => fh.write(chunk));
         parser.feed(decoder.decode(chunk, { stream: true }));
-        await flush();
+        await flush(trace);
       }
       parser.feed(decoder.decode());
       const summary = parser.end();
-      await flush();
+      await flush(trace);
       if (summary.events === 0) throw new NoKubeletLines(`no kubelet lines in ${summary.lines} lines`);
-      await log.sync();
-      await trace.sync();
+      const [l, t] = [log, trace];
+      await disk(logPath, () => l.sync());
+      await disk(tracePath, () => t.sync());
       const meta: ImportMeta = {
         id,
         name,
@@ -148,16 +168,16 @@ export class ImportStore {
       };
       await writeJson(join(tmp, 'index.json'), index);
       await writeJson(join(tmp, 'meta.json'), meta);
-      await syncDir(tmp);
-      await rename(tmp, join(this.dir, id));
-      await syncDir(this.dir);
+      await disk(tmp, () => syncDir(tmp));
+      await disk(this.dir, () => rename(tmp, join(this.dir, id)));
+      await disk(this.dir, () => syncDir(this.dir));
       return meta;
     } catch (e) {
       await rm(tmp, { recursive: true, force: true });
       throw e;
     } finally {
-      await log.close().catch(() => {});
-      await trace.close().catch(() => {});
+      await log?.close().catch(() => {});
+      await trace?.close().catch(() => {});
     }
   }
 

@@ -1,10 +1,12 @@
 /**
  * The imports routes on a real server (buildApp on a fresh data dir, real HTTP over a loopback socket): a
  * real kubelet log posted, listed, paged like the live trace, one of its lines read back, kept across a
- * restart of the server, deleted; and the refusals (over 64 MiB, a wrong media type, ids that are not ids).
+ * restart of the server, deleted; and the refusals (over 64 MiB, a wrong media type, ids that are not ids, a
+ * full or read-only disk).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +170,52 @@ describe('imports', () => {
     expect((await fetch(`${base}/api/v1/imports/${id}/log?line=99999999`)).status).toBe(400);
     expect((await fetch(`${base}/api/v1/imports/${id}`, { method: 'PUT' })).status).toBe(405);
   });
+});
+
+describe('imports on a disk that refuses', () => {
+  // a small tmpfs over the imports directory, filled or made read-only (mounting needs root; CI runs as root)
+  it.skipIf(process.getuid?.() !== 0)(
+    'answers 507 on a full disk and 503 on a read-only one, naming the cause, keeps nothing, then takes the log once the disk has room',
+    async () => {
+      const dir = join(dataDir, 'imports');
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]);
+      try {
+        const { bavail, bsize } = await statfs(dir);
+        const filler = join(dir, 'filler');
+        await writeFile(filler, Buffer.alloc(bavail * bsize - 256 * 1024));
+        const full = await post(new Blob([LOG]));
+        expect(full.status).toBe(507);
+        const fullStatus = (await full.json()) as { reason: string; message: string };
+        expect(fullStatus.reason).toBe('InsufficientStorage');
+        expect(fullStatus.message).toMatch(
+          /^imports: cannot write \S+\/\.tmp-[A-Za-z0-9_-]{22}\/(log\.txt|trace\.ndjson): no space left on device$/,
+        );
+        expect(await readdir(dir)).toEqual(['filler']);
+
+        execFileSync('mount', ['-o', 'remount,ro', dir]);
+        const ro = await post(new Blob([LOG]));
+        expect(ro.status).toBe(503);
+        expect(await ro.json()).toMatchObject({
+          reason: 'ServiceUnavailable',
+          message: expect.stringMatching(/^imports: cannot write .*: read-only file system$/),
+        });
+
+        execFileSync('mount', ['-o', 'remount,rw', dir]);
+        await rm(filler);
+        const ok = await post(new Blob([LOG]));
+        expect(ok.status).toBe(201);
+        const { id } = (await ok.json()) as { id: string };
+        expect(await readdir(dir)).toEqual([id]);
+        expect((await fetch(`${base}/api/v1/imports/${id}/trace?limit=1`)).status).toBe(200);
+        expect(
+          ((await (await fetch(`${base}/api/v1/imports`)).json()) as { items: unknown[] }).items,
+        ).toHaveLength(1);
+      } finally {
+        execFileSync('umount', [dir]);
+      }
+    },
+    30_000,
+  );
 });
 
 describe('imports with a token', () => {

@@ -1,7 +1,8 @@
 /**
  * Imported kubelet logs, kept by the server so a replay can be shared as a link:
  *   POST   /api/v1/imports?name=            text/plain body (the log, ≤ 64 MiB; more is a 413), parsed while it
- *                                            arrives and kept on disk before the 201 {id, name, summary}
+ *                                            arrives and kept on disk before the 201 {id, name, summary}; a
+ *                                            disk that refuses is a 507 (no space) or 503 naming the cause
  *   GET    /api/v1/imports                  {items: meta[]}, oldest first
  *   GET    /api/v1/imports/{id}             the meta (name, size, lines, nodes, pods, time range, created)
  *   GET    /api/v1/imports/{id}/trace?since=&limit=   a page, in the shape of GET /api/v1/trace
@@ -19,6 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { ImportStore, MAX_IMPORT_BYTES, NoKubeletLines, TooLarge } from '../imports/store.ts';
 import { badRequest, sendStatus, status, unsupportedMediaType } from '../status.ts';
+import { StoreWriteError, storeFailureStatus } from '../store/write-error.ts';
 import { checked, IntQuery, PathParam, StringQuery } from './params.ts';
 import { nextSince, PageQuery, pageWindow } from './trace.ts';
 
@@ -75,6 +77,10 @@ export default async function importsRoutes(fastify: FastifyInstance, opts: Impo
     } catch (e) {
       if (e instanceof TooLarge) return sendStatus(reply.header('connection', 'close'), tooLarge());
       if (e instanceof NoKubeletLines) return sendStatus(reply, badRequest(e.message));
+      // the disk may refuse before the body is read: the connection is closed after the answer, as for a 413
+      if (e instanceof StoreWriteError) {
+        return sendStatus(reply.header('connection', 'close'), storeFailureStatus(e));
+      }
       throw e;
     }
   });

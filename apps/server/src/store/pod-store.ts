@@ -12,7 +12,7 @@
  * a stray temp file from a crash is removed, an unreadable or malformed `<uid>.json` is skipped (and left in
  * place for a human), each with a warning.
  *
- * put() and remove() throw a PodStoreError when the disk refuses (full, read-only, I/O error); the file is
+ * put() and remove() throw a StoreWriteError when the disk refuses (full, read-only, I/O error); the file is
  * then as it was. The store remembers what it last wrote or read for each pod, so a put of the same content
  * again (the engine's echo of a change the API already stored) costs nothing. `failure` holds the last
  * refusal until a later write succeeds.
@@ -21,6 +21,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Pod } from '@syncscope/core/api/v1';
 import { isTempFile, removeFileDurableSync, writeFileAtomicSync } from './atomic-file.ts';
+import { StoreWriteError } from './write-error.ts';
 
 const POD_FILE = /^(.+)\.json$/;
 /** Kubernetes UIDs are UUIDs; anything that could escape the directory or hide as a dotfile is refused. */
@@ -31,30 +32,12 @@ export interface PodStoreOptions {
   warn?: (msg: string) => void;
 }
 
-/** A write the disk refused. `code` is the errno name (ENOSPC, EROFS, ...). */
-export class PodStoreError extends Error {
-  constructor(
-    readonly code: string,
-    readonly path: string,
-    cause: string,
-  ) {
-    super(`pod store: cannot write ${path}: ${cause}`);
-  }
-
-  static from(err: unknown, path: string): PodStoreError {
-    const e = err as NodeJS.ErrnoException;
-    // Node's message is "ENOSPC: no space left on device, write": keep the words between code and call
-    const words = /^[A-Z0-9]+: ([^,]+)/.exec(e.message ?? '')?.[1] ?? e.message ?? String(err);
-    return new PodStoreError(e.code ?? 'EIO', path, words);
-  }
-}
-
 export class PodStore {
   private readonly warn: (msg: string) => void;
   /** uid → the JSON text of the pod as it is on disk (what load read or put wrote). */
   private readonly onDisk = new Map<string, string>();
   /** The last refused write, cleared by the next one that succeeds. */
-  failure: PodStoreError | undefined;
+  failure: StoreWriteError | undefined;
   /** Writes refused since start. */
   failures = 0;
 
@@ -90,7 +73,7 @@ export class PodStore {
 
   /**
    * Stores (or replaces) the pod under its metadata.uid; its status is dropped. Returns once the file is
-   * on disk; throws PodStoreError (nothing changed) when the disk refuses.
+   * on disk; throws StoreWriteError (nothing changed) when the disk refuses.
    */
   put(pod: Pod): void {
     const uid = checkUID(pod.metadata?.uid);
@@ -101,7 +84,7 @@ export class PodStore {
     this.onDisk.set(uid, text);
   }
 
-  /** Forgets the pod; removing one that is not stored is not an error. Throws PodStoreError as put. */
+  /** Forgets the pod; removing one that is not stored is not an error. Throws StoreWriteError as put. */
   remove(uid: string): void {
     const path = this.pathOf(checkUID(uid));
     this.write(path, () => removeFileDurableSync(path));
@@ -113,7 +96,7 @@ export class PodStore {
       fn();
     } catch (err) {
       this.failures++;
-      this.failure = PodStoreError.from(err, path);
+      this.failure = StoreWriteError.from(err, path);
       throw this.failure;
     }
     this.failure = undefined;
