@@ -1,7 +1,7 @@
 /**
  * Inputs written by hand from the formats' definitions, for what the real samples do not show: the klog header
  * (`Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`), journald's short and short-precise output and its `-r` and
- * `-o cat` forms, syslog files, docker's json-file records, the CRI container-log format, klog JSON, CRLF, cut
+ * `-o cat` forms, its JSON export (`-o json`, `json-seq`), syslog files, docker's json-file records, the CRI container-log format, klog JSON, CRLF, cut
  * lines, struct dumps over several lines, headers without a year, stamps out of order, several nodes in one file.
  */
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,73 @@ describe('prefixes', () => {
       ['backoff', 'm2', 1715490001500.25],
     ]);
     expect(of(events, 'backoff')[0]).toMatchObject({ delayS: 20, container: 'app', pod: 'shop/web-0' });
+  });
+});
+
+describe('journald JSON export and the kubelet under other names', () => {
+  /** one record of `journalctl -o json` as journald writes it: every value a string, times in µs */
+  const record = (us: number, ident: string, pid: number, message: string | number[]) =>
+    JSON.stringify({
+      __CURSOR: `s=1;i=${us}`,
+      __REALTIME_TIMESTAMP: String(us),
+      __MONOTONIC_TIMESTAMP: '123',
+      _HOSTNAME: 'node-j',
+      SYSLOG_IDENTIFIER: ident,
+      _PID: String(pid),
+      _SYSTEMD_UNIT: `${ident}.service`,
+      MESSAGE: message,
+    });
+  // 2023-12-31T23:59:59.5Z and a second later, in the next year
+  const T0 = Date.UTC(2023, 11, 31, 23, 59, 59, 500) * 1000;
+
+  it('journalctl -o json / json-seq: MESSAGE read under _HOSTNAME, the year from __REALTIME_TIMESTAMP', () => {
+    const pleg = `I0101 00:00:00.500000     900 kubelet.go:1945] ${PLEG_A('c1', 'ContainerStarted')}`;
+    const text = [
+      record(T0, 'kubelet', 900, `I1231 23:59:59.500000     900 kubelet.go:1900] ${ADD_A}`),
+      record(T0 + 100, 'containerd', 800, 'time="2023-12-31T23:59:59Z" level=info msg="starting"'),
+      // a MESSAGE that was not valid UTF-8 comes as its bytes; json-seq starts each record with RS
+      `\u001e${record(T0 + 1_000_000, 'kubelet', 900, [...new TextEncoder().encode(pleg)])}`,
+      record(T0 + 1_000_100, 'kubelet', 900, '  a line without a header'),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ lines: 4, understood: 3, other: 1, nodes: ['node-j'] });
+    expect(events.map((e) => [e.type, e.node, e.origin?.line])).toEqual([
+      ['config.update', 'node-j', 1],
+      ['pleg.event', 'node-j', 3],
+    ]);
+    expect(events.map((e) => new Date(e.time).toISOString())).toEqual([
+      '2023-12-31T23:59:59.500Z',
+      '2024-01-01T00:00:00.500Z',
+    ]);
+    expect(events[1]).toMatchObject({ podUID: UID_A, pod: 'shop/web-0', event: 'ContainerStarted' });
+  });
+
+  it('journalctl -r -o json is read oldest first', () => {
+    const lines = [0, 1, 2, 3].map((i) =>
+      record(
+        T0 + i * 1e6,
+        'kubelet',
+        900,
+        `I1231 23:59:5${i}.000000     900 kubelet.go:1945] ${PLEG_A(`c${i}`, 'ContainerStarted')}`,
+      ),
+    );
+    const { events, summary } = importKubeletLog(lines.reverse().join('\n'), { year: 2023 });
+    expect(summary.reversed).toBe(true);
+    expect(of(events, 'pleg.event').map((e) => e.containerID)).toEqual(['c0', 'c1', 'c2', 'c3']);
+  });
+
+  it('OpenShift (kubenswrapper), MicroK8s (kubelite) and k3s are kubelets; kube-proxy is another program', () => {
+    const line = (ident: string, s: number) =>
+      `Jun  1 10:00:0${s} n1 ${ident}[100]: I0601 10:00:0${s}.000000     100 kubelet.go:1987] SyncLoop (housekeeping)`;
+    const text = [
+      line('kubenswrapper', 1),
+      line('microk8s.daemon-kubelite', 2),
+      line('k3s', 3),
+      line('kube-proxy', 4),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2024 });
+    expect(summary).toMatchObject({ understood: 3, other: 1 });
+    expect(events.map((e) => e.type)).toEqual(['loop.iteration', 'loop.iteration', 'loop.iteration']);
   });
 });
 

@@ -3,7 +3,8 @@
  * continuation of the entry before it, or blank. Knows the line prefixes a kubelet log arrives with:
  * journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, also `-o short-iso[-precise]`), a bare
  * `host: ` (talosctl, kubectl logs --prefix), the CRI container-log prefix (`<RFC 3339> stderr F `), docker's
- * json-file records (`{"log":…,"stream":…,"time":…}`, unwrapped by the caller), klog JSON (`{"ts":…,"msg":…}`)
+ * json-file records (`{"log":…,"stream":…,"time":…}`, unwrapped by the caller), klog JSON (`{"ts":…,"msg":…}`),
+ * journald's JSON export (`journalctl -o json`: `{"MESSAGE":…,"_HOSTNAME":…,…}`, its MESSAGE read as the line)
  * and none (`journalctl -o cat`, a klog file). Called by KubeletLogParser for every line; a klog line's result
  * is one object reused by the next call (KLOG_LINE), otherwise stateless.
  */
@@ -110,7 +111,8 @@ const CRI = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) $/;
 /** lines that start the way other daemons' logs do (logrus, ISO stamps, audit, syslog, journalctl notes) */
 const FOREIGN =
   /^(?:\d{4}[-/]\d\d[-/]\d\d|time="|level=|type=\w+ msg=audit|audit|\[\s*\d+\.\d+\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d|-- )/;
-const KUBELET_IDENT = /kubelet|hyperkube|k3s|k0s|rke2|microk8s/i;
+// kubenswrapper: OpenShift 4's kubelet; kubelite: MicroK8s; hyperkube, k3s, k0s, rke2: the kubelet inside them
+const KUBELET_IDENT = /kubelet|kubenswrapper|kubelite|hyperkube|k3s|k0s|rke2|microk8s/i;
 
 export interface Prefix {
   host?: string;
@@ -252,15 +254,36 @@ function isBlank(s: string): boolean {
   return true;
 }
 
+/** KLOG_LINE filled from the header klogAt just read at `at` */
+function klogLine(raw: string, at: number, prefix: Prefix): Line {
+  const k = KLOG_LINE;
+  k.prefix = prefix;
+  k.level = raw[at] as string;
+  k.month = hdr.month;
+  k.day = hdr.day;
+  k.h = hdr.h;
+  k.m = hdr.m;
+  k.s = hdr.s;
+  k.micros = hdr.micros;
+  k.pid = hdr.pid;
+  k.source = raw.slice(hdr.srcStart, hdr.srcEnd);
+  k.text = raw.slice(hdr.end);
+  return k;
+}
+
 export function classify(raw: string): Line {
   if (isBlank(raw)) return BLANK;
-  // a JSON record (docker json-file, klog JSON) may carry a klog header inside its text: look at it first
-  if (raw.charCodeAt(0) === 123) {
-    const obj = parseObject(raw);
+  // a JSON record (docker json-file, klog JSON, journald's export) may carry a klog header inside its text:
+  // look at it first (`journalctl -o json-seq` puts an ASCII record separator before each record)
+  const c0 = raw.charCodeAt(0);
+  if (c0 === 123 || c0 === 30) {
+    const obj = parseObject(c0 === 30 ? raw.slice(1) : raw);
     if (obj) {
       if (typeof obj.log === 'string' && typeof obj.time === 'string')
         return { kind: 'docker', log: obj.log, time: obj.time };
       if ('ts' in obj && typeof obj.msg === 'string') return { kind: 'json', prefix: NO_PREFIX, obj };
+      const journal = journalRecord(obj);
+      if (journal) return journal;
     }
   }
   // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere
@@ -275,19 +298,7 @@ export function classify(raw: string): Line {
     // a header after an unknown prefix is still a kubelet line (a damaged or unusual prefix); a header
     // under another program's journald identifier (kube-proxy, …) is that program's
     if (prefix && !isKubeletIdent(prefix)) return OTHER;
-    const k = KLOG_LINE;
-    k.prefix = prefix ?? NO_PREFIX;
-    k.level = raw[at] as string;
-    k.month = hdr.month;
-    k.day = hdr.day;
-    k.h = hdr.h;
-    k.m = hdr.m;
-    k.s = hdr.s;
-    k.micros = hdr.micros;
-    k.pid = hdr.pid;
-    k.source = raw.slice(hdr.srcStart, hdr.srcEnd);
-    k.text = raw.slice(hdr.end);
-    return k;
+    return klogLine(raw, at, prefix ?? NO_PREFIX);
   }
   const brace = raw.indexOf('{"');
   if (brace >= 0) {
@@ -311,6 +322,45 @@ export function classify(raw: string): Line {
   }
   if (FOREIGN.test(raw)) return OTHER;
   return { kind: 'cont', prefix: NO_PREFIX, text: raw };
+}
+
+/**
+ * A record of `journalctl -o json` (or json-seq, json-sse's data): its MESSAGE read as a line under the prefix its
+ * fields give (_HOSTNAME, SYSLOG_IDENTIFIER or _COMM, _PID; the year and month of __REALTIME_TIMESTAMP, µs since
+ * the epoch). A MESSAGE journald could not keep as UTF-8 text is an array of its bytes. Undefined for an object
+ * that is not a journal record.
+ */
+function journalRecord(o: Record<string, unknown>): Line | undefined {
+  const m = o.MESSAGE;
+  if (o.__REALTIME_TIMESTAMP === undefined && o._HOSTNAME === undefined) return undefined;
+  const text =
+    typeof m === 'string'
+      ? m
+      : Array.isArray(m) && m.every((b) => typeof b === 'number')
+        ? new TextDecoder().decode(new Uint8Array(m as number[]))
+        : undefined;
+  if (text === undefined) return undefined;
+  const prefix: Prefix = {};
+  if (typeof o._HOSTNAME === 'string') prefix.host = o._HOSTNAME;
+  const ident = o.SYSLOG_IDENTIFIER ?? o._COMM;
+  if (typeof ident === 'string') prefix.ident = ident;
+  const pid = Number(o._PID ?? o.SYSLOG_PID);
+  if (Number.isInteger(pid) && pid > 0) prefix.pid = pid;
+  const us = Number(o.__REALTIME_TIMESTAMP);
+  if (us > 0) {
+    const d = new Date(us / 1000);
+    prefix.year = d.getUTCFullYear();
+    prefix.month = d.getUTCMonth() + 1;
+  }
+  if (!isKubeletIdent(prefix)) return OTHER;
+  const line = text.endsWith('\n') ? text.slice(0, -1) : text;
+  if (isBlank(line)) return BLANK;
+  if (klogAt(line, 0)) return klogLine(line, 0, prefix);
+  if (line.charCodeAt(0) === 123) {
+    const obj = parseObject(line);
+    if (obj && 'ts' in obj && typeof obj.msg === 'string') return { kind: 'json', prefix, obj };
+  }
+  return { kind: 'cont', prefix, text: line };
 }
 
 function parseObject(s: string): Record<string, unknown> | undefined {
