@@ -1,5 +1,5 @@
 /**
- * klog's structured text form (v1.20+): `"message" key1="quoted" key2=bare key3={"json":1} key4=[a b] key5=<
+ * klog's structured text form (v1.20+): `"message" key1="quoted" key2=bare key3={"json":1} key4=[a b] key5=&{A:1 B:x} key6=<
  * multi-line
  *  >`. parseStructured splits it into the message and its values; values stay strings (JSON and Go struct
  * values as written), so a recogniser parses only what it needs. Browser-safe; called once per structured
@@ -104,8 +104,9 @@ export function parseStructured(text: string): Structured | undefined {
       const q = readQuoted(text, j);
       value = q.value;
       j = q.end;
-    } else if (c === '{' || c === '[') {
-      const end = readBalanced(text, j);
+    } else if (c === '{' || c === '[' || (c === '&' && text[j + 1] === '{')) {
+      // JSON, or Go's %+v of a struct, a pointer to one (`&{ID:… Type:…}`) or a slice (`[a b]`)
+      const end = readBalanced(text, c === '&' ? j + 1 : j);
       value = text.slice(j, end);
       j = end;
     } else if (c === '<' && text[j + 1] === '\n') {

@@ -36,25 +36,37 @@ export function fromRef(s: string | undefined): string | undefined {
   return s.includes('/') ? s : undefined;
 }
 
-/** `pods=["a/b","c/d"]` in text or JSON form. */
-export function fromRefList(s: string | undefined): string[] {
+/**
+ * The pods of a SyncLoop line's `pods=` value, in each form kubelets have written it: klog's list
+ * `["ns/a","ns/b"]` (klog.KObjSlice, v1.27 on; objects `{"name","namespace"}` in JSON logs), Go's `[ns/a ns/b]`
+ * (klog.KObjs printed with %+v, v1.22-v1.26) and format.Pods' `a_ns(uid), b_ns(uid)` (v1.20-v1.21, UIDs
+ * included).
+ */
+export function fromRefList(s: string | undefined): PodName[] {
   if (!s) return [];
+  if (s.charCodeAt(0) !== 91 /* [ */) return fromFullNameList(s);
+  let v: unknown;
   try {
-    const v = JSON.parse(s) as unknown;
-    if (!Array.isArray(v)) return [];
-    const out: string[] = [];
-    for (const x of v) {
-      if (typeof x === 'string' && x.includes('/')) out.push(x);
-      else if (typeof x === 'object' && x !== null) {
-        const o = x as { name?: unknown; namespace?: unknown };
-        if (typeof o.name === 'string')
-          out.push(`${typeof o.namespace === 'string' ? o.namespace : ''}/${o.name}`);
-      }
-    }
-    return out;
+    v = JSON.parse(s);
   } catch {
-    return [];
+    // Go's slice: the references between the brackets, separated by blanks
+    return s
+      .slice(1, s.endsWith(']') ? -1 : undefined)
+      .split(/\s+/)
+      .filter((r) => r.includes('/'))
+      .map((pod) => ({ pod }));
   }
+  if (!Array.isArray(v)) return [];
+  const out: PodName[] = [];
+  for (const x of v) {
+    if (typeof x === 'string' && x.includes('/')) out.push({ pod: x });
+    else if (typeof x === 'object' && x !== null) {
+      const o = x as { name?: unknown; namespace?: unknown };
+      if (typeof o.name === 'string')
+        out.push({ pod: `${typeof o.namespace === 'string' ? o.namespace : ''}/${o.name}` });
+    }
+  }
+  return out;
 }
 
 /** What one node's log said about its pods. */

@@ -67,6 +67,45 @@ describe('the sync loop', () => {
   });
 });
 
+describe('structured lines of v1.20-v1.26 (klog before v2.80 printed Go values)', () => {
+  it('pods as format.Pods and as a Go slice, the PLEG event and the pod status as Go structs', () => {
+    const U2 = '22222222-bbbb-cccc-dddd-eeeeeeeeeeee';
+    const { events, summary } = run([
+      // v1.20-v1.21: format.Pods, the UIDs included
+      k(`"SyncLoop ADD" source="api" pods="web-0_shop(${UID}), web-1_shop(${U2})"`, 0),
+      // v1.22-v1.26: klog.KObjs printed with %+v
+      k('"SyncLoop UPDATE" source="api" pods=[shop/web-0 shop/web-1]'),
+      k('"SyncLoop (SYNC) pods" total=2 pods=[shop/web-0 shop/web-1]'),
+      k(`"SyncLoop (PLEG): event for pod" pod="shop/web-0" event=&{ID:${UID} Type:ContainerStarted Data:c1}`),
+      k(`"SyncLoop (PLEG): event for pod" pod="shop/web-1" event=&{ID:${U2} Type:PodSync Data:<nil>}`),
+      k(
+        `"Status for pod updated successfully" pod="shop/web-0" statusVersion=2 status={Phase:Running Conditions:[{Type:Ready Status:False LastProbeTime:0001-01-01 00:00:00 +0000 UTC LastTransitionTime:2024-06-01 10:00:00 +0000 UTC Reason:ContainersNotReady Message:containers with unready status: [app]}] Message: Reason: NominatedNodeName: HostIP:10.0.0.4 PodIP:10.244.1.7}`,
+      ),
+      k(
+        `"Status for pod updated successfully" pod="shop/web-1" statusVersion=3 status={Phase:Failed Conditions:[] Message:Pod was rejected Reason:OutOfmemory NominatedNodeName: HostIP:10.0.0.4}`,
+      ),
+      k('"SyncLoop DELETE" source="api" pods=[shop/web-1]'),
+    ]);
+    expect(summary).toMatchObject({ understood: 8, raw: 0 });
+    expect(of(events, 'config.update').map((e) => [e.op, e.pod, e.podUID])).toEqual([
+      ['ADD', 'shop/web-0', UID],
+      ['ADD', 'shop/web-1', U2],
+      ['UPDATE', 'shop/web-0', UID],
+      ['UPDATE', 'shop/web-1', U2],
+      ['DELETE', 'shop/web-1', U2],
+    ]);
+    expect(of(events, 'loop.iteration').map((e) => e.pods)).toEqual([2]);
+    expect(of(events, 'pleg.event').map((e) => [e.event, e.podUID, e.containerID])).toEqual([
+      ['ContainerStarted', UID, 'c1'],
+      ['PodSync', U2, ''],
+    ]);
+    expect(of(events, 'status.update').map((e) => [e.pod, e.status])).toEqual([
+      ['shop/web-0', { phase: 'Running' }],
+      ['shop/web-1', { phase: 'Failed', reason: 'OutOfmemory' }],
+    ]);
+  });
+});
+
 describe('back-off', () => {
   it('the same back-off repeated at every sync is one window; each restart opens the next, twice as long', () => {
     const lines = [

@@ -2,7 +2,8 @@
  * status/status_manager.go's successful status writes, which carry the status the kubelet sent:
  *   Status for pod "a_ns(uid)" updated successfully: (3, {Phase:Running Conditions:[…] Message: Reason: …})  (glog)
  *   "Status for pod updated successfully" pod="ns/a" statusVersion=3 status={"phase":"Running",…}       (structured)
- * The glog form prints a Go struct: only phase, reason and message are read from it. At -v=4 (v1.27+)
+ * The glog form, and the structured one before klog v2.80 (`status={Phase:Running …}`), print a Go struct: only
+ * the phase and the pod's reason are read from it. At -v=4 (v1.27+)
  * kubelet_pods.go also says which phase it computed, `"Got phase for pod" pod=… oldPhase="Pending" phase="Running"`:
  * a change of phase is a status update with that phase.
  */
@@ -24,11 +25,15 @@ export function status(m: Msg, ctx: Ctx): boolean {
       return true;
     }
     if (s.msg !== 'Status for pod updated successfully') return false;
+    const v = s.kv.status ?? '';
     let st: PodStatus | undefined;
-    try {
-      st = JSON.parse(s.kv.status ?? '') as PodStatus;
-    } catch {
-      return false;
+    if (v.startsWith('{Phase:')) st = goStatus(v);
+    else {
+      try {
+        st = JSON.parse(v) as PodStatus;
+      } catch {
+        return false;
+      }
     }
     if (typeof st !== 'object' || st === null || !PHASES.has(st.phase)) return false;
     ctx.emit({ type: 'status.update', status: st, pod: fromRef(s.kv.pod), podUID: s.kv.podUID });
@@ -36,11 +41,23 @@ export function status(m: Msg, ctx: Ctx): boolean {
   }
   if (!m.text.startsWith('Status for pod')) return false;
   const r = OLD.exec(m.text);
-  if (!r || !PHASES.has(r[2] as PodPhase)) return false;
+  const st = r ? goStatus(m.text.slice(m.text.indexOf('{Phase:'))) : undefined;
+  if (!r || !st) return false;
   const p = fromFullName(r[1] as string);
-  const st: PodStatus = { phase: r[2] as PodPhase };
-  const reason = / Reason:(\w+)/.exec(m.text);
-  if (reason) st.reason = reason[1] as string;
   ctx.emit({ type: 'status.update', status: st, pod: p?.pod, podUID: p?.uid });
   return true;
+}
+
+/**
+ * Go's %+v of a v1.PodStatus (`{Phase:Running Conditions:[…] Message: Reason: NominatedNodeName: HostIP:…}`): its
+ * phase and its own reason (the conditions before it have reasons of their own; the pod's is the one followed
+ * by NominatedNodeName, or HostIP before v1.11). Undefined when the phase is not one.
+ */
+function goStatus(v: string): PodStatus | undefined {
+  const phase = /^\{Phase:(\w+)/.exec(v)?.[1] as PodPhase | undefined;
+  if (!phase || !PHASES.has(phase)) return undefined;
+  const st: PodStatus = { phase };
+  const reason = / Reason:(\w+) (?:NominatedNodeName|HostIP):/.exec(v);
+  if (reason) st.reason = reason[1] as string;
+  return st;
 }

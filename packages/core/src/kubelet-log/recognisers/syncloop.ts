@@ -3,6 +3,7 @@
  *   SyncLoop (ADD, "api"): "a_ns(uid), b_ns(uid)"        "SyncLoop ADD" source="api" pods=["ns/a"]
  *   SyncLoop (PLEG): "a_ns(uid)", event: &pleg.PodLifecycleEvent{ID:"uid", Type:"ContainerDied", Data:"cid"}
  *                                                         "SyncLoop (PLEG): event for pod" pod="ns/a" event={…}
+ *                                                           (before klog v2.80: event=&{ID:uid Type:… Data:cid})
  *   SyncLoop (SYNC): 2 pods; "a_ns(uid)", "b_ns(uid)"     "SyncLoop (SYNC) pods" total=2 pods=[…]
  *   SyncLoop (housekeeping)                               "SyncLoop (housekeeping) end" duration="3ms"
  *   SyncLoop (container unhealthy): "a_ns(uid)"           "SyncLoop (probe)" probe="liveness" status="unhealthy" pod=…
@@ -39,6 +40,20 @@ function config(ctx: Ctx, op: ConfigOp, source: string, pods: { pod: string; uid
   for (const p of pods) ctx.emit({ type: 'config.update', op, source, pod: p.pod, podUID: p.uid });
 }
 
+/** Go's %+v of a *pleg.PodLifecycleEvent (v1.20-v1.26): `&{ID:uid Type:ContainerDied Data:cid}` */
+const GO_PLEG_EVENT = /^&?\{ID:(\S*) Type:(\w+) Data:(.*)\}$/;
+
+/** The `event=` value of a structured PLEG line: JSON (klog v2.80 on), or the Go form before it. */
+function plegEventOf(v: string): { ID?: string; Type?: string; Data?: unknown } | undefined {
+  const go = GO_PLEG_EVENT.exec(v);
+  if (go) return { ID: go[1], Type: go[2], Data: go[3] === '<nil>' ? '' : go[3] };
+  try {
+    return JSON.parse(v || '{}') as { ID?: string; Type?: string; Data?: unknown };
+  } catch {
+    return undefined;
+  }
+}
+
 function plegData(data: string): string {
   const d = data.trim();
   if (d.startsWith('"')) return readQuoted(d, 0).value;
@@ -52,22 +67,13 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
     if (!msg.startsWith('SyncLoop') && !msg.startsWith('Skipping pod synchronization')) return false;
     const op = /^SyncLoop (ADD|UPDATE|DELETE|REMOVE|RECONCILE|RESTORE)$/.exec(msg);
     if (op) {
-      config(
-        ctx,
-        OPS[op[1] as string] as ConfigOp,
-        s.kv.source ?? '',
-        fromRefList(s.kv.pods).map((pod) => ({ pod })),
-      );
+      config(ctx, OPS[op[1] as string] as ConfigOp, s.kv.source ?? '', fromRefList(s.kv.pods));
       return true;
     }
     if (msg === 'SyncLoop (PLEG): event for pod') {
       const pod = fromRef(s.kv.pod);
-      let ev: { ID?: string; Type?: string; Data?: unknown } = {};
-      try {
-        ev = JSON.parse(s.kv.event ?? '{}') as typeof ev;
-      } catch {
-        return false;
-      }
+      const ev = plegEventOf(s.kv.event ?? '');
+      if (!ev) return false;
       if (!ev.ID || !PLEG_TYPES.has(ev.Type as PlegEventType)) return false;
       ctx.node.pods.note(pod, ev.ID);
       ctx.node.pleg(
