@@ -1,7 +1,7 @@
 /**
  * Inputs written by hand from the formats' definitions, for what the real samples do not show: the klog header
  * (`Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`), journald's short and short-precise output and its `-r` and
- * `-o cat` forms, its JSON export (`-o json`, `json-seq`), syslog files, docker's json-file records, the CRI container-log format, klog JSON, CRLF, cut
+ * `-o cat` forms, its JSON export (`-o json`, `json-seq`), glog's file header, syslog files, docker's json-file records, the CRI container-log format, klog JSON, CRLF, cut
  * lines, struct dumps over several lines, headers without a year, stamps out of order, several nodes in one file.
  */
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,36 @@ describe('prefixes', () => {
     // the ISO stamp gives the year to the headers after it
     expect(new Date(events[1]?.time as number).toISOString()).toBe('2022-03-03T07:00:02.000Z');
     expect(of(events, 'pleg.event').map((e) => e.event)).toEqual(['ContainerStarted', 'ContainerDied']);
+  });
+
+  it("glog's file header (--log-dir, --log-file): the year from its date, the node from its machine", () => {
+    const header = (date: string, machine: string) => [
+      `Log file created at: ${date}`,
+      `Running on machine: ${machine}`,
+      'Binary: Built with gc go1.12.12 for linux/amd64',
+      'Log line format: [IWEF]mmdd hh:mm:ss.uuuuuu threadid file:line] msg',
+    ];
+    const text = [
+      ...header('2019/12/31 23:59:58', 'gke-pool-1-abcd'),
+      `I1231 23:59:59.000000    1234 kubelet.go:1908] ${ADD_A}`,
+      'I0101 00:00:01.000000    1234 kubelet.go:1987] SyncLoop (housekeeping)',
+      // the next rotated file, cat'ed after the first, from another machine
+      ...header('2021/03/04 05:06:07', 'node-b'),
+      'I0304 05:06:08.000000      77 kubelet.go:1987] SyncLoop (housekeeping)',
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2024 });
+    expect(summary).toMatchObject({
+      lines: 11,
+      understood: 11,
+      other: 0,
+      raw: 0,
+      nodes: ['gke-pool-1-abcd', 'node-b'],
+    });
+    expect(events.map((e) => [e.node, new Date(e.time).toISOString()])).toEqual([
+      ['gke-pool-1-abcd', '2019-12-31T23:59:59.000Z'],
+      ['gke-pool-1-abcd', '2020-01-01T00:00:01.000Z'],
+      ['node-b', '2021-03-04T05:06:08.000Z'],
+    ]);
   });
 
   it('journalctl -o cat (the message only) and klog JSON with and without a host', () => {

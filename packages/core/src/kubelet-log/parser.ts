@@ -26,7 +26,7 @@ export interface ParserOptions extends Omit<ReaderOptions, 'onEntry'> {
 
 export interface ImportSummary {
   lines: number;
-  /** lines (with their continuation lines) some family read */
+  /** lines (with their continuation lines) some family read, and the lines of glog's file headers */
   understood: number;
   /** lines of other programs */
   other: number;
@@ -93,7 +93,7 @@ function summaryOf(
 ): ImportSummary {
   const s: ImportSummary = {
     lines: reader.lines,
-    understood: interp.counts.understood,
+    understood: interp.counts.understood + reader.counts.header,
     other: reader.counts.other,
     raw: interp.counts.raw,
     blank: reader.counts.blank,

@@ -38,13 +38,23 @@ export interface ReaderOptions {
 const DETECT_LINES = 400;
 const MAX_CONT_CHARS = 1 << 20;
 const CRI_RECORD = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) /;
+/**
+ * The four lines glog (and klog) write at the top of every file a kubelet run with --log-dir or --log-file
+ * starts: the file's date gives the year the headers lack, the machine names the node of the bare lines after.
+ */
+const GLOG_CREATED = /^Log file created at: (\d{4})\/(\d\d)\/\d\d \d\d:\d\d:\d\d\s*$/;
+const GLOG_MACHINE = /^Running on machine: (\S+)\s*$/;
+const GLOG_HEADER = /^(?:Binary: |Log line format: \[IWEF\])/;
 
 export class EntryReader {
   private readonly splitter: LineSplitter;
   private readonly clock: LocalClock;
   private readonly nodes = new Nodes();
   private last: Entry | undefined;
-  readonly counts = { other: 0, blank: 0, tooLong: 0 };
+  /** `header`: lines of glog's file header, read for the year and the machine */
+  readonly counts = { other: 0, blank: 0, tooLong: 0, header: 0 };
+  /** the machine the last glog file header named: the host of the bare lines after it */
+  private machine: Prefix | undefined;
   private mode: 'detect' | 'forward' | 'reversed';
   private held: { text: string; no: number }[] = [];
   private heldChars = 0;
@@ -167,6 +177,8 @@ export class EntryReader {
       else this.read(this.release(body, no));
       return;
     }
+    const c0 = raw.charCodeAt(0);
+    if ((c0 === 76 || c0 === 82 || c0 === 66) && this.glogHeader(raw)) return;
     let line: Line = classify(raw);
     if (line.kind === 'docker') {
       const t = line.time;
@@ -183,6 +195,19 @@ export class EntryReader {
       return;
     }
     this.take(line, no, 1);
+  }
+
+  /** A line of glog's file header (L, R or B first): taken in, true; else false. */
+  private glogHeader(raw: string): boolean {
+    const created = GLOG_CREATED.exec(raw);
+    if (created) this.clock.setYear(Number(created[1]), Number(created[2]));
+    else {
+      const machine = GLOG_MACHINE.exec(raw);
+      if (machine) this.machine = { host: machine[1] as string };
+      else if (!GLOG_HEADER.test(raw)) return false;
+    }
+    this.counts.header++;
+    return true;
   }
 
   private hold(text: string, no: number): void {
@@ -213,7 +238,8 @@ export class EntryReader {
       case 'klog': {
         if (line.prefix.year !== undefined)
           this.clock.setYear(line.prefix.year, line.prefix.month ?? line.month);
-        const node = this.nodes.of(line.prefix, line.pid);
+        const bare = line.prefix.host === undefined && this.machine !== undefined;
+        const node = this.nodes.of(bare ? (this.machine as Prefix) : line.prefix, line.pid);
         const time = this.clock.toEpoch(line.month, line.day, line.h, line.m, line.s, line.micros);
         this.begin({
           line: no,
