@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { KubeletLogParser } from '@syncscope/core/kubelet-log';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTraceNdjson } from '../../web/src/lib/ndjson.ts';
@@ -172,6 +173,41 @@ describe('import-log', { timeout: 30_000 }, () => {
     ]);
     expect(b.code).toBe(0);
     expect(b.out).toBe(a.out);
+  });
+
+  it('reads a gzip-compressed log (a rotated kubelet.log.1.gz) from a file and stdin to the same output', async () => {
+    const two = [sample, join(DATA, '09-v1.15-aks-journald-glog-v2-helm-burst.log')];
+    const plain = join(tmp, 'two.log');
+    writeFileSync(plain, Buffer.concat(two.map((f) => readFileSync(f))));
+    // `cat a.gz b.gz`: two gzip members, read as one log, as gunzip reads them
+    const gz = join(tmp, 'two.log.gz');
+    writeFileSync(gz, Buffer.concat(two.map((f) => gzipSync(readFileSync(f)))));
+    // cut short (a copy of a file still being written): read as far as it goes, said so, exit 0
+    const whole = gzipSync(readFileSync(sample));
+    const cut = join(tmp, 'cut.log.gz');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const bad = join(tmp, 'bad.log.gz');
+    writeFileSync(bad, Buffer.concat([whole.subarray(0, 10), Buffer.from('not deflate at all')]));
+    const [a, b, c, d, e] = await Promise.all([
+      run([plain, '--year', '2025']),
+      run([gz, '--year', '2025']),
+      run(['-', '--year', '2025'], readFileSync(gz)),
+      run([cut, '--year', '2025']),
+      run([bad, '--year', '2025']),
+    ]);
+    expect([b.code, c.code]).toEqual([0, 0]);
+    expect(b.out).toBe(a.out);
+    expect(c.out).toBe(a.out);
+    expect(b.err).toBe(a.err);
+    expect(d.code).toBe(0);
+    expect(d.err).toContain(
+      `import-log: ${cut}: the gzip stream ends early (cut short?); read what it holds`,
+    );
+    const got = parseTraceNdjson(d.out).events.length;
+    expect(got).toBeGreaterThan(0);
+    expect(got).toBeLessThan(parseTraceNdjson(a.out).events.length);
+    expect(e.code).toBe(2);
+    expect(e.err).toMatch(new RegExp(`^import-log: cannot read ${bad}: \\S`));
   });
 
   it('reads newest-first input (journalctl -r) backwards, from a file and from stdin', async () => {

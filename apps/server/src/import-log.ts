@@ -1,5 +1,6 @@
 /**
- * `pnpm -s import-log FILE [--year N] [--tz ZONE]` (FILE `-` reads stdin): a kubelet's log in, the trace out,
+ * `pnpm -s import-log FILE [--year N] [--tz ZONE]` (FILE `-` reads stdin; either may be gzip-compressed, as a
+ * rotated kubelet.log.1.gz is): a kubelet's log in, the trace out,
  * as NDJSON on stdout (time order, seq from 1), the same events the dashboard replays. A summary goes to stderr.
  * Exit 0 when the input held any kubelet line, 1 when it held none ("no kubelet lines in N lines"), 2 on bad
  * arguments or an unreadable file.
@@ -9,7 +10,7 @@
  * copied to a temporary file for that). The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
  * second thread (EncoderPipe) while this one parses: the same bytes, sooner on a machine with two cores.
  */
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import {
   looksReversed,
   readLinesBackward,
 } from '@syncscope/core/kubelet-log';
+import { isGzip, maybeGunzip } from './gzip-input.ts';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
 import { BlockDecoder } from './log-blocks.ts';
@@ -79,6 +81,11 @@ function options(): { file: string; year?: number; tz?: string } {
   return out;
 }
 
+/** a gzip input that ends early is read as far as it goes, and said so */
+function cut(what: string): void {
+  process.stderr.write(`import-log: ${what}: the gzip stream ends early (cut short?); read what it holds\n`);
+}
+
 function firstLines(buf: Buffer): string[] {
   return buf.toString('utf8').split('\n', SNIFF_LINES);
 }
@@ -93,6 +100,10 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       return b.subarray(0, bytesRead);
     };
     const head = Buffer.from(await read(0, Math.min(size, BLOCK)));
+    if (isGzip(head)) {
+      await importStream(maybeGunzip(createReadStream(path), { onCut: () => cut(path) }), parser, out);
+      return;
+    }
     if (looksReversed(firstLines(head))) {
       readBackwards = true;
       for await (const l of readLinesBackward(read, size, BLOCK)) {
@@ -117,8 +128,9 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
   }
 }
 
-async function importStdin(parser: KubeletLogParser, out: Out): Promise<void> {
-  const it = process.stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+/** stdin, or a gzip file's inflated stream: read forwards, unless its first lines say newest first */
+async function importStream(input: AsyncIterable<Buffer>, parser: KubeletLogParser, out: Out): Promise<void> {
+  const it = input[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let newlines = 0;
   let done = false;
@@ -138,6 +150,7 @@ async function importStdin(parser: KubeletLogParser, out: Out): Promise<void> {
     const path = join(dir, 'stdin.log');
     try {
       const w = createWriteStream(path);
+      w.on('error', () => undefined); // the end() below reports it
       w.write(first);
       for (let r = done ? { done: true as const } : await it.next(); !r.done; r = await it.next())
         if (!w.write(r.value)) await new Promise<void>((res) => w.once('drain', () => res()));
@@ -192,8 +205,14 @@ const parser = new KubeletLogParser({
   ...(opts.year !== undefined ? { year: opts.year } : {}),
   ...(opts.tz !== undefined ? { tz: opts.tz } : {}),
 });
-if (opts.file === '-') await importStdin(parser, out);
-else await importFile(opts.file, parser, out);
+try {
+  if (opts.file === '-')
+    await importStream(maybeGunzip(process.stdin, { onCut: () => cut('stdin') }), parser, out);
+  else await importFile(opts.file, parser, out);
+} catch (e) {
+  // a damaged gzip stream (zlib's words), or an input that failed while it was read
+  fail(`cannot read ${opts.file === '-' ? 'stdin' : opts.file}: ${(e as Error).message}`);
+}
 const summary = parser.end();
 await out.end();
 process.stderr.write(`${describe(summary)}\n`);

@@ -4,7 +4,8 @@
  * INDEX_EVERY-th event and line, so a page or a line is read without scanning the file from its start) and
  * `meta.json` (name, size, lines, nodes, pods, time range, created, the importer's summary).
  *
- * writeImport streams the body through the core parser: each chunk is written to log.txt, fed to the parser,
+ * writeImport streams the body (inflated first when it is gzip, a rotated `kubelet.log.1.gz`; log.txt keeps the
+ * text) through the core parser: each chunk is written to log.txt, fed to the parser,
  * and the events it released are written before the next chunk is read, so neither the text nor the events
  * are ever held whole. Everything is written under `.tmp-<id>`, fsynced, then renamed into place and the
  * directory fsynced: an import the server acknowledged is on disk, and one cut short leaves nothing a list shows.
@@ -16,6 +17,7 @@ import { createReadStream } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { maybeGunzip } from '../gzip-input.ts';
 import { StoreWriteError } from '../store/write-error.ts';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
@@ -49,7 +51,7 @@ interface ImportIndex {
   lineOffsets: number[];
 }
 
-/** Thrown when the body passes MAX_IMPORT_BYTES; nothing is kept. */
+/** Thrown when the body (inflated, when it is gzip) passes MAX_IMPORT_BYTES; nothing is kept. */
 export class TooLarge extends Error {}
 /** Thrown when the log holds no kubelet line; nothing is kept. */
 export class NoKubeletLines extends Error {}
@@ -133,8 +135,7 @@ export class ImportStore {
       const decoder = new TextDecoder('utf-8');
       let size = 0;
       let lines = 1;
-      for await (const piece of body) {
-        const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+      for await (const chunk of maybeGunzip(body)) {
         if (size + chunk.length > MAX_IMPORT_BYTES) throw new TooLarge();
         for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) {
           if (lines % INDEX_EVERY === 0) index.lineOffsets.push(size + i + 1);

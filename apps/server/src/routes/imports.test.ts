@@ -1,7 +1,7 @@
 /**
  * The imports routes on a real server (buildApp on a fresh data dir, real HTTP over a loopback socket): a
  * real kubelet log posted, listed, paged like the live trace, one of its lines read back, kept across a
- * restart of the server, deleted; and the refusals (over 64 MiB, a wrong media type, ids that are not ids, a
+ * restart of the server, deleted; a gzip-compressed log; and the refusals (over 64 MiB, a wrong media type, ids that are not ids, a
  * full or read-only disk).
  */
 import { execFileSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import { mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../app.ts';
 import { MAX_IMPORT_BYTES } from '../imports/store.ts';
@@ -150,6 +151,34 @@ describe('imports', () => {
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ kind: 'Status', code: 413, reason: 'RequestEntityTooLarge' });
     expect(await readdir(join(dataDir, 'imports'))).toEqual([]);
+  }, 60_000);
+
+  it('takes a gzip-compressed log as the same log; refuses a damaged one and one that inflates past 64 MiB', async () => {
+    const res = await post(new Blob([gzipSync(LOG)]), 'text/plain', 'node-a.log.1.gz');
+    expect(res.status).toBe(201);
+    type Meta = { id: string; summary: { size: number; summary: Record<string, unknown> } };
+    const { id, summary } = (await res.json()) as Meta;
+    const plain = (await (await post(new Blob([LOG]))).json()) as Meta;
+    // the same log: its size (log.txt keeps the text) and what the importer read
+    expect(summary.size).toBe(LOG.length);
+    expect(summary.summary).toEqual(plain.summary.summary);
+    const line = await (await fetch(`${base}/api/v1/imports/${id}/log?line=2`)).text();
+    expect(line).toBe(LOG.toString('utf8').split('\n')[1]);
+
+    const bad = await post(new Blob([Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 4])]));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(
+      /^the body starts as gzip but cannot be inflated: \S/,
+    );
+    // 65 MiB of log lines in about 200 KB
+    const line1 = Buffer.from('I0820 20:41:02.641606    3312 kubelet.go:1906] "SyncLoop (housekeeping)"\n');
+    const bomb = gzipSync(Buffer.concat(Array(Math.ceil((65 << 20) / line1.length)).fill(line1)), {
+      level: 9,
+    });
+    expect(bomb.length).toBeLessThan(1 << 20);
+    const big = await post(new Blob([bomb]));
+    expect(big.status).toBe(413);
+    expect((await readdir(join(dataDir, 'imports'))).length).toBe(2);
   }, 60_000);
 
   it('answers ids that are not ids, unknown ids and bad input with a Status', async () => {

@@ -1,6 +1,7 @@
 /**
  * Imported kubelet logs, kept by the server so a replay can be shared as a link:
- *   POST   /api/v1/imports?name=            text/plain body (the log, ≤ 64 MiB; more is a 413), parsed while it
+ *   POST   /api/v1/imports?name=            text/plain body (the log, ≤ 64 MiB, or that log gzip-compressed, as a
+ *                                            rotated kubelet.log.1.gz is; more is a 413), parsed while it
  *                                            arrives and kept on disk before the 201 {id, name, summary}; a
  *                                            disk that refuses is a 507 (no space) or 503 naming the cause
  *   GET    /api/v1/imports                  {items: meta[]}, oldest first
@@ -18,6 +19,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
+import { GzipError } from '../gzip-input.ts';
 import { ImportStore, MAX_IMPORT_BYTES, NoKubeletLines, TooLarge } from '../imports/store.ts';
 import { badRequest, sendStatus, status, unsupportedMediaType } from '../status.ts';
 import { StoreWriteError, storeFailureStatus } from '../store/write-error.ts';
@@ -77,6 +79,10 @@ export default async function importsRoutes(fastify: FastifyInstance, opts: Impo
     } catch (e) {
       if (e instanceof TooLarge) return sendStatus(reply.header('connection', 'close'), tooLarge());
       if (e instanceof NoKubeletLines) return sendStatus(reply, badRequest(e.message));
+      if (e instanceof GzipError) {
+        const msg = `the body starts as gzip but cannot be inflated: ${e.message}`;
+        return sendStatus(reply.header('connection', 'close'), badRequest(msg));
+      }
       // the disk may refuse before the body is read: the connection is closed after the answer, as for a 413
       if (e instanceof StoreWriteError) {
         return sendStatus(reply.header('connection', 'close'), storeFailureStatus(e));
