@@ -1,11 +1,13 @@
 /**
  * A real kubelet log (sample 03 of the importer's test data) dropped on the dashboard: parsed in the worker,
  * opened as a replay, an imported pod stepped through with the log line of each step shown; then Share: the
- * log uploaded, the link opened in a fresh page, the same replay read from the server with the same lines.
+ * log uploaded, the link opened in a fresh page, the same replay read from the server with the same lines; the
+ * same log gzip-compressed, opened and shared.
  * Screenshots at 1280 and 1920 px into test-results/. A CSP report from the page fails the test.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, RESULTS, ROOT, startDashboard } from '../support/browser.ts';
@@ -109,6 +111,40 @@ describe('a kubelet log in the dashboard', () => {
     await page.screenshot({ path: join(RESULTS, 'kubelet-log-pod-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.screenshot({ path: join(RESULTS, 'kubelet-log-pod-1920.png'), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('opens a gzip-compressed log (a rotated kubelet.log.1.gz) as the same log, and shares it', async () => {
+    const page = await newPage(1280);
+    await page.goto(`${dash.baseUrl}/#/`);
+    await page.locator('[data-testid="open-log"]').setInputFiles({
+      name: `${NAME}.1.gz`,
+      mimeType: 'application/gzip',
+      buffer: gzipSync(TEXT),
+    });
+    await page.locator('[data-testid="log-banner"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="log-raw-count"]').textContent()).toBe('729 kept raw');
+    const counts = await page.locator('[data-testid="log-counts"]').textContent();
+    await page.locator(`a[aria-label="trace of ${POD}"]`).click();
+    await page.locator('[data-testid="pod-title"]', { hasText: POD }).waitFor();
+    // the lines are read from the inflated text
+    const steps = await stepThrough(page);
+    expect(steps.length).toBeGreaterThan(20);
+    for (const s of steps) expect(s.text, `line ${s.line}`).toBe(LINES[s.line - 1]?.replace(/\r$/, ''));
+    await page.screenshot({ path: join(RESULTS, 'kubelet-log-gzip-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.screenshot({ path: join(RESULTS, 'kubelet-log-gzip-1920.png'), fullPage: true });
+
+    // Share sends the file as it was opened; the server inflates it too
+    await page.locator('[data-testid="log-share"]').click();
+    const link = page.locator('[data-testid="log-share-link"]');
+    await link.waitFor({ timeout: 30_000 });
+    const href = (await link.getAttribute('href')) ?? '';
+    await page.goto(href);
+    await page.reload();
+    await page.locator('[data-testid="log-banner"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="log-counts"]').textContent()).toBe(counts);
     await page.close();
     expect(problems).toEqual([]);
   }, 120_000);

@@ -59,7 +59,7 @@ export function openKubeletLog(file: Blob, onProgress: (fraction: number) => voi
         }
       } else if (m.type === 'done') {
         worker.terminate();
-        resolve({ events, byNode, summary: m.summary, lines: fileLines(file, m.lineStarts) });
+        resolve({ events, byNode, summary: m.summary, lines: fileLines(m.text ?? file, m.lineStarts) });
       } else {
         worker.terminate();
         reject(new Error(m.message));

@@ -19,5 +19,7 @@ export type ParseMessage =
       summary: ImportSummary;
       /** byte offset in the file where line n (1-based) starts, at index n-1; transferred, not copied */
       lineStarts: Float64Array;
+      /** the text of a gzip-compressed file (lineStarts are offsets in it); absent when the file is the text */
+      text?: Blob;
     }
   | { type: 'error'; message: string };
