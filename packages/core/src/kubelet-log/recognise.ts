@@ -27,6 +27,7 @@ const CLAIMED = new Set([
   'Server rejected event (will not retry!)',
   'Probe failed',
   'Probe succeeded',
+  'Probe succeeded with a warning',
   'Probe errored',
   'Probe unknown without error',
   'Unsupported probe result',
@@ -52,6 +53,13 @@ const CLAIMED = new Set([
   'SyncTerminatingPod exit',
   'SyncTerminatedPod enter',
   'SyncTerminatedPod exit',
+  // v1.22-v1.26, when these functions were unexported
+  'syncPod enter',
+  'syncPod exit',
+  'syncTerminatingPod enter',
+  'syncTerminatingPod exit',
+  'syncTerminatedPod enter',
+  'syncTerminatedPod exit',
   'Pod worker has observed request to terminate',
   'Pod is complete and the worker can now stop',
   'Pod has been terminated and is no longer known to the kubelet, remove all history',
@@ -63,7 +71,7 @@ const CLAIMED_LENGTHS = new Set([...CLAIMED].map((m) => m.length));
 
 /** How the glog-style messages the families read begin (one test instead of asking every family). */
 const GLOG_CLAIMED =
-  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Orphaned pod|PullImage|Status for pod)/;
+  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod)/;
 
 function claimed(msg: string): boolean {
   return CLAIMED.has(msg) || msg.startsWith('SyncLoop') || msg.startsWith('Skipping pod synchronization');

@@ -106,6 +106,114 @@ describe('structured lines of v1.20-v1.26 (klog before v2.80 printed Go values)'
   });
 });
 
+describe('lines whose meaning needs the kubelet version or the line before', () => {
+  it('v1.22-v1.26 pod workers: lowercase sync functions, numeric work types; one update per UpdatePod', () => {
+    const { events, summary } = run([
+      k(`"Pod is being synced for the first time" pod="shop/web-0" podUID=${UID} updateType="create"`, 0),
+      k(`"Notifying pod of pending update" pod="shop/web-0" podUID=${UID} workType="sync"`, 0),
+      k(`"Processing pod event" pod="shop/web-0" podUID=${UID} updateType=0`),
+      k(`"syncPod enter" pod="shop/web-0" podUID=${UID}`),
+      k(`"syncPod exit" pod="shop/web-0" podUID=${UID} isTerminal=false`),
+      k(`"Notifying pod of pending update" pod="shop/web-0" podUID=${UID} workType="terminating"`),
+      k(`"Processing pod event" pod="shop/web-0" podUID=${UID} updateType=1`),
+      k(`"syncTerminatingPod enter" pod="shop/web-0" podUID=${UID}`),
+      k(`"syncTerminatingPod exit" pod="shop/web-0" podUID=${UID}`),
+      k(`"Processing pod event" pod="shop/web-0" podUID=${UID} updateType=2`),
+      k(`"syncTerminatedPod enter" pod="shop/web-0" podUID=${UID}`),
+      k(`"syncTerminatedPod exit" pod="shop/web-0" podUID=${UID}`),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(of(events, 'worker.update').map((e) => e.updateType)).toEqual(['SyncPodCreate', 'SyncPodKill']);
+    expect(of(events, 'sync.start').map((e) => e.workType)).toEqual([
+      'SyncPod',
+      'TerminatingPod',
+      'TerminatedPod',
+    ]);
+    expect(of(events, 'sync.result').map((e) => [e.workType, e.durationMs])).toEqual([
+      ['SyncPod', 1000],
+      ['TerminatingPod', 1000],
+      ['TerminatedPod', 1000],
+    ]);
+    expect(of(events, 'worker.state').map((e) => e.to)).toEqual([
+      'SyncPod',
+      'TerminatingPod',
+      'TerminatedPod',
+    ]);
+  });
+
+  it('the loop\'s probe lines: readiness "" (before v1.32) and "not ready" are failures, as is startup "unhealthy"', () => {
+    const { events } = run([
+      k('"SyncLoop (probe)" probe="readiness" status="" pod="shop/web-0"', 0),
+      k('"SyncLoop (probe)" probe="readiness" status="not ready" pod="shop/web-0"'),
+      k('"SyncLoop (probe)" probe="readiness" status="ready" pod="shop/web-0"'),
+      k('"SyncLoop (probe)" probe="startup" status="unhealthy" pod="shop/web-0"'),
+      k('"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="shop/web-0"'),
+      k(
+        `"Probe succeeded with a warning" probeType="Readiness" pod="shop/web-0" podUID="${UID}" containerName="app" output="Probe terminated redirects, Response body: "`,
+      ),
+    ]);
+    expect(of(events, 'probe.result').map((e) => [e.probe, e.result])).toEqual([
+      ['Readiness', 'Failure'],
+      ['Readiness', 'Failure'],
+      ['Readiness', 'Success'],
+      ['Startup', 'Failure'],
+      ['Liveness', 'Failure'],
+      ['Readiness', 'Success'],
+    ]);
+  });
+
+  it('-v=4: the exit code of "container finished" reaches the ContainerDied its GenericPLEG line made', () => {
+    const { events } = run([
+      k('"SyncLoop ADD" source="api" pods=["shop/web-0"]', 0),
+      k(pleg('c1', 'ContainerStarted')),
+      k(`"GenericPLEG" podUID="${UID}" containerID="c1" oldState="running" newState="exited"`),
+      k(finished('c1', 137), sec),
+      k(pleg('c1', 'ContainerDied'), sec),
+      k(crash('10s')),
+      // v1.17-v1.19 glog: the back-off line of -v=3 alone opens the same window
+      k(`back-off 10s restarting failed container=app pod=web-0_shop(${UID})`, sec),
+    ]);
+    expect(of(events, 'pleg.event').map((e) => [e.event, e.exitCode])).toEqual([
+      ['ContainerStarted', undefined],
+      ['ContainerDied', 137],
+    ]);
+    expect(of(events, 'backoff').map((e) => [e.delayS, e.exitCode])).toEqual([[10, 137]]);
+  });
+
+  it('a missing sandbox: one RunPodSandbox per attempt, none for a pod deleted; a structured pull failure once', () => {
+    const none = (p: string) => k(`"No sandbox for pod can be found. Need to start a new one" pod="${p}"`);
+    const { events } = run([
+      k('"SyncLoop ADD" source="api" pods=["shop/web-0","shop/web-1"]', 0),
+      // v1.29+: a sync's status asks, then its plan: one attempt
+      none('shop/web-0'),
+      none('shop/web-0'),
+      k(
+        `"Error syncing pod, skipping" err="failed to \\"CreatePodSandbox\\" for \\"web-0_shop(${UID})\\" with CreatePodSandboxError: \\"boom\\"" pod="shop/web-0" podUID="${UID}"`,
+      ),
+      // after the failure, the next sync's: a new attempt
+      none('shop/web-0'),
+      // a minute later with nothing between (how older kubelets retry): another
+      k('"No ready sandbox for pod can be found. Need to start a new one" pod="shop/web-0"', sec + 60),
+      k('"SyncLoop DELETE" source="api" pods=["shop/web-1"]'),
+      // the status of a pod being deleted still asks: no sandbox is made for it
+      none('shop/web-1'),
+      k(
+        '"PullImage from image service failed" err="rpc error: code = NotFound desc = nope" image="nope:1"',
+        undefined,
+        'E',
+      ),
+      k('"Failed to pull image" err="rpc error: code = NotFound desc = nope" image="nope:1"', sec, 'E'),
+    ]);
+    const calls = of(events, 'runtime.call');
+    expect(calls.filter((c) => c.method === 'RunPodSandbox').map((c) => [c.pod, c.origin?.line])).toEqual([
+      ['shop/web-0', 2],
+      ['shop/web-0', 5],
+      ['shop/web-0', 6],
+    ]);
+    expect(calls.filter((c) => c.method === 'PullImage')).toHaveLength(1);
+  });
+});
+
 describe('back-off', () => {
   it('the same back-off repeated at every sync is one window; each restart opens the next, twice as long', () => {
     const lines = [
@@ -270,14 +378,21 @@ describe('pod workers, status, probes, kills, images, events', () => {
       k(
         `"Probe unknown without error" probeType="Liveness" pod="shop/web-0" podUID="${UID}" containerName="app" probeResult="unknown"`,
       ),
+      // the override line (-v=3) is followed by the kill's own line: one stop
       k(
         `"Killing container with a grace period override" pod="shop/web-0" podUID="${UID}" containerName="app" containerID="containerd://c1" gracePeriod=2`,
       ),
+      k(
+        `"Killing container with a grace period" pod="shop/web-0" podUID="${UID}" containerName="app" containerID="containerd://c1" gracePeriod=2`,
+        sec,
+      ),
+      // one failed pull, written by the CRI client and by kuberuntime (glog): one PullImage call
       k(
         'PullImage "nope:1" from image service failed: rpc error: code = NotFound desc = failed to resolve',
         undefined,
         'E',
       ),
+      k('Pull image "nope:1" failed: rpc error: code = NotFound desc = failed to resolve', sec, 'E'),
       k(
         `"Event occurred" object="shop/web-0" fieldPath="spec.containers{app}" kind="Pod" apiVersion="v1" type="Warning" reason="BackOff" message="Back-off restarting failed container app in pod web-0_shop(${UID})"`,
       ),

@@ -127,6 +127,14 @@ describe('03: v1.31 OpenShift journald (kubelet.sh), structured messages, -v=2',
     expect(of(events, 'config.update').filter((e) => e.op === 'REMOVE')).toHaveLength(5);
   });
 
+  it('reads one sandbox per pod start: the v1.29+ status lines about a missing sandbox are not each one', () => {
+    // 32 "No (ready) sandbox" lines: each sync writes two (status, plan), a removed pod's status still asks
+    const sandboxes = of(events, 'runtime.call').filter((e) => e.method === 'RunPodSandbox');
+    expect(sandboxes.filter((e) => e.pod === cvo).map((e) => e.origin?.line)).toEqual([154, 776]);
+    // every pod once at its first ADD, and the four re-added once more after their REMOVE
+    expect(sandboxes).toHaveLength(12);
+  });
+
   it('merges "container finished" with the loop\'s PLEG line and keeps the exit code', () => {
     const pleg = of(events, 'pleg.event');
     // 42 "SyncLoop (PLEG)" lines, 6 "container finished" after the REMOVEs with no loop line, 2 inferred starts

@@ -55,6 +55,20 @@ export class NodeState {
   readonly worker = new Map<string, WorkerState>();
   readonly updateType = new Map<string, UpdateType>();
   readonly syncEnter = new Map<string, number>();
+  /** pods whose "Pod is being synced for the first time" awaits the "Notifying pod" line of the same call */
+  readonly firstUpdate = new Set<string>();
+  /** a kill's grace period override, by container, until the kill's own line (kills.ts) */
+  readonly killOverride = new Map<string, true>();
+  /**
+   * Pods (ns/name) whose missing sandbox was read as a RunPodSandbox, when, with nothing since (no sync error, no
+   * PLEG event); and pods deleted or removed since their last ADD. kills.ts uses both.
+   */
+  readonly sandboxAsked = new Map<string, number>();
+  readonly gone = new Set<string>();
+  /** when a failed pull of an image was last read (images.ts: one failure is written by two files) */
+  readonly pullFailedAt = new Map<string, number>();
+  /** ContainerDied events still without an exit code, by PLEG key, while they may get one */
+  private readonly diedWithoutCode = new Map<string, Draft>();
   private readonly plegSeen = new Map<string, number>();
   private readonly started = new Map<string, Set<string>>();
   private readonly lastDied = new Map<string, { time: number; exitCode?: number }>();
@@ -75,7 +89,10 @@ export class NodeState {
   pleg(ctx: Ctx, podUID: string, containerID: string, event: PlegEventType, exitCode?: number): void {
     const key = `${podUID}/${containerID}/${event}`;
     const seen = this.plegSeen.get(key);
-    if (seen !== undefined && ctx.time - seen < PLEG_SAME_MS && ctx.time >= seen) return;
+    if (seen !== undefined && ctx.time - seen < PLEG_SAME_MS && ctx.time >= seen) {
+      if (exitCode !== undefined) this.addExitCode(key, podUID, exitCode);
+      return;
+    }
     this.plegSeen.set(key, ctx.time);
     if (this.plegSeen.size > 50_000) this.plegSeen.clear();
     let started = this.started.get(podUID);
@@ -84,6 +101,7 @@ export class NodeState {
       this.started.set(podUID, started);
     }
     if (event === 'ContainerStarted') started.add(containerID);
+    this.sandboxAsked.delete(this.pods.podOf(podUID) ?? '');
     if (this.containerPod.size > 100_000) this.containerPod.clear();
     this.containerPod.set(containerID, podUID);
     if (event === 'ContainerDied') {
@@ -99,7 +117,27 @@ export class NodeState {
       this.plegCount.set(podUID, (this.plegCount.get(podUID) ?? 0) + 1);
     const d: Draft = { type: 'pleg.event', event, containerID, podUID };
     if (exitCode !== undefined) (d as { exitCode?: number }).exitCode = exitCode;
+    else if (event === 'ContainerDied') {
+      if (this.diedWithoutCode.size > 10_000) this.diedWithoutCode.clear();
+      this.diedWithoutCode.set(key, d);
+    }
     ctx.emit(d);
+  }
+
+  /**
+   * At -v=4 the relist's "GenericPLEG … -> exited" comes before its "container finished … exitCode=N": the code
+   * goes onto the ContainerDied already read, while it waits in the reorder window (seq still 0), and onto the
+   * pod's last death for the back-off windows after it.
+   */
+  private addExitCode(key: string, podUID: string, exitCode: number): void {
+    const d = this.diedWithoutCode.get(key) as
+      | (Draft & { seq?: number; exitCode?: number; time?: number })
+      | undefined;
+    this.diedWithoutCode.delete(key);
+    if (d?.seq !== 0) return;
+    d.exitCode = exitCode;
+    const died = this.lastDied.get(podUID);
+    if (died && died.time === d.time && died.exitCode === undefined) died.exitCode = exitCode;
   }
 
   /**

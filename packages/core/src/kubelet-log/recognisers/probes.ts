@@ -2,6 +2,7 @@
  * prober/prober.go's results (the loop's "SyncLoop (probe)" is in syncloop.ts):
  *   "Probe failed" probeType="Liveness" pod="ns/a" podUID=… containerName="app" probeResult="failure" output=…
  *   "Probe succeeded" probeType="Readiness" pod=… podUID=… containerName=…        (-v=3)
+ *   "Probe succeeded with a warning" … output=…                                    (-v=3: a redirect not followed)
  *   "Probe errored" err=… probeType=… pod=… podUID=… containerName=… probeResult=…
  *   "Probe unknown without error" probeType=… pod=… podUID=… containerName=… probeResult="unknown"
  *   "Unsupported probe result" probeType=… … probeResult=…       (both -v=1; the worker counts them as failures)
@@ -17,7 +18,7 @@ const OLD =
 export function probes(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
-    const ok = s.msg === 'Probe succeeded';
+    const ok = s.msg === 'Probe succeeded' || s.msg === 'Probe succeeded with a warning';
     const unknown = s.msg === 'Probe unknown without error' || s.msg === 'Unsupported probe result';
     if (!ok && !unknown && s.msg !== 'Probe failed' && s.msg !== 'Probe errored') return false;
     const probe = PROBE_TYPES[(s.kv.probeType ?? '').toLowerCase()];

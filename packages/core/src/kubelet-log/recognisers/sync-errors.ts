@@ -6,8 +6,9 @@
  * <err> is one SyncResult, `failed to "StartContainer" for "app" with CrashLoopBackOff: "back-off 40s
  * restarting failed container=app pod=…"`, or several in brackets. Back-off results also open back-off windows
  * (an image window at each failed pull, ErrImagePull, and at ImagePullBackOff when none is open),
- * as does kuberuntime_manager.go's own line for the same back-off (-v=3, v1.20+), which comes just before:
+ * as does kuberuntime_manager.go's own line for the same back-off (-v=3), which comes just before:
  *   "Back-off restarting failed container" err="back-off 20s restarting failed container=app pod=web-0_shop(uid)"
+ *   back-off 20s restarting failed container=app pod=web-0_shop(uid)               (glog; "Back-off 10s …" in v1.15)
  */
 
 import { SYNC_ACTION_NAMES } from '../../events/sync-action-names.ts';
@@ -40,6 +41,8 @@ function parseSyncResults(err: string): SyncAction[] {
 
 function emitResult(ctx: Ctx, err: string, pod: string | undefined, podUID: string | undefined): void {
   const actions = parseSyncResults(err);
+  // the attempt failed: the next report of a missing sandbox is a new one (kills.ts)
+  ctx.node.sandboxAsked.delete(pod ?? ctx.node.pods.podOf(podUID ?? '') ?? '');
   const workType = ctx.node.workTypeOf(podUID, pod);
   ctx.emit({ type: 'sync.result', workType, actions, durationMs: 0, error: err, pod, podUID });
   for (const a of actions) {
@@ -57,26 +60,27 @@ function emitResult(ctx: Ctx, err: string, pod: string | undefined, podUID: stri
   }
 }
 
+/** kuberuntime_manager.go's own back-off line (-v=3): its text names the delay, the container and the pod */
+function crashBackoff(ctx: Ctx, text: string): boolean {
+  const c = CRASH_POD.exec(text);
+  const p = c ? fromFullName(c[3] as string) : undefined;
+  if (!c || !p) return false;
+  ctx.node.backoff(ctx, { pod: p.pod, podUID: p.uid }, 'container', c[2] as string, goDurationS(c[1] ?? ''));
+  return true;
+}
+
 export function syncErrors(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
-    if (s.msg === 'Back-off restarting failed container') {
-      const c = CRASH_POD.exec(s.kv.err ?? '');
-      const p = c ? fromFullName(c[3] as string) : undefined;
-      if (!c || !p) return false;
-      ctx.node.backoff(
-        ctx,
-        { pod: p.pod, podUID: p.uid },
-        'container',
-        c[2] as string,
-        goDurationS(c[1] ?? ''),
-      );
-      return true;
-    }
+    if (s.msg === 'Back-off restarting failed container') return crashBackoff(ctx, s.kv.err ?? '');
     if (s.msg !== 'Error syncing pod, skipping') return false;
     emitResult(ctx, s.kv.err ?? '', fromRef(s.kv.pod), s.kv.podUID);
     return true;
   }
+  const c0 = m.text.charCodeAt(0);
+  // the glog form of the same line, the error's text alone: "Back-off 10s restarting failed container=…" (v1.15),
+  // "back-off 20s restarting …" (v1.17-v1.19)
+  if ((c0 === 66 || c0 === 98) && /^[Bb]ack-off /.test(m.text)) return crashBackoff(ctx, m.text);
   if (!m.text.startsWith('Error syncing pod')) return false;
   const r = OLD.exec(m.text);
   if (!r) return false;

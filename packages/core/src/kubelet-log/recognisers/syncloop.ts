@@ -9,7 +9,7 @@
  *   SyncLoop (container unhealthy): "a_ns(uid)"           "SyncLoop (probe)" probe="liveness" status="unhealthy" pod=…
  *   Skipping pod synchronization - [container runtime is down]   "Skipping pod synchronization" err=…
  */
-import type { ConfigOp, PlegEventType } from '../../events/trace.ts';
+import type { ConfigOp, PlegEventType, ProbeResult, ProbeType } from '../../events/trace.ts';
 import { readQuoted } from '../kv.ts';
 import { fromFullName, fromFullNameList, fromRef, fromRefList } from '../pods.ts';
 import { type Ctx, goDurationS, type Msg, PROBE_TYPES, probeResultOf } from '../state.ts';
@@ -37,7 +37,16 @@ const OLD_PLEG =
 const OLD_SYNC = /^SyncLoop \(SYNC\): (\d+) pods?/;
 
 function config(ctx: Ctx, op: ConfigOp, source: string, pods: { pod: string; uid?: string }[]): void {
-  for (const p of pods) ctx.emit({ type: 'config.update', op, source, pod: p.pod, podUID: p.uid });
+  const gone = ctx.node.gone;
+  for (const p of pods) {
+    ctx.emit({ type: 'config.update', op, source, pod: p.pod, podUID: p.uid });
+    // a pod deleted (graceful) or removed gets no new sandbox (kills.ts)
+    const uid = p.uid ?? ctx.node.pods.uidOf(p.pod);
+    for (const k of uid === undefined ? [p.pod] : [p.pod, uid]) {
+      if (op === 'DELETE' || op === 'REMOVE') gone.add(k);
+      else if (op === 'ADD') gone.delete(k);
+    }
+  }
 }
 
 /** Go's %+v of a *pleg.PodLifecycleEvent (v1.20-v1.26): `&{ID:uid Type:ContainerDied Data:cid}` */
@@ -52,6 +61,16 @@ function plegEventOf(v: string): { ID?: string; Type?: string; Data?: unknown } 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a "SyncLoop (probe)" line's status says: the loop writes "ready" for a readiness success and "" (before
+ * v1.32) or "not ready" otherwise, "started" or "unhealthy" for startup, and logs liveness only as "unhealthy".
+ */
+function loopProbeResult(probe: ProbeType, status: string): ProbeResult {
+  if (probe === 'Readiness') return status === 'ready' ? 'Success' : 'Failure';
+  if (probe === 'Startup') return status === 'started' ? 'Success' : 'Failure';
+  return probeResultOf(status || 'unhealthy');
 }
 
 function plegData(data: string): string {
@@ -109,7 +128,13 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
       const pod = fromRef(s.kv.pod);
       if (!probe || !pod) return false;
       ctx.emit({ type: 'loop.iteration', source: 'probe', pods: 1, durationMs: 0 });
-      ctx.emit({ type: 'probe.result', container: '', probe, result: probeResultOf(s.kv.status ?? ''), pod });
+      ctx.emit({
+        type: 'probe.result',
+        container: '',
+        probe,
+        result: loopProbeResult(probe, s.kv.status ?? ''),
+        pod,
+      });
       return true;
     }
     if (msg === 'SyncLoop (container unhealthy)') {

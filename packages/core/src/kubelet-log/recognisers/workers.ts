@@ -3,8 +3,8 @@
  * structured (v1.22+; older kubelets had no pod worker state machine to log):
  *   "Pod is being synced for the first time" pod podUID updateType="create"   → worker.update, worker.state SyncPod
  *   "Notifying pod of pending update" pod podUID workType="sync"             → worker.update
- *   "Processing pod event" pod podUID updateType="sync"|"terminating"|…      → sync.start
- *   "SyncPod enter"/"SyncPod exit" isTerminal=…                               → sync.start / sync.result
+ *   "Processing pod event" pod podUID updateType="sync"|"terminating"|…      → sync.start  (0|1|2 before v1.27)
+ *   "SyncPod enter"/"SyncPod exit" isTerminal=…  ("syncPod …" before v1.27)      → sync.start / sync.result
  *   "SyncTerminatingPod enter"/"exit", "SyncTerminatedPod enter"/"exit"      → worker.state, sync.result
  *   "Pod worker has observed request to terminate"                            → worker.state TerminatingPod
  *   "Pod is complete and the worker can now stop"                             → worker.state Finished
@@ -24,6 +24,10 @@ const WORK_TYPES: Record<string, WorkType> = {
   sync: 'SyncPod',
   terminating: 'TerminatingPod',
   terminated: 'TerminatedPod',
+  // v1.22-v1.26: PodWorkType had no String method, klog printed its number
+  '0': 'SyncPod',
+  '1': 'TerminatingPod',
+  '2': 'TerminatedPod',
 };
 const QUIET = new Set([
   'Processing pod event done',
@@ -40,15 +44,21 @@ export function workers(m: Msg, ctx: Ctx): boolean {
   if (!pod && !podUID) return QUIET.has(s.msg);
   const node = ctx.node;
   const key = podUID ?? pod ?? '';
-  switch (s.msg) {
+  // the sync functions were unexported before v1.27: "syncPod enter"
+  const msg = s.msg.charCodeAt(0) === 115 && s.msg.startsWith('sync') ? `S${s.msg.slice(1)}` : s.msg;
+  // one UpdatePod call says "first time" and then "Notifying pod of pending update": one update
+  const firstTime = node.firstUpdate.delete(key);
+  switch (msg) {
     case 'Pod is being synced for the first time': {
       const updateType = UPDATE_TYPES[s.kv.updateType ?? ''] ?? 'SyncPodCreate';
       node.updateType.set(key, updateType);
+      node.firstUpdate.add(key);
       ctx.emit({ type: 'worker.update', updateType, coalesced: false, pod, podUID });
       if (updateType !== 'SyncPodKill') node.workerTo(ctx, podUID, pod, 'SyncPod');
       return true;
     }
     case 'Notifying pod of pending update': {
+      if (firstTime) return true;
       const work = WORK_TYPES[s.kv.workType ?? ''];
       const updateType =
         work === 'SyncPod' || work === undefined
@@ -67,7 +77,7 @@ export function workers(m: Msg, ctx: Ctx): boolean {
     case 'SyncPod enter':
     case 'SyncTerminatingPod enter':
     case 'SyncTerminatedPod enter': {
-      const workType = s.msg.slice(0, -' enter'.length) as
+      const workType = msg.slice(0, -' enter'.length) as
         | 'SyncPod'
         | 'SyncTerminatingPod'
         | 'SyncTerminatedPod';
@@ -79,7 +89,7 @@ export function workers(m: Msg, ctx: Ctx): boolean {
     case 'SyncPod exit':
     case 'SyncTerminatingPod exit':
     case 'SyncTerminatedPod exit': {
-      const fn = s.msg.slice(0, -' exit'.length);
+      const fn = msg.slice(0, -' exit'.length);
       const entered = node.syncEnter.get(`${key}/${fn}`);
       node.syncEnter.delete(`${key}/${fn}`);
       const workType: WorkType =
@@ -99,6 +109,6 @@ export function workers(m: Msg, ctx: Ctx): boolean {
       node.workerTo(ctx, podUID, pod, 'Forgotten');
       return true;
     default:
-      return QUIET.has(s.msg);
+      return QUIET.has(msg);
   }
 }
