@@ -141,6 +141,32 @@ describe('lines whose meaning needs the kubelet version or the line before', () 
     ]);
   });
 
+  it('teardown: an orphan found after a restart is killed from its first update; a deleted pod once', () => {
+    const U2 = '22222222-bbbb-cccc-dddd-eeeeeeeeeeee';
+    const { events } = run([
+      // v1.22: a running pod the restarted kubelet no longer has in its config
+      k(`"Pod is being synced for the first time" pod="shop/old-0" podUID=${U2}`, 0),
+      k(`"Pod is orphaned and must be torn down" pod="shop/old-0" podUID=${U2}`, 0),
+      k(`"Processing pod event" pod="shop/old-0" podUID=${U2} updateType=1`),
+      // v1.27+: a running pod deleted: the teardown line, then the Notifying line of the same call
+      k(`"Pod is being synced for the first time" pod="shop/web-0" podUID="${UID}" updateType="create"`),
+      k(`"Notifying pod of pending update" pod="shop/web-0" podUID="${UID}" workType="sync"`, sec),
+      k(`"Pod is marked for graceful deletion, begin teardown" pod="shop/web-0" podUID="${UID}"`),
+      k(`"Notifying pod of pending update" pod="shop/web-0" podUID="${UID}" workType="terminating"`, sec),
+    ]);
+    expect(of(events, 'worker.update').map((e) => [e.pod, e.updateType])).toEqual([
+      ['shop/old-0', 'SyncPodKill'],
+      ['shop/web-0', 'SyncPodCreate'],
+      ['shop/web-0', 'SyncPodKill'],
+    ]);
+    expect(of(events, 'worker.state').map((e) => [e.pod, e.from, e.to])).toEqual([
+      ['shop/old-0', null, 'TerminatingPod'],
+      ['shop/web-0', null, 'SyncPod'],
+      ['shop/web-0', 'SyncPod', 'TerminatingPod'],
+    ]);
+    expect(of(events, 'sync.start').map((e) => e.workType)).toEqual(['TerminatingPod']);
+  });
+
   it('the loop\'s probe lines: readiness "" (before v1.32) and "not ready" are failures, as is startup "unhealthy"', () => {
     const { events } = run([
       k('"SyncLoop (probe)" probe="readiness" status="" pod="shop/web-0"', 0),

@@ -55,8 +55,12 @@ export class NodeState {
   readonly worker = new Map<string, WorkerState>();
   readonly updateType = new Map<string, UpdateType>();
   readonly syncEnter = new Map<string, number>();
-  /** pods whose "Pod is being synced for the first time" awaits the "Notifying pod" line of the same call */
-  readonly firstUpdate = new Set<string>();
+  /**
+   * The update an UpdatePod call's first line announced ("Pod is being synced for the first time", a teardown),
+   * and the worker state it set, by pod, until the pod's next worker line: workers.ts merges the rest of the
+   * same call into it.
+   */
+  readonly announced = new Map<string, { update: Draft; state: Draft | undefined }>();
   /** a kill's grace period override, by container, until the kill's own line (kills.ts) */
   readonly killOverride = new Map<string, true>();
   /**
@@ -202,13 +206,20 @@ export class NodeState {
     return this.containerPod.get(containerID);
   }
 
-  /** A worker state change, emitted only when the state changes. */
-  workerTo(ctx: Ctx, podUID: string | undefined, pod: string | undefined, to: WorkerState): void {
+  /** A worker state change, emitted only when the state changes; the event made, if any. */
+  workerTo(
+    ctx: Ctx,
+    podUID: string | undefined,
+    pod: string | undefined,
+    to: WorkerState,
+  ): Draft | undefined {
     const key = podUID ?? pod ?? '';
     const from = this.worker.get(key) ?? null;
-    if (from === to) return;
+    if (from === to) return undefined;
     this.worker.set(key, to);
-    ctx.emit({ type: 'worker.state', from, to, podUID, pod });
+    const d: Draft = { type: 'worker.state', from, to, podUID, pod };
+    ctx.emit(d);
+    return d;
   }
 
   workTypeOf(podUID: string | undefined, pod: string | undefined): WorkType {

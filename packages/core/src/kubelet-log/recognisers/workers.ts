@@ -6,13 +6,14 @@
  *   "Processing pod event" pod podUID updateType="sync"|"terminating"|…      → sync.start  (0|1|2 before v1.27)
  *   "SyncPod enter"/"SyncPod exit" isTerminal=…  ("syncPod …" before v1.27)      → sync.start / sync.result
  *   "SyncTerminatingPod enter"/"exit", "SyncTerminatedPod enter"/"exit"      → worker.state, sync.result
+ *   "Pod is orphaned and must be torn down", "… begin teardown"                 → worker.update SyncPodKill, TerminatingPod
  *   "Pod worker has observed request to terminate"                            → worker.state TerminatingPod
  *   "Pod is complete and the worker can now stop"                             → worker.state Finished
  *   "Pod has been terminated and is no longer known to the kubelet, remove all history" → Forgotten
  */
 import type { UpdateType, WorkType } from '../../events/trace.ts';
 import { fromRef } from '../pods.ts';
-import type { Ctx, Msg } from '../state.ts';
+import type { Ctx, Draft, Msg } from '../state.ts';
 
 const UPDATE_TYPES: Record<string, UpdateType> = {
   create: 'SyncPodCreate',
@@ -29,6 +30,13 @@ const WORK_TYPES: Record<string, WorkType> = {
   '1': 'TerminatingPod',
   '2': 'TerminatedPod',
 };
+/** UpdatePod's lines for an update that requests termination (v1.22+, -v=4) */
+const TEARDOWN = new Set([
+  'Pod is orphaned and must be torn down',
+  'Pod is marked for graceful deletion, begin teardown',
+  'Pod is being evicted by the kubelet, begin teardown',
+  'Pod is being removed by the kubelet, begin teardown',
+]);
 const QUIET = new Set([
   'Processing pod event done',
   'Pod is finished processing, no further updates',
@@ -46,19 +54,37 @@ export function workers(m: Msg, ctx: Ctx): boolean {
   const key = podUID ?? pod ?? '';
   // the sync functions were unexported before v1.27: "syncPod enter"
   const msg = s.msg.charCodeAt(0) === 115 && s.msg.startsWith('sync') ? `S${s.msg.slice(1)}` : s.msg;
-  // one UpdatePod call says "first time" and then "Notifying pod of pending update": one update
-  const firstTime = node.firstUpdate.delete(key);
+  // one UpdatePod call may write "first time", a teardown line and "Notifying pod of pending update": one update
+  const announced = node.announced.get(key);
+  node.announced.delete(key);
+  if (TEARDOWN.has(msg)) {
+    const update = announced?.update as { updateType?: UpdateType; seq?: number } | undefined;
+    if (update && update.seq === 0) {
+      // the first update of a pod to be torn down (an orphan after a restart): a kill, and the worker terminating
+      update.updateType = 'SyncPodKill';
+      const state = announced?.state as { to?: string; seq?: number } | undefined;
+      if (state && state.seq === 0) state.to = 'TerminatingPod';
+      node.worker.set(key, 'TerminatingPod');
+      node.announced.set(key, announced as { update: Draft; state: Draft | undefined });
+      return true;
+    }
+    const d: Draft = { type: 'worker.update', updateType: 'SyncPodKill', coalesced: false, pod, podUID };
+    ctx.emit(d);
+    node.announced.set(key, { update: d, state: node.workerTo(ctx, podUID, pod, 'TerminatingPod') });
+    return true;
+  }
   switch (msg) {
     case 'Pod is being synced for the first time': {
       const updateType = UPDATE_TYPES[s.kv.updateType ?? ''] ?? 'SyncPodCreate';
       node.updateType.set(key, updateType);
-      node.firstUpdate.add(key);
-      ctx.emit({ type: 'worker.update', updateType, coalesced: false, pod, podUID });
-      if (updateType !== 'SyncPodKill') node.workerTo(ctx, podUID, pod, 'SyncPod');
+      const d: Draft = { type: 'worker.update', updateType, coalesced: false, pod, podUID };
+      ctx.emit(d);
+      const state = updateType !== 'SyncPodKill' ? node.workerTo(ctx, podUID, pod, 'SyncPod') : undefined;
+      node.announced.set(key, { update: d, state });
       return true;
     }
     case 'Notifying pod of pending update': {
-      if (firstTime) return true;
+      if (announced) return true;
       const work = WORK_TYPES[s.kv.workType ?? ''];
       const updateType =
         work === 'SyncPod' || work === undefined
