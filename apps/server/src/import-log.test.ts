@@ -80,14 +80,15 @@ describe('import-log', { timeout: 30_000 }, () => {
     // 01's since a Go-printed pod status gives the pod's own reason, not its Ready condition's (4 status.update
     // events of that log lost a wrong `reason: ContainersNotReady`); 03's since the v1.29+ status generation's
     // "No sandbox" lines are no longer each a RunPodSandbox (12 of 32 left) and "SyncLoop (probe)" readiness with
-    // status="" is a Failure, not Unknown (6)
+    // status="" is a Failure, not Unknown (6); 07's since a klog JSON line without "v" is an error (8 log.raw
+    // events went from level I to E)
     const want: Record<string, string> = {
       '01-v1.17-windows-glog-v4-full-lifecycle.log':
         '78ee1b3260db1485db8b6305c028083d530abb92d8a07cad46ac476e7a91a758',
       '03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log':
         '9bb993c9ad6a1f54aaa75e856fd6bc74696a1ffbf50846542f11d847e24363a3',
       '07-v1.3x-talos-json-v0-etcd-overload-volume-stuck.log':
-        '80a81cf2cd6feeab79d35c02736d7161d4599ec10f3009d3d6f0004d10797dee',
+        '95c95d344fea0e4e76227acfbbad2e0036e31c135ba7db5a3a0c3185d215e20a',
       '09-v1.15-aks-journald-glog-v2-helm-burst.log':
         '5ccb1492729e51fb67ee53f01cff4a26de7f7dce01c67a6219ff948ce78a39ab',
       '10-v1.16-1.18-journald-glog-v2-sandbox-create-failure.log':
@@ -121,7 +122,7 @@ describe('import-log', { timeout: 30_000 }, () => {
     const r = await run([f, '--year', '2024']);
     expect(r.code).toBe(0);
     expect(createHash('sha256').update(r.out).digest('hex')).toBe(
-      '1735600fd9ddf1e249c6454124d0f3c42c8e9d49f9609e993f21e2bfb962f465',
+      '0446048d2aef6b48788d91595deae0d43495b2fe0c85c3bd71419aa13b80566d',
     );
   }, 60_000);
 

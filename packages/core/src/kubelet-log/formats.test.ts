@@ -185,6 +185,97 @@ describe('journald JSON export and the kubelet under other names', () => {
   });
 });
 
+describe('log shippers, other loggers in the same process, sections and dated prefixes', () => {
+  const ADD = '"SyncLoop ADD" source="api" pods=["shop/web-0"]';
+  const hdr = (s: number, msg: string, pid = 1234) =>
+    `I0820 20:41:0${s}.000000 ${pid} kubelet.go:2345] ${msg}`;
+
+  it('klog JSON: printf-style messages (v1.19-v1.22), errors without "v", a pod as text; zap JSON of others', () => {
+    const text = [
+      `{"ts":1724186462641.606,"msg":"SyncLoop (ADD, \\"api\\"): \\"web-0_shop(${UID_A})\\"\\n","v":0}`,
+      '{"ts":1724186463641.606,"caller":"kubelet/kubelet_volumes.go:160","msg":"Orphaned pod found, but volume paths are still present on disk"}',
+      '{"ts":1724186464641.606,"caller":"x/y.go:1","msg":"some message","v":2,"pod":"shop/web-0"}',
+      // etcd's zap (in k3s) writes ts as a date: not klog, and never a time of NaN
+      '{"level":"info","ts":"2024-08-20T20:41:03.700000Z","caller":"embed/etcd.go:277","msg":"now serving"}',
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ understood: 1, raw: 2, other: 1 });
+    expect(events[0]).toMatchObject({ type: 'config.update', op: 'ADD', pod: 'shop/web-0', podUID: UID_A });
+    expect(of(events, 'log.raw').map((e) => [e.level, e.pod, e.podUID])).toEqual([
+      ['E', undefined, undefined],
+      ['I', 'shop/web-0', UID_A],
+    ]);
+    expect(events.every((e) => Number.isFinite(e.time))).toBe(true);
+  });
+
+  it('JSON records of Fluent Bit (log, or message with its cri parser) and logcli (line, labels)', () => {
+    const text = [
+      JSON.stringify({ date: 1724186462.641606, log: `${hdr(2, ADD)}\n`, stream: 'stderr' }),
+      JSON.stringify({ time: '2024-08-20T20:41:03Z', stream: 'stderr', logtag: 'F', message: hdr(3, ADD) }),
+      JSON.stringify({
+        labels: { host: 'n2', unit: 'kubelet.service' },
+        line: hdr(4, ADD, 77),
+        timestamp: '2024-08-20T20:41:04Z',
+      }),
+      JSON.stringify({
+        labels: { host: 'n2', unit: 'containerd.service' },
+        line: 'time="x" level=info',
+        timestamp: '2024-08-20T20:41:04Z',
+      }),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ understood: 3, raw: 0, other: 1, nodes: ['pid 1234', 'n2'] });
+    expect(events.map((e) => new Date(e.time).getUTCFullYear())).toEqual([2024, 2024, 2024]);
+  });
+
+  it('prefixes that carry the year: RFC 5424 syslog, crictl -t, logcli, journalctl -o short-full and short-unix', () => {
+    const text = [
+      `<30>1 2024-08-20T20:41:02.000000+00:00 n1 kubelet 1234 - - ${hdr(2, ADD)}`,
+      `<30>1 2024-08-20T20:41:02.000000+00:00 n1 kube-proxy 999 - - ${hdr(2, 'x', 999)}`,
+      `2024-08-20T20:41:03.000000123Z ${hdr(3, ADD, 5)}`,
+      `2024-08-20T20:41:04Z {host="n3", unit="kubelet.service"} ${hdr(4, ADD, 6)}`,
+      `Tue 2024-08-20 20:41:05 UTC n4 kubelet[7]: ${hdr(5, ADD, 7)}`,
+      `1724186466.000000 n5 kubelet[8]: ${hdr(6, ADD, 8)}`,
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ understood: 5, other: 1, nodes: ['n1', 'pid 5', 'n3', 'n4', 'n5'] });
+    expect(events.map((e) => new Date(e.time).getUTCFullYear())).toEqual([2024, 2024, 2024, 2024, 2024]);
+  });
+
+  it("k3s: its logrus and etcd lines under the same identifier are another program's", () => {
+    const k3s = (s: number, msg: string) => `Aug 20 20:41:0${s} srv k3s[812]: ${msg}`;
+    const text = [
+      k3s(1, 'time="2024-08-20T20:41:01Z" level=info msg="Starting k3s"'),
+      k3s(2, hdr(2, ADD, 812)),
+      k3s(3, 'time="2024-08-20T20:41:03Z" level=info msg="Running kube-proxy"'),
+      k3s(
+        3,
+        '{"level":"info","ts":"2024-08-20T20:41:03.700000Z","caller":"embed/etcd.go:277","msg":"now serving"}',
+      ),
+    ].join('\n');
+    const { summary } = importKubeletLog(text, { year: 2024 });
+    expect(summary).toMatchObject({ understood: 1, raw: 0, other: 3 });
+  });
+
+  it("`==> name <==` sections (minikube logs, tail of several files): only the kubelet's are read", () => {
+    const text = [
+      '==> Last Start <==',
+      'Log file created at: 2024/08/20 20:00:00',
+      'Running on machine: laptop',
+      hdr(1, 'minikube start', 99),
+      '==> kube-apiserver [abc123] <==',
+      hdr(1, ADD, 1),
+      '==> kubelet <==',
+      `Aug 20 20:41:02 minikube kubelet[1234]: ${hdr(2, ADD)}`,
+      '==> storage-provisioner [def] <==',
+      hdr(4, 'x', 1),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2024 });
+    expect(summary).toMatchObject({ lines: 10, understood: 2, other: 8, nodes: ['minikube'] });
+    expect(events.map((e) => [e.type, e.node])).toEqual([['config.update', 'minikube']]);
+  });
+});
+
 describe('several nodes in one file', () => {
   it('interleaved hosts are separate nodes: the same pod name on two nodes is two pods', () => {
     const line = (host: string, pid: number, s: number, msg: string) =>

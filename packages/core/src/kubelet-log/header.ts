@@ -1,14 +1,14 @@
 /**
  * One physical line of input, classified: a klog entry (text or JSON), a line of another program, a
- * continuation of the entry before it, or blank. Knows the line prefixes a kubelet log arrives with:
- * journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, also `-o short-iso[-precise]`), a bare
- * `host: ` (talosctl, kubectl logs --prefix), the CRI container-log prefix (`<RFC 3339> stderr F `), docker's
- * json-file records (`{"log":…,"stream":…,"time":…}`, unwrapped by the caller), klog JSON (`{"ts":…,"msg":…}`),
- * journald's JSON export (`journalctl -o json`: `{"MESSAGE":…,"_HOSTNAME":…,…}`, its MESSAGE read as the line)
- * and none (`journalctl -o cat`, a klog file). Called by KubeletLogParser for every line; a klog line's result
- * is one object reused by the next call (KLOG_LINE), otherwise stateless.
+ * continuation of the entry before it, or blank. The klog header is found at the start, after a prefix
+ * (prefix.ts reads the prefixes: journald/syslog, RFC 5424, `host: `, CRI, stamps) or anywhere; JSON lines are
+ * docker's json-file records (`{"log":…,"stream":…,"time":…}`, unwrapped by the caller), klog JSON
+ * (`{"ts":…,"msg":…}`), or records of journald's export and log shippers (wrapped.ts: the line they carry read
+ * under the prefix their fields make). Called by KubeletLogParser for every line; a klog line's result is one
+ * object reused by the next call (KLOG_LINE), otherwise stateless.
  */
-import { monthOf } from './time.ts';
+import { NO_PREFIX, type Prefix, parsePrefix, prefixBefore, SYSLOG } from './prefix.ts';
+import { unwrap } from './wrapped.ts';
 
 /** glog/klog text header: severity, MMDD hh:mm:ss.uuuuuu, thread id (the pid), file:line] */
 const KLOG = /([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) ([^\s:\]]+:\d+)\] ?/;
@@ -102,28 +102,13 @@ function klogAnywhere(raw: string): number {
   const m = KLOG.exec(raw);
   return m !== null && klogAt(raw, m.index) ? m.index : -1;
 }
-const SYSLOG =
-  /^(?:([A-Z][a-z]{2}) +(\d{1,2}) \d\d:\d\d:\d\d(?:\.\d+)?|(\d{4})-(\d\d)-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?) (\S+) ([^\s[\]:]+)(?:\[(\d+)\])?: ?$/;
-/** what is left of a syslog prefix whose start was cut off */
-const SYSLOG_TAIL = /(?:^|\s)(\S+) ([^\s[\]:]+)\[(\d+)\]: ?$/;
-const HOST_ONLY = /^([\w.-]+): ?$/;
-const CRI = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) $/;
 /** lines that start the way other daemons' logs do (logrus, ISO stamps, audit, syslog, journalctl notes) */
 const FOREIGN =
   /^(?:\d{4}[-/]\d\d[-/]\d\d|time="|level=|type=\w+ msg=audit|audit|\[\s*\d+\.\d+\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d|-- )/;
 // kubenswrapper: OpenShift 4's kubelet; kubelite: MicroK8s; hyperkube, k3s, k0s, rke2: the kubelet inside them
+/** the text of another logger under a kubelet's identifier (k3s' logrus, its etcd's zap JSON) */
+const FOREIGN_TEXT = /^(?:time="|level=|\{"level":)/;
 const KUBELET_IDENT = /kubelet|kubenswrapper|kubelite|hyperkube|k3s|k0s|rke2|microk8s/i;
-
-export interface Prefix {
-  host?: string;
-  ident?: string;
-  pid?: number;
-  /** a full date in the prefix: its year and month */
-  year?: number;
-  month?: number;
-  /** CRI log record flagged P: the message goes on in the next record */
-  partial?: boolean;
-}
 
 export type Line =
   | {
@@ -166,74 +151,6 @@ const KLOG_LINE: Extract<Line, { kind: 'klog' }> = {
 };
 const OTHER: Line = { kind: 'other' };
 const BLANK: Line = { kind: 'blank' };
-const NO_PREFIX: Prefix = {};
-
-/** journald's short format, `Mmm dd hh:mm:ss[.frac] `: where the host part starts, else -1 (no regex) */
-function shortStampEnd(p: string, end = p.length): number {
-  if (end < 17 || p.charCodeAt(3) !== 32 || p.charCodeAt(9) !== 58 || p.charCodeAt(12) !== 58) return -1;
-  let i = 15;
-  if (p.charCodeAt(i) === 46) {
-    i++;
-    while (i < end && p.charCodeAt(i) >= 48 && p.charCodeAt(i) <= 57) i++;
-  }
-  return i < end && p.charCodeAt(i) === 32 ? i + 1 : -1;
-}
-
-/** host/identifier/pid parts of short-format prefixes already read (a log has few) */
-const shortCache = new Map<string, Prefix | null>();
-/** the last of them, and what it was read as: the next line mostly has the same */
-let lastRest = '';
-let lastHit: Prefix | null = null;
-
-/** the prefix before a klog header at `at` (parsePrefix of raw's first `at` characters) */
-function prefixBefore(raw: string, at: number): Prefix | undefined {
-  if (at === 0) return NO_PREFIX;
-  const st = lastHit === null ? -1 : shortStampEnd(raw, at);
-  if (st > 0 && at - st === lastRest.length && raw.startsWith(lastRest, st)) return lastHit as Prefix;
-  return parsePrefix(raw.slice(0, at));
-}
-
-function parsePrefix(p: string): Prefix | undefined {
-  if (p === '') return NO_PREFIX;
-  const at = shortStampEnd(p);
-  if (at > 0) {
-    const rest = p.slice(at);
-    let hit = shortCache.get(rest);
-    if (hit === undefined) {
-      const m = SYSLOG.exec(p);
-      hit = m
-        ? { host: m[5] as string, ident: m[6] as string, ...(m[7] ? { pid: Number(m[7]) } : {}) }
-        : null;
-      if (shortCache.size > 10_000) shortCache.clear();
-      shortCache.set(rest, hit);
-    }
-    if (hit) {
-      lastRest = rest;
-      lastHit = hit;
-      return hit;
-    }
-  }
-  let m = SYSLOG.exec(p);
-  if (m) {
-    const out: Prefix = { host: m[5], ident: m[6] };
-    if (m[7]) out.pid = Number(m[7]);
-    if (m[3]) {
-      out.year = Number(m[3]);
-      out.month = Number(m[4]);
-    } else if (m[1]) {
-      const mo = monthOf(m[1]);
-      if (mo) out.month = mo;
-    }
-    return out;
-  }
-  m = CRI.exec(p);
-  if (m) return { year: Number(m[1]), month: Number(m[2]), partial: m[3] === 'P' };
-  m = HOST_ONLY.exec(p);
-  if (m) return { host: m[1] };
-  m = SYSLOG_TAIL.exec(p);
-  if (m) return { host: m[1], ident: m[2], pid: Number(m[3]) };
-  return undefined;
-}
 
 const identCache = new Map<string, boolean>();
 function isKubeletIdent(p: Prefix): boolean {
@@ -281,9 +198,11 @@ export function classify(raw: string): Line {
     if (obj) {
       if (typeof obj.log === 'string' && typeof obj.time === 'string')
         return { kind: 'docker', log: obj.log, time: obj.time };
-      if ('ts' in obj && typeof obj.msg === 'string') return { kind: 'json', prefix: NO_PREFIX, obj };
-      const journal = journalRecord(obj);
-      if (journal) return journal;
+      if (isKlogJson(obj)) return { kind: 'json', prefix: NO_PREFIX, obj };
+      const w = unwrap(obj);
+      if (w) return lineUnder(w.text, w.prefix);
+      // another program's JSON (zap, logrus) with no line of a kubelet in it
+      if (klogAnywhere(raw) < 0) return OTHER;
     }
   }
   // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere
@@ -308,7 +227,7 @@ export function classify(raw: string): Line {
       if (obj) {
         if (typeof obj.log === 'string' && typeof obj.time === 'string' && brace === 0)
           return { kind: 'docker', log: obj.log, time: obj.time };
-        if ('ts' in obj && typeof obj.msg === 'string') return { kind: 'json', prefix, obj };
+        if (isKlogJson(obj)) return { kind: 'json', prefix, obj };
       }
     }
   }
@@ -318,49 +237,34 @@ export function classify(raw: string): Line {
   if (sys) {
     const prefix = parsePrefix(sys[0]) as Prefix;
     if (!isKubeletIdent(prefix)) return OTHER;
-    return { kind: 'cont', prefix, text: raw.slice(sys[0].length) };
+    const text = raw.slice(sys[0].length);
+    // a process that hosts the kubelet (k3s, kubelite) writes its own logrus and zap lines too
+    if (FOREIGN_TEXT.test(text)) return OTHER;
+    return { kind: 'cont', prefix, text };
   }
   if (FOREIGN.test(raw)) return OTHER;
   return { kind: 'cont', prefix: NO_PREFIX, text: raw };
 }
 
 /**
- * A record of `journalctl -o json` (or json-seq, json-sse's data): its MESSAGE read as a line under the prefix its
- * fields give (_HOSTNAME, SYSLOG_IDENTIFIER or _COMM, _PID; the year and month of __REALTIME_TIMESTAMP, µs since
- * the epoch). A MESSAGE journald could not keep as UTF-8 text is an array of its bytes. Undefined for an object
- * that is not a journal record.
+ * The line a JSON record carried (wrapped.ts), read under the prefix the record's fields make: a klog line, klog
+ * JSON, or (under a kubelet's identifier) a continuation; another program's line is OTHER.
  */
-function journalRecord(o: Record<string, unknown>): Line | undefined {
-  const m = o.MESSAGE;
-  if (o.__REALTIME_TIMESTAMP === undefined && o._HOSTNAME === undefined) return undefined;
-  const text =
-    typeof m === 'string'
-      ? m
-      : Array.isArray(m) && m.every((b) => typeof b === 'number')
-        ? new TextDecoder().decode(new Uint8Array(m as number[]))
-        : undefined;
-  if (text === undefined) return undefined;
-  const prefix: Prefix = {};
-  if (typeof o._HOSTNAME === 'string') prefix.host = o._HOSTNAME;
-  const ident = o.SYSLOG_IDENTIFIER ?? o._COMM;
-  if (typeof ident === 'string') prefix.ident = ident;
-  const pid = Number(o._PID ?? o.SYSLOG_PID);
-  if (Number.isInteger(pid) && pid > 0) prefix.pid = pid;
-  const us = Number(o.__REALTIME_TIMESTAMP);
-  if (us > 0) {
-    const d = new Date(us / 1000);
-    prefix.year = d.getUTCFullYear();
-    prefix.month = d.getUTCMonth() + 1;
-  }
+function lineUnder(text: string, prefix: Prefix): Line {
   if (!isKubeletIdent(prefix)) return OTHER;
-  const line = text.endsWith('\n') ? text.slice(0, -1) : text;
-  if (isBlank(line)) return BLANK;
-  if (klogAt(line, 0)) return klogLine(line, 0, prefix);
-  if (line.charCodeAt(0) === 123) {
-    const obj = parseObject(line);
-    if (obj && 'ts' in obj && typeof obj.msg === 'string') return { kind: 'json', prefix, obj };
+  if (isBlank(text)) return BLANK;
+  if (klogAt(text, 0)) return klogLine(text, 0, prefix);
+  if (text.charCodeAt(0) === 123) {
+    const obj = parseObject(text);
+    if (obj && isKlogJson(obj)) return { kind: 'json', prefix, obj };
   }
-  return { kind: 'cont', prefix, text: line };
+  if (prefix.ident === undefined && FOREIGN.test(text)) return OTHER;
+  return { kind: 'cont', prefix, text };
+}
+
+/** klog's JSON format: a number `ts` (zap's other users write a date string) and a `msg` */
+function isKlogJson(o: Record<string, unknown>): boolean {
+  return typeof o.ts === 'number' && typeof o.msg === 'string';
 }
 
 function parseObject(s: string): Record<string, unknown> | undefined {

@@ -11,6 +11,7 @@
 import type { TraceEvent, TraceType } from '../events/trace.ts';
 import { type Entry, rawPodOf } from './entry.ts';
 import type { Structured } from './kv.ts';
+import { fromRef } from './pods.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
 import type { Ctx, Draft, Msg, NodeState } from './state.ts';
@@ -103,13 +104,23 @@ export class Interpreter {
   entry(e: Entry): void {
     const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
     if (s !== null && this.understood(e, s)) return;
+    // klog JSON of a printf-style message (v1.19-v1.22 kubelets wrote most so) is read as the glog text it holds
+    if (
+      e.json &&
+      e.text.charCodeAt(0) !== 34 &&
+      structuredOf(e.text) === undefined &&
+      this.understood(e, undefined)
+    )
+      return;
     this.counts.raw += e.lines;
     this.noteTime(e.time);
     const ref = this.ref;
     ref.pod = ref.podUID = undefined;
     if (e.json) {
-      const p = e.json.pod as { name?: unknown; namespace?: unknown } | undefined;
-      if (p && typeof p.name === 'string' && typeof p.namespace === 'string')
+      const p = e.json.pod as { name?: unknown; namespace?: unknown } | string | undefined;
+      // an object (klog.KObj as klog v2.30+ writes it), or its text "ns/name" before
+      if (typeof p === 'string') ref.pod = fromRef(p);
+      else if (p && typeof p.name === 'string' && typeof p.namespace === 'string')
         ref.pod = `${p.namespace}/${p.name}`;
       if (typeof e.json.podUID === 'string') ref.podUID = e.json.podUID;
     } else rawPodOf(e.text, ref);

@@ -5,7 +5,7 @@
  * renamed while the kubelet ran, as in an OpenShift bootstrap) stays the node it was; pid 1 (a kubelet in a
  * container) is never taken as evidence of that.
  */
-import type { Prefix } from './header.ts';
+import type { Prefix } from './prefix.ts';
 import { NodeState } from './state.ts';
 
 export class Nodes {

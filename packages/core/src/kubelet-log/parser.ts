@@ -26,7 +26,8 @@ export interface ParserOptions extends Omit<ReaderOptions, 'onEntry'> {
 
 export interface ImportSummary {
   lines: number;
-  /** lines (with their continuation lines) some family read, and the lines of glog's file headers */
+  /** lines (with their continuation lines) some family read, and the lines of glog's file headers and of
+   * `==> kubelet <==` section headers */
   understood: number;
   /** lines of other programs */
   other: number;

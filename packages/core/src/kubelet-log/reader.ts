@@ -12,9 +12,10 @@
  * `feedLine` with the file's line numbers.
  */
 import { continues, type Entry, openness } from './entry.ts';
-import { classify, type Line, type Prefix } from './header.ts';
+import { classify, type Line } from './header.ts';
 import { LineSplitter } from './lines.ts';
 import { Nodes } from './nodes.ts';
+import type { Prefix } from './prefix.ts';
 import { looksReversed } from './reverse.ts';
 import type { NodeState } from './state.ts';
 import { LocalClock } from './time.ts';
@@ -45,16 +46,23 @@ const CRI_RECORD = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) /;
 const GLOG_CREATED = /^Log file created at: (\d{4})\/(\d\d)\/\d\d \d\d:\d\d:\d\d\s*$/;
 const GLOG_MACHINE = /^Running on machine: (\S+)\s*$/;
 const GLOG_HEADER = /^(?:Binary: |Log line format: \[IWEF\])/;
+/**
+ * `==> name <==`: a section of several logs in one (`minikube logs`, `tail` of several files); only a section
+ * whose name says kubelet is read, the others are other programs'.
+ */
+const SECTION = /^==> (.+) <==\s*$/;
 
 export class EntryReader {
   private readonly splitter: LineSplitter;
   private readonly clock: LocalClock;
   private readonly nodes = new Nodes();
   private last: Entry | undefined;
-  /** `header`: lines of glog's file header, read for the year and the machine */
+  /** `header`: lines of glog's file header (read for the year and the machine) and `==> name <==` headers */
   readonly counts = { other: 0, blank: 0, tooLong: 0, header: 0 };
   /** the machine the last glog file header named: the host of the bare lines after it */
   private machine: Prefix | undefined;
+  /** in a `==> name <==` section of another program's log */
+  private otherSection = false;
   private mode: 'detect' | 'forward' | 'reversed';
   private held: { text: string; no: number }[] = [];
   private heldChars = 0;
@@ -178,6 +186,19 @@ export class EntryReader {
       return;
     }
     const c0 = raw.charCodeAt(0);
+    if (c0 === 61) {
+      const section = SECTION.exec(raw);
+      if (section) {
+        this.otherSection = !/kubelet/i.test(section[1] as string);
+        if (this.otherSection) this.counts.other++;
+        else this.counts.header++;
+        return;
+      }
+    }
+    if (this.otherSection) {
+      this.counts.other++;
+      return;
+    }
     if ((c0 === 76 || c0 === 82 || c0 === 66) && this.glogHeader(raw)) return;
     let line: Line = classify(raw);
     if (line.kind === 'docker') {
@@ -254,17 +275,20 @@ export class EntryReader {
       }
       case 'json': {
         const node = this.nodes.of(line.prefix, undefined);
-        const ts = Number(line.obj.ts);
+        const ts = line.obj.ts as number;
         const time = ts > 1e11 ? ts : ts * 1000;
-        const level = 'v' in line.obj ? 'I' : 'err' in line.obj ? 'E' : 'I';
+        // klog's JSON writes the verbosity `v` on info lines only
+        const level = 'v' in line.obj ? 'I' : 'E';
         const caller = typeof line.obj.caller === 'string' ? line.obj.caller.replace(/^.*\//, '') : '';
+        // klog before v2.5 kept the newline of a printf-style message
+        const msg = line.obj.msg as string;
         const e: Entry = {
           line: no,
           lines: span,
           time,
           level,
           source: caller,
-          text: String(line.obj.msg),
+          text: msg.endsWith('\n') ? msg.slice(0, -1) : msg,
           json: line.obj,
           node,
         };

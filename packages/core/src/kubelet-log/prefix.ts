@@ -1,0 +1,136 @@
+/**
+ * The prefixes a kubelet line arrives behind, read into its host, program, pid and (when the prefix has one)
+ * the year and month klog headers lack: journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, `-o
+ * short-iso[-precise]`, `-o short-full`, `-o short-unix`, one whose start was cut), syslog's RFC 5424 header, a bare
+ * `host: ` (talosctl, kubectl logs --prefix), the CRI container-log prefix (`<RFC 3339> stderr F `), a stamp alone
+ * (`crictl logs -t`) or with Loki's labels (`logcli`). Called by classify (header.ts) with the text before a klog
+ * header; the short-format prefixes of a log are few, so they are read once and remembered.
+ */
+import { monthOf } from './time.ts';
+
+export const SYSLOG =
+  /^(?:([A-Z][a-z]{2}) +(\d{1,2}) \d\d:\d\d:\d\d(?:\.\d+)?|(\d{4})-(\d\d)-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?) (\S+) ([^\s[\]:]+)(?:\[(\d+)\])?: ?$/;
+/** what is left of a syslog prefix whose start was cut off */
+const SYSLOG_TAIL = /(?:^|\s)(\S+) ([^\s[\]:]+)\[(\d+)\]: ?$/;
+const HOST_ONLY = /^([\w.-]+): ?$/;
+/** syslog's RFC 5424 header (rsyslog's RSYSLOG_SyslogProtocol23Format): `<pri>1 stamp host app procid msgid sd ` */
+const RFC5424 = /^<\d{1,3}>\d{1,2} (\S+) (\S+) (\S+) (\S+) \S+ (?:-|\[.*\]) ?$/;
+/** a stamp alone (`crictl logs -t`, `kubectl logs --timestamps`), or with Loki's labels (`logcli query`) */
+const STAMPED = /^(\d{4})-(\d\d)-\d\dT\S+ (?:\{(.*)\} )?$/;
+const LABEL_HOST = /\b(?:host|hostname|node|nodename|node_name)="([^"]+)"/;
+/** the date in a prefix SYSLOG_TAIL read (`-o short-full`: `Tue 2024-08-20 20:41:02 UTC`; `-o short-unix`) */
+const TAIL_DATE = /(\d{4})-(\d\d)-\d\d|^(\d{9,10})(?:\.\d+)? /;
+const CRI = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) $/;
+
+export interface Prefix {
+  host?: string;
+  ident?: string;
+  pid?: number;
+  /** a full date in the prefix: its year and month */
+  year?: number;
+  month?: number;
+  /** CRI log record flagged P: the message goes on in the next record */
+  partial?: boolean;
+}
+
+export const NO_PREFIX: Prefix = {};
+
+/** journald's short format, `Mmm dd hh:mm:ss[.frac] `: where the host part starts, else -1 (no regex) */
+function shortStampEnd(p: string, end = p.length): number {
+  if (end < 17 || p.charCodeAt(3) !== 32 || p.charCodeAt(9) !== 58 || p.charCodeAt(12) !== 58) return -1;
+  let i = 15;
+  if (p.charCodeAt(i) === 46) {
+    i++;
+    while (i < end && p.charCodeAt(i) >= 48 && p.charCodeAt(i) <= 57) i++;
+  }
+  return i < end && p.charCodeAt(i) === 32 ? i + 1 : -1;
+}
+
+/** host/identifier/pid parts of short-format prefixes already read (a log has few) */
+const shortCache = new Map<string, Prefix | null>();
+/** the last of them, and what it was read as: the next line mostly has the same */
+let lastRest = '';
+let lastHit: Prefix | null = null;
+
+/** the prefix before a klog header at `at` (parsePrefix of raw's first `at` characters) */
+export function prefixBefore(raw: string, at: number): Prefix | undefined {
+  if (at === 0) return NO_PREFIX;
+  const st = lastHit === null ? -1 : shortStampEnd(raw, at);
+  if (st > 0 && at - st === lastRest.length && raw.startsWith(lastRest, st)) return lastHit as Prefix;
+  return parsePrefix(raw.slice(0, at));
+}
+
+export function parsePrefix(p: string): Prefix | undefined {
+  if (p === '') return NO_PREFIX;
+  const at = shortStampEnd(p);
+  if (at > 0) {
+    const rest = p.slice(at);
+    let hit = shortCache.get(rest);
+    if (hit === undefined) {
+      const m = SYSLOG.exec(p);
+      hit = m
+        ? { host: m[5] as string, ident: m[6] as string, ...(m[7] ? { pid: Number(m[7]) } : {}) }
+        : null;
+      if (shortCache.size > 10_000) shortCache.clear();
+      shortCache.set(rest, hit);
+    }
+    if (hit) {
+      lastRest = rest;
+      lastHit = hit;
+      return hit;
+    }
+  }
+  let m = SYSLOG.exec(p);
+  if (m) {
+    const out: Prefix = { host: m[5], ident: m[6] };
+    if (m[7]) out.pid = Number(m[7]);
+    if (m[3]) {
+      out.year = Number(m[3]);
+      out.month = Number(m[4]);
+    } else if (m[1]) {
+      const mo = monthOf(m[1]);
+      if (mo) out.month = mo;
+    }
+    return out;
+  }
+  m = CRI.exec(p);
+  if (m) return { year: Number(m[1]), month: Number(m[2]), partial: m[3] === 'P' };
+  m = HOST_ONLY.exec(p);
+  if (m) return { host: m[1] };
+  m = SYSLOG_TAIL.exec(p);
+  if (m) {
+    const out: Prefix = { host: m[1], ident: m[2], pid: Number(m[3]) };
+    const d = TAIL_DATE.exec(p);
+    if (d?.[1]) {
+      out.year = Number(d[1]);
+      out.month = Number(d[2]);
+    } else if (d?.[3]) {
+      const t = new Date(Number(d[3]) * 1000);
+      out.year = t.getUTCFullYear();
+      out.month = t.getUTCMonth() + 1;
+    }
+    return out;
+  }
+  m = RFC5424.exec(p);
+  if (m) {
+    const out: Prefix = {};
+    if (m[2] !== '-') out.host = m[2];
+    if (m[3] !== '-') out.ident = m[3];
+    const pid = Number(m[4]);
+    if (Number.isInteger(pid) && pid > 0) out.pid = pid;
+    const d = /^(\d{4})-(\d\d)-/.exec(m[1] as string);
+    if (d) {
+      out.year = Number(d[1]);
+      out.month = Number(d[2]);
+    }
+    return out;
+  }
+  m = STAMPED.exec(p);
+  if (m) {
+    const out: Prefix = { year: Number(m[1]), month: Number(m[2]) };
+    const host = m[3] === undefined ? undefined : LABEL_HOST.exec(m[3]);
+    if (host) out.host = host[1];
+    return out;
+  }
+  return undefined;
+}
