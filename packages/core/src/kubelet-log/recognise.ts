@@ -61,6 +61,12 @@ const CLAIMED = new Set([
   'syncTerminatedPod enter',
   'syncTerminatedPod exit',
   'Pod worker has observed request to terminate',
+  'Pod indicated lifecycle completed naturally and should now terminate',
+  'Pod terminated all containers successfully',
+  'SyncTerminatingRuntimePod enter',
+  'SyncTerminatingRuntimePod exit',
+  'Sandbox for pod has changed. Need to start a new one',
+  'Sandbox for pod has no IP address. Need to start a new one',
   'Pod is orphaned and must be torn down',
   'Pod is marked for graceful deletion, begin teardown',
   'Pod is being evicted by the kubelet, begin teardown',
@@ -75,7 +81,7 @@ const CLAIMED_LENGTHS = new Set([...CLAIMED].map((m) => m.length));
 
 /** How the glog-style messages the families read begin (one test instead of asking every family). */
 const GLOG_CLAIMED =
-  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod)/;
+  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Sandbox for pod "|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod)/;
 
 function claimed(msg: string): boolean {
   return CLAIMED.has(msg) || msg.startsWith('SyncLoop') || msg.startsWith('Skipping pod synchronization');

@@ -167,6 +167,36 @@ describe('lines whose meaning needs the kubelet version or the line before', () 
     expect(of(events, 'sync.start').map((e) => e.workType)).toEqual(['TerminatingPod']);
   });
 
+  it("the rest of a worker's way down, and the other reasons a sandbox is made again", () => {
+    const U2 = '22222222-bbbb-cccc-dddd-eeeeeeeeeeee';
+    const { events, summary } = run([
+      k('"SyncLoop ADD" source="api" pods=["shop/web-0"]', 0),
+      k(
+        `"Pod indicated lifecycle completed naturally and should now terminate" pod="shop/web-0" podUID="${UID}"`,
+      ),
+      k(`"Pod terminated all containers successfully" pod="shop/web-0" podUID="${UID}"`),
+      // v1.27+: a pod only the runtime knows (an orphan) is torn down by its own function
+      k(`"SyncTerminatingRuntimePod enter" pod="shop/old-0" podUID="${U2}"`),
+      k(`"SyncTerminatingRuntimePod exit" pod="shop/old-0" podUID="${U2}"`),
+      k('"Sandbox for pod has changed. Need to start a new one" pod="shop/web-1"'),
+      k(`Sandbox for pod "web-2_shop(${U2}x)" has no IP address. Need to start a new one`),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(of(events, 'worker.state').map((e) => [e.pod, e.to])).toEqual([
+      ['shop/web-0', 'TerminatingPod'],
+      ['shop/web-0', 'TerminatedPod'],
+      ['shop/old-0', 'TerminatingPod'],
+    ]);
+    expect(of(events, 'sync.result').map((e) => [e.pod, e.workType, e.durationMs])).toEqual([
+      ['shop/old-0', 'TerminatingPod', 1000],
+    ]);
+    expect(
+      of(events, 'runtime.call')
+        .filter((e) => e.method === 'RunPodSandbox')
+        .map((e) => e.pod),
+    ).toEqual(['shop/web-1', 'shop/web-2']);
+  });
+
   it('the loop\'s probe lines: readiness "" (before v1.32) and "not ready" are failures, as is startup "unhealthy"', () => {
     const { events } = run([
       k('"SyncLoop (probe)" probe="readiness" status="" pod="shop/web-0"', 0),

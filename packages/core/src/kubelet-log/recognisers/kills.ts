@@ -6,7 +6,8 @@
  *   "Killing container with a grace period override" … gracePeriod=2
  *   Killing unwanted pod "a"      "Killing unwanted pod" podName="a"            (kubelet_pods.go)
  *   No sandbox for pod "a_ns(uid)" can be found. Need to start a new one       (kuberuntime_manager.go)
- *   "No sandbox for pod can be found. Need to start a new one" pod="ns/a"       (also "No ready sandbox …")
+ *   "No sandbox for pod can be found. Need to start a new one" pod="ns/a"       (also "No ready sandbox …",
+ *   "Sandbox for pod has changed. …", "Sandbox for pod has no IP address. …"; glog: Sandbox for pod "a_ns(uid)" …)
  *   Orphaned pod "uid" found, removing    "Cleaned up orphaned pod volumes dir" podUID=…  (kubelet_volumes.go)
  * Kills become runtime.call StopContainer (grace period kept; the override line before a kill marks it), an
  * unwanted pod a SyncPodKill update, a missing sandbox the RunPodSandbox call it leads to (see sandbox()), an orphan cleanup the pod's last worker state (Forgotten).
@@ -25,7 +26,8 @@ const OLD_KILL = /^Killing container "(?:[\w-]+:\/\/)?([^"]*)" with (\d+) second
 /** the override line killContainer writes (-v=3) just before its kill line for the same container */
 const OLD_OVERRIDE =
   /^Killing container "(?:[\w-]+:\/\/)?([^"]*)", but using (\d+) second grace period override/;
-const OLD_SANDBOX = /^No (?:ready )?sandbox for pod "([^"]*)" can be found/;
+const OLD_SANDBOX =
+  /^(?:No (?:ready )?sandbox for pod "([^"]*)" can be found|Sandbox for pod "([^"]*)" has (?:changed|no IP address)\. Need to start a new one)/;
 const OLD_UNWANTED = /^Killing unwanted pod "([^"]*)"/;
 const OLD_ORPHAN = /^Orphaned pod "([^"]*)" found, removing/;
 
@@ -87,7 +89,8 @@ export function kills(m: Msg, ctx: Ctx): boolean {
     }
     if (
       s.msg.startsWith('No sandbox for pod can be found') ||
-      s.msg.startsWith('No ready sandbox for pod can be found')
+      s.msg.startsWith('No ready sandbox for pod can be found') ||
+      (s.msg.startsWith('Sandbox for pod has ') && s.msg.endsWith('Need to start a new one'))
     ) {
       const pod = fromRef(kv.pod);
       if (!pod) return false;
@@ -127,7 +130,7 @@ export function kills(m: Msg, ctx: Ctx): boolean {
   }
   r = OLD_SANDBOX.exec(t);
   if (r) {
-    const p = fromFullName(r[1] as string);
+    const p = fromFullName((r[1] ?? r[2]) as string);
     if (!p) return false;
     sandbox(ctx, p.pod, p.uid);
     return true;

@@ -7,7 +7,9 @@
  *   "SyncPod enter"/"SyncPod exit" isTerminal=…  ("syncPod …" before v1.27)      → sync.start / sync.result
  *   "SyncTerminatingPod enter"/"exit", "SyncTerminatedPod enter"/"exit"      → worker.state, sync.result
  *   "Pod is orphaned and must be torn down", "… begin teardown"                 → worker.update SyncPodKill, TerminatingPod
- *   "Pod worker has observed request to terminate"                            → worker.state TerminatingPod
+ *   "Pod worker has observed request to terminate", "… completed naturally …"  → worker.state TerminatingPod
+ *   "SyncTerminatingRuntimePod enter"/"exit" (an orphan, v1.27+)              → as SyncTerminatingPod
+ *   "Pod terminated all containers successfully"                              → worker.state TerminatedPod
  *   "Pod is complete and the worker can now stop"                             → worker.state Finished
  *   "Pod has been terminated and is no longer known to the kubelet, remove all history" → Forgotten
  */
@@ -53,7 +55,10 @@ export function workers(m: Msg, ctx: Ctx): boolean {
   const node = ctx.node;
   const key = podUID ?? pod ?? '';
   // the sync functions were unexported before v1.27: "syncPod enter"
-  const msg = s.msg.charCodeAt(0) === 115 && s.msg.startsWith('sync') ? `S${s.msg.slice(1)}` : s.msg;
+  // and the runtime-only pod's (an orphan, v1.27+) is the terminating one's
+  const msg = (
+    s.msg.charCodeAt(0) === 115 && s.msg.startsWith('sync') ? `S${s.msg.slice(1)}` : s.msg
+  ).replace('SyncTerminatingRuntimePod', 'SyncTerminatingPod');
   // one UpdatePod call may write "first time", a teardown line and "Notifying pod of pending update": one update
   const announced = node.announced.get(key);
   node.announced.delete(key);
@@ -126,7 +131,11 @@ export function workers(m: Msg, ctx: Ctx): boolean {
       return true;
     }
     case 'Pod worker has observed request to terminate':
+    case 'Pod indicated lifecycle completed naturally and should now terminate':
       node.workerTo(ctx, podUID, pod, 'TerminatingPod');
+      return true;
+    case 'Pod terminated all containers successfully':
+      node.workerTo(ctx, podUID, pod, 'TerminatedPod');
       return true;
     case 'Pod is complete and the worker can now stop':
       node.workerTo(ctx, podUID, pod, 'Finished');
