@@ -242,6 +242,18 @@ describe('log shippers, other loggers in the same process, sections and dated pr
     expect(events.map((e) => new Date(e.time).getUTCFullYear())).toEqual([2024, 2024, 2024, 2024, 2024]);
   });
 
+  it("oc adm node-logs over several nodes: each line behind its node's name, glog headers included", () => {
+    const text = [
+      'winworker-a Log file created at: 2024/08/20 20:00:00',
+      'winworker-a Running on machine: WINWORKER-A',
+      `winworker-a ${hdr(2, ADD)}`,
+      `winworker-b ${hdr(3, ADD, 4321)}`,
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ understood: 4, nodes: ['winworker-a', 'winworker-b'], pods: 2 });
+    expect(events.map((e) => new Date(e.time).getUTCFullYear())).toEqual([2024, 2024]);
+  });
+
   it("k3s: its logrus and etcd lines under the same identifier are another program's", () => {
     const k3s = (s: number, msg: string) => `Aug 20 20:41:0${s} srv k3s[812]: ${msg}`;
     const text = [

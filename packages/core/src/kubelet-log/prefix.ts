@@ -2,7 +2,7 @@
  * The prefixes a kubelet line arrives behind, read into its host, program, pid and (when the prefix has one)
  * the year and month klog headers lack: journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, `-o
  * short-iso[-precise]`, `-o short-full`, `-o short-unix`, one whose start was cut), syslog's RFC 5424 header, a bare
- * `host: ` (talosctl, kubectl logs --prefix), the CRI container-log prefix (`<RFC 3339> stderr F `), a stamp alone
+ * `host: ` (talosctl, kubectl logs --prefix) or `host ` (oc adm node-logs), the CRI container-log prefix (`<RFC 3339> stderr F `), a stamp alone
  * (`crictl logs -t`) or with Loki's labels (`logcli`). Called by classify (header.ts) with the text before a klog
  * header; the short-format prefixes of a log are few, so they are read once and remembered.
  */
@@ -13,6 +13,8 @@ export const SYSLOG =
 /** what is left of a syslog prefix whose start was cut off */
 const SYSLOG_TAIL = /(?:^|\s)(\S+) ([^\s[\]:]+)\[(\d+)\]: ?$/;
 const HOST_ONLY = /^([\w.-]+): ?$/;
+/** a node's name and a blank (`oc adm node-logs` over several nodes): a lowercase DNS name */
+const HOST_WORD = /^([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?) $/;
 /** syslog's RFC 5424 header (rsyslog's RSYSLOG_SyslogProtocol23Format): `<pri>1 stamp host app procid msgid sd ` */
 const RFC5424 = /^<\d{1,3}>\d{1,2} (\S+) (\S+) (\S+) (\S+) \S+ (?:-|\[.*\]) ?$/;
 /** a stamp alone (`crictl logs -t`, `kubectl logs --timestamps`), or with Loki's labels (`logcli query`) */
@@ -95,7 +97,7 @@ export function parsePrefix(p: string): Prefix | undefined {
   }
   m = CRI.exec(p);
   if (m) return { year: Number(m[1]), month: Number(m[2]), partial: m[3] === 'P' };
-  m = HOST_ONLY.exec(p);
+  m = HOST_ONLY.exec(p) ?? HOST_WORD.exec(p);
   if (m) return { host: m[1] };
   m = SYSLOG_TAIL.exec(p);
   if (m) {

@@ -46,6 +46,9 @@ const CRI_RECORD = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) /;
 const GLOG_CREATED = /^Log file created at: (\d{4})\/(\d\d)\/\d\d \d\d:\d\d:\d\d\s*$/;
 const GLOG_MACHINE = /^Running on machine: (\S+)\s*$/;
 const GLOG_HEADER = /^(?:Binary: |Log line format: \[IWEF\])/;
+/** glog's header behind a node's name (`oc adm node-logs --path=kubelet/kubelet.log` over several nodes) */
+const NAMED_GLOG_HEADER =
+  /^[a-z0-9][-a-z0-9.]* ((?:Log file created at|Running on machine|Binary|Log line format): .*)$/;
 /**
  * `==> name <==`: a section of several logs in one (`minikube logs`, `tail` of several files); only a section
  * whose name says kubelet is read, the others are other programs'.
@@ -295,8 +298,11 @@ export class EntryReader {
         this.begin(e);
         return;
       }
-      case 'cont':
+      case 'cont': {
+        const named = line.text.charCodeAt(0) >= 48 ? NAMED_GLOG_HEADER.exec(line.text) : null;
+        if (named && this.glogHeader(named[1] as string)) return;
         this.continueEntry(line.prefix, line.text, no);
+      }
     }
   }
 
