@@ -38,6 +38,14 @@ export interface Ctx {
   emit(d: Draft): void;
 }
 
+/**
+ * An event a recogniser emitted that still waits in the reorder window (the Interpreter numbers it only when it
+ * leaves): a later line of the same action may still complete it.
+ */
+export function waiting(d: Draft): boolean {
+  return (d as { seq?: number }).seq === 0;
+}
+
 /** how long a second report of the same PLEG event is taken as the same event */
 const PLEG_SAME_MS = 60_000;
 
@@ -61,8 +69,8 @@ export class NodeState {
    * same call into it.
    */
   readonly announced = new Map<string, { update: Draft; state: Draft | undefined }>();
-  /** a kill's grace period override, by container, until the kill's own line (kills.ts) */
-  readonly killOverride = new Map<string, true>();
+  /** containers whose kill's grace period was overridden, until the kill's own line (kills.ts) */
+  readonly killOverride = new Set<string>();
   /**
    * Pods (ns/name) whose missing sandbox was read as a RunPodSandbox, when, with nothing since (no sync error, no
    * PLEG event); and pods deleted or removed since their last ADD. kills.ts uses both.
@@ -134,11 +142,9 @@ export class NodeState {
    * pod's last death for the back-off windows after it.
    */
   private addExitCode(key: string, podUID: string, exitCode: number): void {
-    const d = this.diedWithoutCode.get(key) as
-      | (Draft & { seq?: number; exitCode?: number; time?: number })
-      | undefined;
+    const d = this.diedWithoutCode.get(key) as (Draft & { exitCode?: number; time?: number }) | undefined;
     this.diedWithoutCode.delete(key);
-    if (d?.seq !== 0) return;
+    if (!d || !waiting(d)) return;
     d.exitCode = exitCode;
     const died = this.lastDied.get(podUID);
     if (died && died.time === d.time && died.exitCode === undefined) died.exitCode = exitCode;

@@ -10,7 +10,8 @@
  *   "Sandbox for pod has changed. …", "Sandbox for pod has no IP address. …"; glog: Sandbox for pod "a_ns(uid)" …)
  *   Orphaned pod "uid" found, removing    "Cleaned up orphaned pod volumes dir" podUID=…  (kubelet_volumes.go)
  * Kills become runtime.call StopContainer (grace period kept; the override line before a kill marks it), an
- * unwanted pod a SyncPodKill update, a missing sandbox the RunPodSandbox call it leads to (see sandbox()), an orphan cleanup the pod's last worker state (Forgotten).
+ * unwanted pod a SyncPodKill update, a missing sandbox the RunPodSandbox call it leads to (see sandbox()), an
+ * orphan cleanup the pod's last worker state (Forgotten).
  */
 import { fromFullName, fromRef } from '../pods.ts';
 import type { Ctx, Draft, Msg } from '../state.ts';
@@ -66,13 +67,14 @@ export function kills(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
     const kv = s.kv;
-    const which = kv.containerID ?? `${kv.podUID ?? kv.pod}/${kv.containerName}`;
-    if (s.msg === 'Killing container with a grace period override') {
-      // the kill's own line follows with the grace period used: one stop, marked overridden
-      ctx.node.killOverride.set(which, true);
-      return true;
-    }
-    if (s.msg === 'Killing container with a grace period') {
+    const overridden = s.msg === 'Killing container with a grace period override';
+    if (overridden || s.msg === 'Killing container with a grace period') {
+      const which = kv.containerID ?? `${kv.podUID ?? kv.pod}/${kv.containerName}`;
+      // the kill's own line follows the override's with the grace period used: one stop, marked overridden
+      if (overridden) {
+        ctx.node.killOverride.add(which);
+        return true;
+      }
       const grace = Number(kv.gracePeriod);
       const override = ctx.node.killOverride.delete(which);
       stop(ctx, {
@@ -109,7 +111,7 @@ export function kills(m: Msg, ctx: Ctx): boolean {
   if (t.startsWith('Killing container')) {
     const o = OLD_OVERRIDE.exec(t);
     if (o) {
-      ctx.node.killOverride.set(o[1] as string, true);
+      ctx.node.killOverride.add(o[1] as string);
       return true;
     }
     const r = OLD_KILL.exec(t);

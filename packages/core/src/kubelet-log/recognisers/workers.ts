@@ -15,7 +15,7 @@
  */
 import type { UpdateType, WorkType } from '../../events/trace.ts';
 import { fromRef } from '../pods.ts';
-import type { Ctx, Draft, Msg } from '../state.ts';
+import { type Ctx, type Draft, type Msg, waiting } from '../state.ts';
 
 const UPDATE_TYPES: Record<string, UpdateType> = {
   create: 'SyncPodCreate',
@@ -63,14 +63,13 @@ export function workers(m: Msg, ctx: Ctx): boolean {
   const announced = node.announced.get(key);
   node.announced.delete(key);
   if (TEARDOWN.has(msg)) {
-    const update = announced?.update as { updateType?: UpdateType; seq?: number } | undefined;
-    if (update && update.seq === 0) {
+    if (announced && waiting(announced.update)) {
       // the first update of a pod to be torn down (an orphan after a restart): a kill, and the worker terminating
-      update.updateType = 'SyncPodKill';
-      const state = announced?.state as { to?: string; seq?: number } | undefined;
-      if (state && state.seq === 0) state.to = 'TerminatingPod';
+      (announced.update as { updateType?: UpdateType }).updateType = 'SyncPodKill';
+      if (announced.state && waiting(announced.state))
+        (announced.state as { to?: string }).to = 'TerminatingPod';
       node.worker.set(key, 'TerminatingPod');
-      node.announced.set(key, announced as { update: Draft; state: Draft | undefined });
+      node.announced.set(key, announced);
       return true;
     }
     const d: Draft = { type: 'worker.update', updateType: 'SyncPodKill', coalesced: false, pod, podUID };
