@@ -7,7 +7,7 @@
  * under the prefix their fields make). Called by KubeletLogParser for every line; a klog line's result is one
  * object reused by the next call (KLOG_LINE), otherwise stateless.
  */
-import { NO_PREFIX, type Prefix, parsePrefix, prefixBefore, SYSLOG } from './prefix.ts';
+import { NO_PREFIX, type Prefix, parsePrefix, prefixBefore, prefixOfPlain, SeenPrefixes } from './prefix.ts';
 import { unwrap } from './wrapped.ts';
 
 /** glog/klog text header: severity, MMDD hh:mm:ss.uuuuuu, thread id (the pid), file:line] */
@@ -188,7 +188,14 @@ function klogLine(raw: string, at: number, prefix: Prefix): Line {
   return k;
 }
 
-export function classify(raw: string): Line {
+/** for a caller that reads lines one at a time, outside an input (the direction sniffer) */
+const NOTHING_SEEN = new SeenPrefixes();
+
+/**
+ * `seen`: the prefix forms this input's kubelet lines came behind so far (the caller notes each klog line's
+ * prefix in it), by which a line without a header behind a node's name or a stamp alone is still read.
+ */
+export function classify(raw: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
   if (isBlank(raw)) return BLANK;
   // a JSON record (docker json-file, klog JSON, journald's export) may carry a klog header inside its text:
   // look at it first (`journalctl -o json-seq` puts an ASCII record separator before each record)
@@ -233,14 +240,13 @@ export function classify(raw: string): Line {
   }
   // no header: a journald line of a kubelet identifier continues the entry before it; another identifier
   // is another program; without a prefix it is a continuation unless it starts like another log
-  const sys = SYSLOG.exec(raw.slice(0, raw.indexOf(': ') + 2));
-  if (sys) {
-    const prefix = parsePrefix(sys[0]) as Prefix;
-    if (!isKubeletIdent(prefix)) return OTHER;
-    const text = raw.slice(sys[0].length);
+  const plain = prefixOfPlain(raw, seen);
+  if (plain) {
+    if (!isKubeletIdent(plain.prefix)) return OTHER;
+    const text = raw.slice(plain.at);
     // a process that hosts the kubelet (k3s, kubelite) writes its own logrus and zap lines too
     if (FOREIGN_TEXT.test(text)) return OTHER;
-    return { kind: 'cont', prefix, text };
+    return { kind: 'cont', prefix: plain.prefix, text };
   }
   if (FOREIGN.test(raw)) return OTHER;
   return { kind: 'cont', prefix: NO_PREFIX, text: raw };

@@ -33,6 +33,11 @@ export interface Prefix {
   month?: number;
   /** CRI log record flagged P: the message goes on in the next record */
   partial?: boolean;
+  /**
+   * A prefix a line without a klog header cannot be told by alone: a node's name (`host: `, `host `), its exact
+   * text; a stamp alone or with labels, 'stamp'. SeenPrefixes remembers them.
+   */
+  lead?: string;
 }
 
 export const NO_PREFIX: Prefix = {};
@@ -98,7 +103,7 @@ export function parsePrefix(p: string): Prefix | undefined {
   m = CRI.exec(p);
   if (m) return { year: Number(m[1]), month: Number(m[2]), partial: m[3] === 'P' };
   m = HOST_ONLY.exec(p) ?? HOST_WORD.exec(p);
-  if (m) return { host: m[1] };
+  if (m) return { host: m[1], lead: p };
   m = SYSLOG_TAIL.exec(p);
   if (m) {
     const out: Prefix = { host: m[1], ident: m[2], pid: Number(m[3]) };
@@ -129,10 +134,75 @@ export function parsePrefix(p: string): Prefix | undefined {
   }
   m = STAMPED.exec(p);
   if (m) {
-    const out: Prefix = { year: Number(m[1]), month: Number(m[2]) };
+    const out: Prefix = { year: Number(m[1]), month: Number(m[2]), lead: 'stamp' };
     const host = m[3] === undefined ? undefined : LABEL_HOST.exec(m[3]);
     if (host) out.host = host[1];
     return out;
   }
   return undefined;
+}
+
+/** the start of an RFC 5424 line: its header up to and with the structured data (`-` or `[…]…`) */
+const RFC5424_START = /^<\d{1,3}>\d{1,2} \S+ \S+ \S+ \S+ \S+ (?:-|(?:\[[^\]]*\])+)(?: |$)/;
+/** a stamp alone or with Loki's labels at the start of a line */
+const STAMPED_START = /^\d{4}-\d\d-\d\dT\S+ (?:\{[^}]*\} )?/;
+
+/**
+ * The prefix of a line without a klog header (the next line of a multi-line message, a line the kubelet wrote
+ * without one): journald and syslog records, whose program and pid every such line repeats, and RFC 5424
+ * records are read as they are; a node's name or a stamp alone only when the kubelet lines of the same input
+ * came behind that very form (SeenPrefixes), since a message's own line may start the same way. The prefix
+ * and where the text after it starts, or undefined.
+ */
+export function prefixOfPlain(raw: string, seen: SeenPrefixes): { prefix: Prefix; at: number } | undefined {
+  // a stamp first, when this input's lines have one: an ISO stamp and a message's `word word: ` read as syslog
+  const stamped = seen.stamp(raw);
+  if (stamped) return stamped;
+  const colon = raw.indexOf(': ');
+  if (colon > 0) {
+    const p = raw.slice(0, colon + 2);
+    if (SYSLOG.test(p) || SYSLOG_TAIL.test(p)) {
+      const prefix = parsePrefix(p);
+      if (prefix) return { prefix, at: p.length };
+    }
+  }
+  const c0 = raw.charCodeAt(0);
+  if (c0 === 60) {
+    const m = RFC5424_START.exec(raw);
+    const prefix = m && parsePrefix(m[0]);
+    if (m && prefix) return { prefix, at: m[0].length };
+  }
+  return seen.host(raw);
+}
+
+/**
+ * The prefix forms of one input that prefixOfPlain cannot read alone, remembered from its kubelet lines (the
+ * reader notes every klog line's prefix). Memory: a few hundred node names at most.
+ */
+export class SeenPrefixes {
+  private readonly leads = new Set<string>();
+  private stamped = false;
+
+  note(p: Prefix): void {
+    const lead = p.lead;
+    if (lead === undefined) return;
+    if (lead === 'stamp') this.stamped = true;
+    else if (this.leads.size < 512) this.leads.add(lead);
+  }
+
+  /** a node's name this input's kubelet lines came behind, at the start of raw */
+  host(raw: string): { prefix: Prefix; at: number } | undefined {
+    if (this.leads.size === 0) return undefined;
+    const sp = raw.indexOf(' ');
+    const lead = sp > 0 ? raw.slice(0, sp + 1) : '';
+    return this.leads.has(lead) ? { prefix: parsePrefix(lead) as Prefix, at: lead.length } : undefined;
+  }
+
+  /** a stamp (with labels) at the start of raw, when this input's kubelet lines came behind one */
+  stamp(raw: string): { prefix: Prefix; at: number } | undefined {
+    if (!this.stamped || raw.charCodeAt(4) !== 45) return undefined;
+    const m = STAMPED_START.exec(raw);
+    const prefix = m && parsePrefix(m[0]);
+    return m && prefix ? { prefix, at: m[0].length } : undefined;
+  }
 }

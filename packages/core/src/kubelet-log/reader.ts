@@ -15,7 +15,7 @@ import { continues, type Entry, openness } from './entry.ts';
 import { classify, type Line } from './header.ts';
 import { LineSplitter } from './lines.ts';
 import { Nodes } from './nodes.ts';
-import type { Prefix } from './prefix.ts';
+import { type Prefix, SeenPrefixes } from './prefix.ts';
 import { looksReversed } from './reverse.ts';
 import type { NodeState } from './state.ts';
 import { LocalClock } from './time.ts';
@@ -64,6 +64,8 @@ export class EntryReader {
   readonly counts = { other: 0, blank: 0, tooLong: 0, header: 0 };
   /** the machine the last glog file header named: the host of the bare lines after it */
   private machine: Prefix | undefined;
+  /** the prefix forms this input's kubelet lines came behind (a node's name, a stamp alone) */
+  private readonly seen = new SeenPrefixes();
   /** in a `==> name <==` section of another program's log */
   private otherSection = false;
   private mode: 'detect' | 'forward' | 'reversed';
@@ -203,7 +205,7 @@ export class EntryReader {
       return;
     }
     if ((c0 === 76 || c0 === 82 || c0 === 66) && this.glogHeader(raw)) return;
-    let line: Line = classify(raw);
+    let line: Line = classify(raw, this.seen);
     if (line.kind === 'docker') {
       const t = line.time;
       const y = Number(t.slice(0, 4));
@@ -213,7 +215,7 @@ export class EntryReader {
         return;
       }
       const joined = this.release(line.log.endsWith('\n') ? line.log.slice(0, -1) : line.log, no);
-      line = classify(joined.text);
+      line = classify(joined.text, this.seen);
       if (line.kind === 'docker') line = { kind: 'other' };
       this.take(line, joined.line, joined.lines);
       return;
@@ -248,7 +250,7 @@ export class EntryReader {
   }
 
   private read(j: { text: string; line: number; lines: number }): void {
-    this.take(classify(j.text), j.line, j.lines);
+    this.take(classify(j.text, this.seen), j.line, j.lines);
   }
 
   private take(line: Line, no: number, span: number): void {
@@ -260,6 +262,7 @@ export class EntryReader {
         this.counts.other++;
         return;
       case 'klog': {
+        this.seen.note(line.prefix);
         if (line.prefix.year !== undefined)
           this.clock.setYear(line.prefix.year, line.prefix.month ?? line.month);
         const bare = line.prefix.host === undefined && this.machine !== undefined;

@@ -1,0 +1,101 @@
+/**
+ * One log, every way it is handed over: the kubelet lines of a real journald sample (03, with multi-line probe
+ * output whose every line carries the prefix, as journald stores a stream) are taken out of their prefixes and
+ * put behind each prefix the importer reads, and each form must give the events the bare klog lines give, line
+ * for line (the node's name aside, which only some forms carry). A prefix read on header lines but not on the
+ * lines that continue them shows here: the output of a failed probe gains the prefix, or is lost as another
+ * program's line.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../events/trace.ts';
+import { importKubeletLog } from './index.ts';
+
+const SAMPLE = join(
+  import.meta.dirname,
+  'testdata',
+  '03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log',
+);
+const HOST = 'node-a';
+const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+/** journald's short prefix as the sample has it */
+const JOURNALD = /^[A-Z][a-z]{2} +\d+ \d\d:\d\d:\d\d \S+ [^\s:[]+\[\d+\]: /;
+const KLOG = /^[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) /;
+
+interface Stamp {
+  ms: number;
+  us: string;
+  pid: number;
+}
+
+/** each kubelet line of the sample without its prefix, and the stamp of the entry it belongs to */
+function kubeletLines(): { lines: string[]; stamps: Stamp[] } {
+  const lines = readFileSync(SAMPLE, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.replace(JOURNALD, ''));
+  let last: Stamp = { ms: 0, us: '000000', pid: 1 };
+  const stamps = lines.map((l) => {
+    const m = KLOG.exec(l);
+    if (m) {
+      const [mo, d, h, mi, s] = m.slice(1, 6).map(Number) as [number, number, number, number, number];
+      last = { ms: Date.UTC(2024, mo - 1, d, h, mi, s), us: m[6] as string, pid: Number(m[7]) };
+    }
+    return last;
+  });
+  return { lines, stamps };
+}
+
+const iso = (t: Stamp) => `${new Date(t.ms).toISOString().slice(0, 19)}.${t.us}Z`;
+const short = (t: Stamp) => {
+  const d = new Date(t.ms);
+  return `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, '0')} ${d.toISOString().slice(11, 19)}`;
+};
+
+/** each form: the prefix of a line, given its stamp and its number */
+const FORMS: Record<string, (t: Stamp, i: number) => string> = {
+  'journalctl -o short-precise': (t) => `${short(t)}.${t.us} ${HOST} kubelet[${t.pid}]: `,
+  'journalctl -o short-iso': (t) => `${iso(t).slice(0, 19)}+0000 ${HOST} kubelet[${t.pid}]: `,
+  'journalctl -o short-full': (t) =>
+    `Sun ${iso(t).slice(0, 10)} ${iso(t).slice(11, 19)} UTC ${HOST} kubelet[${t.pid}]: `,
+  'journalctl -o short-unix': (t) => `${t.ms / 1000}.${t.us} ${HOST} kubelet[${t.pid}]: `,
+  'journalctl -o short-monotonic': (t, i) =>
+    `[${String(1000 + i).padStart(6)}.000000] ${HOST} kubelet[${t.pid}]: `,
+  'journalctl -o with-unit': (t) => `${short(t)} ${HOST} kubelet.service[${t.pid}]: `,
+  'RFC 5424 syslog': (t) => `<30>1 ${iso(t)} ${HOST} kubelet ${t.pid} - - `,
+  'oc adm node-logs': (t) => `${HOST} ${short(t)} ${HOST} kubelet[${t.pid}]: `,
+  'a node name and a colon (talosctl)': () => `${HOST}: `,
+  'a node name (oc adm node-logs of a file)': () => `${HOST} `,
+  'crictl logs -t': (t) => `${iso(t)} `,
+  logcli: (t) => `${iso(t)} {host="${HOST}", unit="kubelet.service"} `,
+};
+
+/** the events without the node's name, which the bare form gives as the pid */
+const strip = (events: TraceEvent[]) => events.map(({ node: _node, ...rest }) => rest);
+
+describe('one log behind every prefix', () => {
+  const { lines, stamps } = kubeletLines();
+  const bare = importKubeletLog(`${lines.join('\n')}\n`, { year: 2024 });
+
+  it('the bare lines read as the sample does', () => {
+    expect(bare.summary).toMatchObject({ other: 0, nodes: ['pid 2473'] });
+    // a probe's output written as `output=<` and two more lines: the continuation lines this test is about
+    const probe = bare.events.find((e) => e.type === 'probe.result' && e.origin?.line === 143);
+    expect(probe).toMatchObject({
+      probe: 'Liveness',
+      output: "/bin/bash: line 3: kill: `': not a pid or valid job spec",
+    });
+  });
+
+  for (const [name, prefix] of Object.entries(FORMS)) {
+    it(name, () => {
+      const text = lines.map((l, i) => prefix(stamps[i] as Stamp, i) + l).join('\n');
+      const got = importKubeletLog(`${text}\n`, { year: 2024 });
+      expect(got.summary.other).toBe(0);
+      expect(strip(got.events)).toEqual(strip(bare.events));
+      // every form but a stamp alone names the node
+      expect(got.summary.nodes).toEqual([name === 'crictl logs -t' ? 'pid 2473' : HOST]);
+    });
+  }
+});
