@@ -12,6 +12,8 @@
  * young generation's pages) 0.06 s. The lines cut from a string keep it alive, and a small one is cheap to keep.
  */
 export const DECODE_BYTES = 1 << 16;
+/** a longer line is skipped (counted): what one line may hold by default */
+export const MAX_LINE_CHARS = 1 << 20;
 
 export interface LineSink {
   line(text: string, lineNo: number): void;
@@ -26,7 +28,7 @@ export class LineSplitter {
 
   constructor(
     private readonly sink: LineSink,
-    private readonly maxLineChars = 1 << 20,
+    private readonly maxLineChars = MAX_LINE_CHARS,
   ) {}
 
   get lines(): number {

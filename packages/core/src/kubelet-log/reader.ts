@@ -13,9 +13,10 @@
  */
 import { continues, type Entry, openness } from './entry.ts';
 import { classify, type Line } from './header.ts';
-import { LineSplitter } from './lines.ts';
+import { LineSplitter, MAX_LINE_CHARS } from './lines.ts';
 import { Nodes } from './nodes.ts';
 import { type Prefix, SeenPrefixes } from './prefix.ts';
+import { PrettyJson } from './pretty-json.ts';
 import { looksReversed } from './reverse.ts';
 import type { NodeState } from './state.ts';
 import { LocalClock } from './time.ts';
@@ -57,6 +58,8 @@ const SECTION = /^==> (.+) <==\s*$/;
 
 export class EntryReader {
   private readonly splitter: LineSplitter;
+  /** records pretty-printed over many lines (json-pretty, gcloud), when the input is such a document */
+  private readonly pretty: PrettyJson;
   private readonly clock: LocalClock;
   private readonly nodes = new Nodes();
   private last: Entry | undefined;
@@ -85,6 +88,18 @@ export class EntryReader {
       },
       o.maxLineChars,
     );
+    this.pretty = new PrettyJson(
+      {
+        record: (text, line, lines) => this.take(classify(text, this.seen), line, lines),
+        structural: () => {
+          this.counts.header++;
+        },
+        dropped: (lines) => {
+          this.counts.other += lines;
+        },
+      },
+      o.maxLineChars ?? MAX_LINE_CHARS,
+    );
     this.clock = new LocalClock(o.year ?? new Date().getUTCFullYear(), o.tz);
     this.mode = o.reversed === true ? 'reversed' : o.reversed === false ? 'forward' : 'detect';
   }
@@ -109,6 +124,7 @@ export class EntryReader {
       for (let i = held.length - 1; i >= 0; i--)
         this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
     }
+    this.pretty.end(this.lines);
     if (this.carry) this.read(this.release('', this.carry.line));
     for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
   }
@@ -180,6 +196,7 @@ export class EntryReader {
    * flagged P) are joined before they are read; the entry counts all their lines.
    */
   private processLine(raw: string, no: number, final = false): void {
+    if (this.pretty.take(raw, no)) return;
     // the CRI log format starts with a year; nothing else a kubelet writes starts with four digits and a dash
     const cri = raw.charCodeAt(4) === 45 && raw.charCodeAt(0) <= 57 ? CRI_RECORD.exec(raw) : null;
     if (cri) {
@@ -256,10 +273,10 @@ export class EntryReader {
   private take(line: Line, no: number, span: number): void {
     switch (line.kind) {
       case 'blank':
-        this.counts.blank++;
+        this.counts.blank += span;
         return;
       case 'other':
-        this.counts.other++;
+        this.counts.other += span;
         return;
       case 'klog': {
         this.seen.note(line.prefix);

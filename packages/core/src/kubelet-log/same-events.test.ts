@@ -71,6 +71,57 @@ const FORMS: Record<string, (t: Stamp, i: number) => string> = {
   logcli: (t) => `${iso(t)} {host="${HOST}", unit="kubelet.service"} `,
 };
 
+/** a journald record of one line, as journalctl -o json writes it (strings; the time in µs) */
+const journald = (l: string, t: Stamp) => ({
+  __REALTIME_TIMESTAMP: String(t.ms * 1000 + Number(t.us)),
+  _HOSTNAME: HOST,
+  SYSLOG_IDENTIFIER: 'kubelet',
+  _PID: String(t.pid),
+  MESSAGE: l,
+});
+const pretty = (o: unknown, indent: string) =>
+  JSON.stringify(o, null, '\t')
+    .split('\n')
+    .map((x) => indent + x)
+    .join('\n');
+
+/** forms that wrap each line in a JSON record: the whole text, given the lines and their stamps */
+const RECORDS: Record<string, (lines: string[], stamps: Stamp[]) => string> = {
+  'journalctl -o json': (ls, st) => ls.map((l, i) => JSON.stringify(journald(l, st[i] as Stamp))).join('\n'),
+  'journalctl -o json-pretty': (ls, st) =>
+    ls.map((l, i) => pretty(journald(l, st[i] as Stamp), '')).join('\n'),
+  'gcloud logging read --format=json (Cloud Logging entries, an array)': (ls, st) =>
+    `[\n${ls
+      .map((l, i) => {
+        const { _HOSTNAME: _h, ...payload } = journald(l, st[i] as Stamp);
+        const entry = {
+          insertId: `id${i}`,
+          jsonPayload: payload,
+          resource: { type: 'k8s_node', labels: { node_name: HOST, location: 'europe-west1-b' } },
+          timestamp: iso(st[i] as Stamp),
+          logName: 'projects/p/logs/kubelet',
+        };
+        return pretty(entry, '  ');
+      })
+      .join(',\n')}\n]`,
+  'Elasticsearch hits (_source in the common schema)': (ls, st) =>
+    ls
+      .map((l, i) =>
+        JSON.stringify({
+          _index: 'logs-journald',
+          _source: {
+            '@timestamp': iso(st[i] as Stamp),
+            message: l,
+            host: { name: HOST },
+            process: { pid: (st[i] as Stamp).pid },
+            syslog: { identifier: 'kubelet' },
+            log: { syslog: { priority: 6 } },
+          },
+        }),
+      )
+      .join('\n'),
+};
+
 /** the events without the node's name, which the bare form gives as the pid */
 const strip = (events: TraceEvent[]) => events.map(({ node: _node, ...rest }) => rest);
 
@@ -96,6 +147,27 @@ describe('one log behind every prefix', () => {
       expect(strip(got.events)).toEqual(strip(bare.events));
       // every form but a stamp alone names the node
       expect(got.summary.nodes).toEqual([name === 'crictl logs -t' ? 'pid 2473' : HOST]);
+    });
+  }
+
+  for (const [name, form] of Object.entries(RECORDS)) {
+    it(name, () => {
+      const text = form(lines, stamps);
+      const got = importKubeletLog(`${text}\n`, { year: 2000 });
+      expect(got.summary.other).toBe(0);
+      expect(got.summary.nodes).toEqual([HOST]);
+      // a record a line of the sample: an event names its record's first line, which is record n's
+      const record = new Map<number, number>();
+      text.split('\n').forEach((l, i) => {
+        if (/^(?: {2})?\{/.test(l)) record.set(i + 1, record.size + 1);
+      });
+      expect(record.size).toBe(lines.length);
+      const events = got.events.map((e) => ({
+        ...e,
+        origin: { line: record.get(e.origin?.line ?? 0) ?? 0 },
+      }));
+      // the same events from the same lines, the year from the records (not the 2000 given)
+      expect(strip(events)).toEqual(strip(bare.events));
     });
   }
 });

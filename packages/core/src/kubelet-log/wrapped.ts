@@ -5,12 +5,15 @@
  * prefix the record's own fields make: the host, the program and its pid, and the year and month of the
  * record's time (klog headers have none). Docker's json-file records (`log` and a `time` string, split at 16 KiB)
  * and klog's own JSON (`ts` a number, `msg`) are told apart before (header.ts), so they never come here.
- * Browser-safe; called by classify for a line that is a JSON object.
+ * Records that nest the shipped record are opened: Cloud Logging's entries (`jsonPayload` holding journald's
+ * fields, or the line as `textPayload`; the node in `resource.labels.node_name`) and Elasticsearch hits
+ * (`_source`, with Elastic's common schema: `host.name`, `process.pid`, `syslog.identifier`). Browser-safe;
+ * called by classify for a record that is a JSON object (one line, or gathered by pretty-json.ts).
  */
 import type { Prefix } from './prefix.ts';
 
 /** where shippers keep the line, in the order tried */
-const TEXT_FIELDS = ['MESSAGE', 'log', 'message', 'line'] as const;
+const TEXT_FIELDS = ['MESSAGE', 'log', 'message', 'line', 'textPayload'] as const;
 const HOST_FIELDS = ['_HOSTNAME', 'hostname', 'host', 'node', 'node_name', 'nodename'] as const;
 const TIME_FIELDS = ['__REALTIME_TIMESTAMP', 'timestamp', '@timestamp', 'time', 'date'] as const;
 
@@ -20,6 +23,16 @@ function textOf(v: unknown): string | undefined {
   if (Array.isArray(v) && v.length > 0 && v.every((b) => typeof b === 'number'))
     return new TextDecoder().decode(new Uint8Array(v as number[]));
   return undefined;
+}
+
+type Obj = Record<string, unknown>;
+/** records that keep the shipped record inside one of their fields */
+const NESTS = ['jsonPayload', '_source'] as const;
+
+function objectAt(o: Obj | undefined, ...path: string[]): Obj | undefined {
+  let v: unknown = o;
+  for (const k of path) v = typeof v === 'object' && v !== null ? (v as Obj)[k] : undefined;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
 function stringField(o: Record<string, unknown> | undefined, names: readonly string[]): string | undefined {
@@ -44,22 +57,45 @@ function epochMs(v: unknown, micros: boolean): number | undefined {
 }
 
 export function unwrap(o: Record<string, unknown>): { text: string; prefix: Prefix } | undefined {
+  for (const n of NESTS) {
+    const inner = objectAt(o, n);
+    const got = inner && unwrap(inner);
+    if (!got) continue;
+    // what the inner record lacks, the outer one may say
+    const outer = fields(o);
+    got.prefix = { ...outer, ...got.prefix };
+    return got;
+  }
   let text: string | undefined;
   for (const f of TEXT_FIELDS) {
     text = textOf(o[f]);
     if (text !== undefined) break;
   }
   if (text === undefined) return undefined;
+  return { text: text.endsWith('\n') ? text.slice(0, -1) : text, prefix: fields(o) };
+}
+
+/** the host, program, pid and date a record's own fields give */
+function fields(o: Obj): Prefix {
   const prefix: Prefix = {};
   const labels = (typeof o.labels === 'object' ? o.labels : undefined) as Record<string, unknown> | undefined;
   const k8s = (typeof o.kubernetes === 'object' ? o.kubernetes : undefined) as
     | Record<string, unknown>
     | undefined;
-  const host = stringField(o, HOST_FIELDS) ?? stringField(labels, HOST_FIELDS) ?? stringField(k8s, ['host']);
+  const host =
+    stringField(o, HOST_FIELDS) ??
+    stringField(labels, HOST_FIELDS) ??
+    stringField(k8s, ['host']) ??
+    stringField(objectAt(o, 'host'), ['name', 'hostname']) ??
+    stringField(objectAt(o, 'resource', 'labels'), ['node_name', 'nodename', 'host']);
   if (host !== undefined) prefix.host = host;
-  const ident = stringField(o, ['SYSLOG_IDENTIFIER', '_COMM']) ?? stringField(labels, ['unit', 'job']);
+  const ident =
+    stringField(o, ['SYSLOG_IDENTIFIER', '_COMM']) ??
+    stringField(labels, ['unit', 'job']) ??
+    stringField(objectAt(o, 'syslog'), ['identifier']) ??
+    stringField(objectAt(o, 'systemd'), ['unit']);
   if (ident !== undefined) prefix.ident = ident.replace(/\.service$/, '');
-  const pid = Number(o._PID ?? o.SYSLOG_PID);
+  const pid = Number(o._PID ?? o.SYSLOG_PID ?? objectAt(o, 'process')?.pid);
   if (Number.isInteger(pid) && pid > 0) prefix.pid = pid;
   for (const f of TIME_FIELDS) {
     const ms = o[f] === undefined ? undefined : epochMs(o[f], f === '__REALTIME_TIMESTAMP');
@@ -69,5 +105,5 @@ export function unwrap(o: Record<string, unknown>): { text: string; prefix: Pref
     prefix.month = d.getUTCMonth() + 1;
     break;
   }
-  return { text: text.endsWith('\n') ? text.slice(0, -1) : text, prefix };
+  return prefix;
 }
