@@ -2,7 +2,7 @@
  * A real kubelet log (sample 03 of the importer's test data) dropped on the dashboard: parsed in the worker,
  * opened as a replay, an imported pod stepped through with the log line of each step shown; then Share: the
  * log uploaded, the link opened in a fresh page, the same replay read from the server with the same lines; the
- * same log gzip-compressed, opened and shared.
+ * same log gzip-compressed and as UTF-16, opened and shared.
  * Screenshots at 1280 and 1920 px into test-results/. A CSP report from the page fails the test.
  */
 import { readFileSync } from 'node:fs';
@@ -115,28 +115,26 @@ describe('a kubelet log in the dashboard', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('opens a gzip-compressed log (a rotated kubelet.log.1.gz) as the same log, and shares it', async () => {
+  /**
+   * A log whose bytes are not its text (gzip, UTF-16) opened: the same log, its steps' lines read from the text
+   * the worker made, screenshots at both widths; Share sends the file as opened and the server reads it the same.
+   */
+  async function opensAsTheSameLog(file: { name: string; mimeType: string; buffer: Buffer }, shot: string) {
     const page = await newPage(1280);
     await page.goto(`${dash.baseUrl}/#/`);
-    await page.locator('[data-testid="open-log"]').setInputFiles({
-      name: `${NAME}.1.gz`,
-      mimeType: 'application/gzip',
-      buffer: gzipSync(TEXT),
-    });
+    await page.locator('[data-testid="open-log"]').setInputFiles(file);
     await page.locator('[data-testid="log-banner"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid="log-raw-count"]').textContent()).toBe('729 kept raw');
     const counts = await page.locator('[data-testid="log-counts"]').textContent();
     await page.locator(`a[aria-label="trace of ${POD}"]`).click();
     await page.locator('[data-testid="pod-title"]', { hasText: POD }).waitFor();
-    // the lines are read from the inflated text
     const steps = await stepThrough(page);
     expect(steps.length).toBeGreaterThan(20);
     for (const s of steps) expect(s.text, `line ${s.line}`).toBe(LINES[s.line - 1]?.replace(/\r$/, ''));
-    await page.screenshot({ path: join(RESULTS, 'kubelet-log-gzip-1280.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, `${shot}-1280.png`), fullPage: true });
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await page.screenshot({ path: join(RESULTS, 'kubelet-log-gzip-1920.png'), fullPage: true });
+    await page.screenshot({ path: join(RESULTS, `${shot}-1920.png`), fullPage: true });
 
-    // Share sends the file as it was opened; the server inflates it too
     await page.locator('[data-testid="log-share"]').click();
     const link = page.locator('[data-testid="log-share-link"]');
     await link.waitFor({ timeout: 30_000 });
@@ -147,6 +145,16 @@ describe('a kubelet log in the dashboard', () => {
     expect(await page.locator('[data-testid="log-counts"]').textContent()).toBe(counts);
     await page.close();
     expect(problems).toEqual([]);
+  }
+
+  it('opens a gzip-compressed log (a rotated kubelet.log.1.gz) as the same log, and shares it', async () => {
+    const file = { name: `${NAME}.1.gz`, mimeType: 'application/gzip', buffer: gzipSync(TEXT) };
+    await opensAsTheSameLog(file, 'kubelet-log-gzip');
+  }, 120_000);
+
+  it('opens a UTF-16 log (as Windows PowerShell saves text) as the same log, and shares it', async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(TEXT, 'utf16le')]);
+    await opensAsTheSameLog({ name: NAME, mimeType: 'text/plain', buffer: le }, 'kubelet-log-utf16');
   }, 120_000);
 
   it('shares the log: uploaded, a link, the same replay opened from the server', async () => {

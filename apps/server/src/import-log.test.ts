@@ -213,6 +213,25 @@ describe('import-log', { timeout: 30_000 }, () => {
     expect(e.err).toMatch(new RegExp(`^import-log: cannot read ${bad}: \\S`));
   });
 
+  it('reads UTF-16 text with a byte-order mark (Windows PowerShell output), LE, BE and gzip-compressed, to the same output', async () => {
+    const text = readFileSync(sample, 'utf8');
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+    const files = { le, be, gz: gzipSync(le) };
+    for (const [k, b] of Object.entries(files)) writeFileSync(join(tmp, `utf16-${k}.log`), b);
+    const [a, ...got] = await Promise.all([
+      run([sample, '--year', '2025']),
+      ...Object.keys(files).map((k) => run([join(tmp, `utf16-${k}.log`), '--year', '2025'])),
+      run(['-', '--year', '2025'], le),
+    ]);
+    expect(a.code).toBe(0);
+    for (const g of got) {
+      expect(g.code).toBe(0);
+      expect(g.out).toBe(a.out);
+      expect(g.err).toBe(a.err);
+    }
+  });
+
   it('reads newest-first input (journalctl -r) backwards, from a file and from stdin', async () => {
     const fwdFile = join(DATA, '01-v1.17-windows-glog-v4-full-lifecycle.log');
     const lines = readFileSync(fwdFile, 'utf8')

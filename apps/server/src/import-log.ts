@@ -1,6 +1,7 @@
 /**
  * `pnpm -s import-log FILE [--year N] [--tz ZONE]` (FILE `-` reads stdin; either may be gzip-compressed, as a
- * rotated kubelet.log.1.gz is): a kubelet's log in, the trace out,
+ * rotated kubelet.log.1.gz is, and UTF-16 text with a byte-order mark, as Windows PowerShell saves it, is read as
+ * well): a kubelet's log in, the trace out,
  * as NDJSON on stdout (time order, seq from 1), the same events the dashboard replays. A summary goes to stderr.
  * Exit 0 when the input held any kubelet line, 1 when it held none ("no kubelet lines in N lines"), 2 on bad
  * arguments or an unreadable file.
@@ -26,6 +27,7 @@ import { isGzip, maybeGunzip } from './gzip-input.ts';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
 import { BlockDecoder } from './log-blocks.ts';
+import { maybeFromUtf16, utf16Of } from './utf16-input.ts';
 
 /** where events go: encoded here (NdjsonOut) or on a second thread (EncoderPipe); the same bytes either way */
 type Out = Pick<NdjsonOut, 'push' | 'drain' | 'end'>;
@@ -101,7 +103,15 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
     };
     const head = Buffer.from(await read(0, Math.min(size, BLOCK)));
     if (isGzip(head)) {
-      await importStream(maybeGunzip(createReadStream(path), { onCut: () => cut(path) }), parser, out);
+      await importStream(
+        maybeFromUtf16(maybeGunzip(createReadStream(path), { onCut: () => cut(path) })),
+        parser,
+        out,
+      );
+      return;
+    }
+    if (utf16Of(head)) {
+      await importStream(maybeFromUtf16(createReadStream(path)), parser, out);
       return;
     }
     if (looksReversed(firstLines(head))) {
@@ -207,7 +217,11 @@ const parser = new KubeletLogParser({
 });
 try {
   if (opts.file === '-')
-    await importStream(maybeGunzip(process.stdin, { onCut: () => cut('stdin') }), parser, out);
+    await importStream(
+      maybeFromUtf16(maybeGunzip(process.stdin, { onCut: () => cut('stdin') })),
+      parser,
+      out,
+    );
   else await importFile(opts.file, parser, out);
 } catch (e) {
   // a damaged gzip stream (zlib's words), or an input that failed while it was read

@@ -4,8 +4,9 @@
  * INDEX_EVERY-th event and line, so a page or a line is read without scanning the file from its start) and
  * `meta.json` (name, size, lines, nodes, pods, time range, created, the importer's summary).
  *
- * writeImport streams the body (inflated first when it is gzip, a rotated `kubelet.log.1.gz`; log.txt keeps the
- * text) through the core parser: each chunk is written to log.txt, fed to the parser,
+ * writeImport streams the body (inflated first when it is gzip, a rotated `kubelet.log.1.gz`, and made UTF-8 when
+ * it is UTF-16 with a byte-order mark, as Windows PowerShell saves text; log.txt keeps the UTF-8 text) through the
+ * core parser: each chunk is written to log.txt, fed to the parser,
  * and the events it released are written before the next chunk is read, so neither the text nor the events
  * are ever held whole. Everything is written under `.tmp-<id>`, fsynced, then renamed into place and the
  * directory fsynced: an import the server acknowledged is on disk, and one cut short leaves nothing a list shows.
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
 import { maybeGunzip } from '../gzip-input.ts';
 import { StoreWriteError } from '../store/write-error.ts';
+import { maybeFromUtf16 } from '../utf16-input.ts';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const INDEX_EVERY = 1024;
@@ -135,7 +137,7 @@ export class ImportStore {
       const decoder = new TextDecoder('utf-8');
       let size = 0;
       let lines = 1;
-      for await (const chunk of maybeGunzip(body)) {
+      for await (const chunk of maybeFromUtf16(maybeGunzip(body))) {
         if (size + chunk.length > MAX_IMPORT_BYTES) throw new TooLarge();
         for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) {
           if (lines % INDEX_EVERY === 0) index.lineOffsets.push(size + i + 1);

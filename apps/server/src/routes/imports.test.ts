@@ -181,6 +181,19 @@ describe('imports', () => {
     expect((await readdir(join(dataDir, 'imports'))).length).toBe(2);
   }, 60_000);
 
+  it('takes UTF-16 text with a byte-order mark (as Windows PowerShell saves it) as the same log, kept as UTF-8', async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(LOG.toString('utf8'), 'utf16le')]);
+    const res = await post(new Blob([le]), 'text/plain', 'node-a.log');
+    expect(res.status).toBe(201);
+    type Meta = { id: string; summary: { size: number; summary: Record<string, unknown> } };
+    const { id, summary } = (await res.json()) as Meta;
+    const plain = (await (await post(new Blob([LOG]))).json()) as Meta;
+    expect(summary.size).toBe(LOG.length);
+    expect(summary.summary).toEqual(plain.summary.summary);
+    const line = await (await fetch(`${base}/api/v1/imports/${id}/log?line=2`)).text();
+    expect(line).toBe(LOG.toString('utf8').split('\n')[1]);
+  });
+
   it('answers ids that are not ids, unknown ids and bad input with a Status', async () => {
     for (const id of ['nope', '..%2F..%2Fstore', 'A'.repeat(23), 'AAAAAAAAAAAAAAAAAAAAAA']) {
       for (const path of ['', '/trace', '/log?line=1']) {

@@ -1,13 +1,13 @@
 /**
  * The Web Worker that parses a kubelet log off the page's thread. It reads the File in 1 MiB slices (inflating
- * them first when the file is gzip-compressed),
+ * them first when the file is gzip-compressed, and making UTF-16 text with a byte-order mark UTF-8),
  * decodes them as UTF-8 (bad bytes become U+FFFD) DECODE_BYTES at a time, feeds the core parser, and posts
  * progress after every slice and events in batches, so the page never holds the whole text and never blocks on
  * the parse.
  *
  * Besides the events it records where each line starts in the file (8 bytes a line, sent at the end), so the
  * page can read any line an event points at with File.slice instead of keeping the text; for a gzip file, in
- * its text, which is sent back as a Blob.
+ * its text, which is sent back as a Blob (so for a UTF-16 file too).
  */
 import { DECODE_BYTES, KubeletLogParser } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
@@ -70,6 +70,30 @@ async function* inflated(file: Blob): AsyncGenerator<Uint8Array> {
   await feeding;
 }
 
+/** the encoding a UTF-16 byte-order mark at the start of `b` names (Windows PowerShell saves text so) */
+function utf16Of(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
+  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+/** UTF-16 text (a byte-order mark first) as UTF-8 bytes, the mark dropped; anything else as it is */
+async function* asUtf8(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  let decoder: TextDecoder | undefined;
+  let first = true;
+  for await (const bytes of source) {
+    if (first) {
+      first = false;
+      const encoding = utf16Of(bytes);
+      if (encoding) decoder = new TextDecoder(encoding);
+    }
+    yield decoder ? encoder.encode(decoder.decode(bytes, { stream: true })) : bytes;
+  }
+  const rest = decoder?.decode() ?? '';
+  if (rest !== '') yield encoder.encode(rest);
+}
+
 async function parse(req: ParseRequest): Promise<void> {
   const { file } = req;
   let batch: TraceEvent[] = [];
@@ -85,23 +109,25 @@ async function parse(req: ParseRequest): Promise<void> {
   });
   const magic = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
-  // the text of a gzip file, kept (as a Blob the browser may keep on disk) for the lines the replay shows
+  // the text of a gzip or UTF-16 file (as UTF-8), kept (as a Blob the browser may keep on disk) for the lines
+  // the replay shows: the line starts below are offsets in it, not in the file
+  const keep = gzip || utf16Of(magic) !== undefined;
   const parts: Uint8Array<ArrayBuffer>[] = [];
   const decoder = new TextDecoder('utf-8');
   const starts = new LineStarts();
   let pos = 0;
-  for await (const bytes of gzip ? inflated(file) : slices(file)) {
+  for await (const bytes of asUtf8(gzip ? inflated(file) : slices(file))) {
     for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) starts.push(pos + i + 1);
     for (let at = 0; at < bytes.length; at += DECODE_BYTES)
       parser.feed(decoder.decode(bytes.subarray(at, at + DECODE_BYTES), { stream: true }));
-    if (gzip) parts.push(bytes as Uint8Array<ArrayBuffer>);
+    if (keep) parts.push(bytes as Uint8Array<ArrayBuffer>);
     pos += bytes.length;
   }
   parser.feed(decoder.decode());
   const summary = parser.end();
   if (batch.length > 0) scope.postMessage({ type: 'events', events: batch });
   const lineStarts = starts.done();
-  const text = gzip ? new Blob(parts, { type: 'text/plain' }) : undefined;
+  const text = keep ? new Blob(parts, { type: 'text/plain' }) : undefined;
   scope.postMessage({ type: 'done', summary, lineStarts, ...(text ? { text } : {}) }, [lineStarts.buffer]);
 }
 
