@@ -11,4 +11,7 @@ export const SYNC_ACTION_NAMES = [
   'SetupNetwork',
   'TeardownNetwork',
   'InitContainer',
+  // v1.33+: an in-place resize, and a container removed before all of a pod's restart (RestartAllContainers)
+  'ResizePodInPlace',
+  'RemoveContainer',
 ] as const;

@@ -31,6 +31,8 @@ export const PlegEventTypeSchema = OneOf([
   'ContainerRemoved',
   'ContainerChanged',
   'PodSync',
+  // a pod's watch conditions met (the kubelet's PLEG from v1.31, for in-place resize); read from logs only
+  'ConditionMet',
 ]);
 /** The pod worker's derived state; Finished and Forgotten are the two steps after TerminatedPod. */
 export const WorkerStateSchema = OneOf([

@@ -67,6 +67,20 @@ describe('prefixes', () => {
     expect(of(events, 'pleg.event').map((e) => e.event)).toEqual(['ContainerStarted', 'ContainerDied']);
   });
 
+  it("rsyslog's files write a continuation line's tab as #011: the probe's output block is read the same", () => {
+    const probe = `I0303 07:00:01.000001     900 prober.go:107] "Probe failed" probeType="Liveness" pod="shop/web-0" podUID="${UID_A}" containerName="app" probeResult="failure" output=<`;
+    const lines = [probe, '\tdial tcp 10.0.0.7:8080: connect: connection refused', ' >'];
+    const bare = importKubeletLog(lines.join('\n'), { year: 2024 });
+    const rsyslog = lines
+      .map((l) => `Mar  3 07:00:01 node-a kubelet[900]: ${l.replace(/^\t/, '#011')}`)
+      .join('\n');
+    const got = importKubeletLog(rsyslog, { year: 2024 });
+    const output = 'dial tcp 10.0.0.7:8080: connect: connection refused';
+    expect(of(bare.events, 'probe.result')[0]?.output).toBe(output);
+    expect(of(got.events, 'probe.result')[0]?.output).toBe(output);
+    expect(got.summary).toMatchObject({ raw: 0, other: 0 });
+  });
+
   it("glog's file header (--log-dir, --log-file): the year from its date, the node from its machine", () => {
     const header = (date: string, machine: string) => [
       `Log file created at: ${date}`,

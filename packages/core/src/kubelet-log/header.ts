@@ -243,13 +243,25 @@ export function classify(raw: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
   const plain = prefixOfPlain(raw, seen);
   if (plain) {
     if (!isKubeletIdent(plain.prefix)) return OTHER;
-    const text = raw.slice(plain.at);
+    const text = syslogTabs(raw.slice(plain.at));
     // a process that hosts the kubelet (k3s, kubelite) writes its own logrus and zap lines too
     if (FOREIGN_TEXT.test(text)) return OTHER;
     return { kind: 'cont', prefix: plain.prefix, text };
   }
   if (FOREIGN.test(raw)) return OTHER;
   return { kind: 'cont', prefix: NO_PREFIX, text: raw };
+}
+
+/**
+ * rsyslog writes a control character as `#` and its octal code (`$EscapeControlCharactersOnReceive`, on by
+ * default), so in /var/log/syslog and /var/log/messages the tab that indents a continuation line (a `key=<`
+ * block) is `#011`: those at the start are tabs again.
+ */
+function syslogTabs(text: string): string {
+  if (text.charCodeAt(0) !== 35 || !text.startsWith('#011')) return text;
+  let i = 0;
+  while (text.startsWith('#011', i)) i += 4;
+  return '\t'.repeat(i / 4) + text.slice(i);
 }
 
 /**

@@ -4,23 +4,9 @@
  * and the rules with memory: back-off windows, merged PLEG reports, worker states.
  */
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent, TraceOf, TraceType } from '../events/trace.ts';
-import { importKubeletLog } from './index.ts';
+import { k, of, run, sec } from './test-lines.ts';
 
 const UID = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee';
-let sec = 0;
-/** a bare klog text line, one second after the one before unless a time is given */
-function k(msg: string, at?: number, level = 'I'): string {
-  sec = at ?? sec + 1;
-  const h = String(10 + Math.floor(sec / 3600)).padStart(2, '0');
-  const m = String(Math.floor((sec % 3600) / 60)).padStart(2, '0');
-  const s = String(sec % 60).padStart(2, '0');
-  return `${level}0601 ${h}:${m}:${s}.000000    42 x.go:1] ${msg}`;
-}
-const run = (lines: string[]) => importKubeletLog(lines.join('\n'), { year: 2024 });
-function of<T extends TraceType>(events: TraceEvent[], type: T): TraceOf<T>[] {
-  return events.filter((e): e is TraceOf<T> => e.type === type);
-}
 const crash = (delay: string) =>
   `"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with CrashLoopBackOff: \\"back-off ${delay} restarting failed container=app pod=web-0_shop(${UID})\\"" pod="shop/web-0" podUID="${UID}"`;
 const finished = (cid: string, code: number) =>

@@ -63,6 +63,8 @@ const FORMS: Record<string, (t: Stamp, i: number) => string> = {
   'journalctl -o short-monotonic': (t, i) =>
     `[${String(1000 + i).padStart(6)}.000000] ${HOST} kubelet[${t.pid}]: `,
   'journalctl -o with-unit': (t) => `${short(t)} ${HOST} kubelet.service[${t.pid}]: `,
+  'journalctl in a Chinese locale (the month as 5月)': (t) =>
+    `${new Date(t.ms).getUTCMonth() + 1}月 ${short(t).slice(4)} ${HOST} kubelet[${t.pid}]: `,
   'RFC 5424 syslog': (t) => `<30>1 ${iso(t)} ${HOST} kubelet ${t.pid} - - `,
   'oc adm node-logs': (t) => `${HOST} ${short(t)} ${HOST} kubelet[${t.pid}]: `,
   'a node name and a colon (talosctl)': () => `${HOST}: `,

@@ -7,7 +7,8 @@
  *   Killing unwanted pod "a"      "Killing unwanted pod" podName="a"            (kubelet_pods.go)
  *   No sandbox for pod "a_ns(uid)" can be found. Need to start a new one       (kuberuntime_manager.go)
  *   "No sandbox for pod can be found. Need to start a new one" pod="ns/a"       (also "No ready sandbox …",
- *   "Sandbox for pod has changed. …", "Sandbox for pod has no IP address. …"; glog: Sandbox for pod "a_ns(uid)" …)
+ *   "Sandbox for pod has changed. …", "Sandbox for pod has no IP address. …", "Multiple sandboxes are ready for
+ *   Pod. Need to reconcile them" (util.go); glog: Sandbox for pod "a_ns(uid)" …)
  *   Orphaned pod "uid" found, removing    "Cleaned up orphaned pod volumes dir" podUID=…  (kubelet_volumes.go)
  * Kills become runtime.call StopContainer (grace period kept; the override line before a kill marks it), an
  * unwanted pod a SyncPodKill update, a missing sandbox the RunPodSandbox call it leads to (see sandbox()), an
@@ -92,6 +93,7 @@ export function kills(m: Msg, ctx: Ctx): boolean {
     if (
       s.msg.startsWith('No sandbox for pod can be found') ||
       s.msg.startsWith('No ready sandbox for pod can be found') ||
+      s.msg === 'Multiple sandboxes are ready for Pod. Need to reconcile them' ||
       (s.msg.startsWith('Sandbox for pod has ') && s.msg.endsWith('Need to start a new one'))
     ) {
       const pod = fromRef(kv.pod);

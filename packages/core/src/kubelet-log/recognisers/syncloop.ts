@@ -29,6 +29,7 @@ const PLEG_TYPES = new Set<PlegEventType>([
   'ContainerRemoved',
   'ContainerChanged',
   'PodSync',
+  'ConditionMet',
 ]);
 
 const OLD_CONFIG = /^SyncLoop \((ADD|UPDATE|DELETE|REMOVE|RECONCILE|RESTORE), "([^"]*)"\): /;
@@ -98,7 +99,8 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
       ctx.node.pleg(
         ctx,
         ev.ID,
-        typeof ev.Data === 'string' ? ev.Data : JSON.stringify(ev.Data ?? ''),
+        // an event of the whole pod (PodSync, ConditionMet) carries no data: null in JSON
+        typeof ev.Data === 'string' ? ev.Data : ev.Data == null ? '' : JSON.stringify(ev.Data),
         ev.Type as PlegEventType,
       );
       return true;

@@ -7,9 +7,11 @@
  *   "SyncPod enter"/"SyncPod exit" isTerminal=…  ("syncPod …" before v1.27)      → sync.start / sync.result
  *   "SyncTerminatingPod enter"/"exit", "SyncTerminatedPod enter"/"exit"      → worker.state, sync.result
  *   "Pod is orphaned and must be torn down", "… begin teardown"                 → worker.update SyncPodKill, TerminatingPod
+ *   "Pod has been deleted and must be killed", "Clean up containers for orphaned pod we had not seen before" → the same
  *   "Pod worker has observed request to terminate", "… completed naturally …"  → worker.state TerminatingPod
  *   "SyncTerminatingRuntimePod enter"/"exit" (an orphan, v1.27+)              → as SyncTerminatingPod
  *   "Pod terminated all containers successfully"                              → worker.state TerminatedPod
+ *   "Pod terminated all orphaned containers successfully and worker can now stop" → worker.state Finished
  *   "Pod is complete and the worker can now stop"                             → worker.state Finished
  *   "Pod has been terminated and is no longer known to the kubelet, remove all history" → Forgotten
  */
@@ -33,11 +35,19 @@ const WORK_TYPES: Record<string, WorkType> = {
   '2': 'TerminatedPod',
 };
 /** UpdatePod's lines for an update that requests termination (v1.22+, -v=4) */
+/**
+ * Lines that say a worker is asked to kill its pod: UpdatePod's teardown lines, and the lines written just before
+ * an UpdatePod call that asks it (deletePod, -v=3; HandlePodCleanups for a pod the runtime runs and no worker
+ * knows, -v=2, "Killing unwanted pod" before v1.22). Lines of one call are one update.
+ */
 const TEARDOWN = new Set([
   'Pod is orphaned and must be torn down',
   'Pod is marked for graceful deletion, begin teardown',
   'Pod is being evicted by the kubelet, begin teardown',
   'Pod is being removed by the kubelet, begin teardown',
+  'Pod is in a terminal phase (success/failed), begin teardown',
+  'Pod has been deleted and must be killed',
+  'Clean up containers for orphaned pod we had not seen before',
 ]);
 const QUIET = new Set([
   'Processing pod event done',
@@ -53,6 +63,8 @@ export function workers(m: Msg, ctx: Ctx): boolean {
   const podUID = s.kv.podUID;
   if (!pod && !podUID) return QUIET.has(s.msg);
   const node = ctx.node;
+  // a line merged into an update before it emits nothing: the name it gives still reaches that update
+  if (pod && podUID) node.pods.note(pod, podUID);
   const key = podUID ?? pod ?? '';
   // the sync functions were unexported before v1.27: "syncPod enter"
   // and the runtime-only pod's (an orphan, v1.27+) is the terminating one's
@@ -74,11 +86,25 @@ export function workers(m: Msg, ctx: Ctx): boolean {
     }
     const d: Draft = { type: 'worker.update', updateType: 'SyncPodKill', coalesced: false, pod, podUID };
     ctx.emit(d);
-    node.announced.set(key, { update: d, state: node.workerTo(ctx, podUID, pod, 'TerminatingPod') });
+    // a worker past terminating drops the kill (UpdatePod: "Pod is finished processing, no further updates")
+    const now = node.worker.get(key);
+    const state =
+      now === undefined || now === 'SyncPod' ? node.workerTo(ctx, podUID, pod, 'TerminatingPod') : undefined;
+    node.announced.set(key, { update: d, state });
     return true;
   }
   switch (msg) {
     case 'Pod is being synced for the first time': {
+      if (
+        announced &&
+        waiting(announced.update) &&
+        (announced.update as { updateType?: string }).updateType === 'SyncPodKill'
+      ) {
+        // the UpdatePod call of a kill a cleanup line announced (an orphan's first update)
+        node.updateType.set(key, 'SyncPodKill');
+        node.announced.set(key, announced);
+        return true;
+      }
       const updateType = UPDATE_TYPES[s.kv.updateType ?? ''] ?? 'SyncPodCreate';
       node.updateType.set(key, updateType);
       const d: Draft = { type: 'worker.update', updateType, coalesced: false, pod, podUID };
@@ -135,6 +161,10 @@ export function workers(m: Msg, ctx: Ctx): boolean {
       return true;
     case 'Pod terminated all containers successfully':
       node.workerTo(ctx, podUID, pod, 'TerminatedPod');
+      return true;
+    // an orphan's worker (a runtime pod, no spec) is terminated and finished at once, then dropped
+    case 'Pod terminated all orphaned containers successfully and worker can now stop':
+      node.workerTo(ctx, podUID, pod, 'Finished');
       return true;
     case 'Pod is complete and the worker can now stop':
       node.workerTo(ctx, podUID, pod, 'Finished');
