@@ -283,6 +283,25 @@ describe('log shippers, other loggers in the same process, sections and dated pr
     expect(summary).toMatchObject({ understood: 1, raw: 0, other: 3 });
   });
 
+  it("k0s: the kubelet's lines inside k0s' records are read; its other components and its own words are not", () => {
+    const rec = (s: number, msg: string, fields: string) =>
+      `time="2024-08-20 20:41:0${s}" level=info msg=${JSON.stringify(msg)} ${fields}`;
+    const text = [
+      `Aug 20 20:41:01 w1 k0s[90]: ${rec(1, 'Starting to supervise', 'component=kubelet')}`,
+      `Aug 20 20:41:02 w1 k0s[90]: ${rec(2, hdr(2, ADD, 4321), 'component=kubelet stream=stderr')}`,
+      `Aug 20 20:41:03 w1 k0s[90]: ${rec(3, 'starting containerd', 'component=containerd stream=stderr')}`,
+      `Aug 20 20:41:04 w1 k0s[90]: ${rec(4, 'Restarted (1)', 'component=kubelet')}`,
+      // k0s in the foreground: no journald, the year from its record
+      rec(5, hdr(5, PLEG_A('c1', 'ContainerStarted'), 4321), 'component=kubelet stream=stderr'),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(summary).toMatchObject({ understood: 2, raw: 0, other: 3, nodes: ['w1', 'pid 4321'] });
+    expect(events.map((e) => [e.type, new Date(e.time).getUTCFullYear()])).toEqual([
+      ['config.update', 2024],
+      ['pleg.event', 2024],
+    ]);
+  });
+
   it("`==> name <==` sections (minikube logs, tail of several files): only the kubelet's are read", () => {
     const text = [
       '==> Last Start <==',

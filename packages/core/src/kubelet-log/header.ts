@@ -7,6 +7,8 @@
  * under the prefix their fields make). Called by KubeletLogParser for every line; a klog line's result is one
  * object reused by the next call (KLOG_LINE), otherwise stateless.
  */
+
+import { fromLogrus } from './logrus.ts';
 import { NO_PREFIX, type Prefix, parsePrefix, prefixBefore, prefixOfPlain, SeenPrefixes } from './prefix.ts';
 import { unwrap } from './wrapped.ts';
 
@@ -217,7 +219,20 @@ export function classify(raw: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
   if (at < 0) {
     const colon = raw.indexOf(': ');
     if (colon > 0 && klogAt(raw, colon + 2)) at = colon + 2;
-    else at = klogAnywhere(raw);
+    else {
+      // k0s: the kubelet's line quoted inside k0s' own logger's record
+      const k0s = fromLogrus(raw);
+      if (k0s) {
+        // k0s' own record about the kubelet, unless the kubelet printed its text (old k0s tags no stream)
+        if (!k0s.printed && !klogAt(k0s.text, 0)) return OTHER;
+        const prefix = k0s.before === '' ? NO_PREFIX : parsePrefix(k0s.before);
+        if (!prefix) return OTHER;
+        const dated =
+          k0s.year === undefined ? prefix : { ...prefix, year: k0s.year, month: k0s.month as number };
+        return lineUnder(k0s.text, dated);
+      }
+      at = klogAnywhere(raw);
+    }
   }
   if (at >= 0) {
     const prefix = prefixBefore(raw, at);

@@ -106,6 +106,15 @@ const RECORDS: Record<string, (lines: string[], stamps: Stamp[]) => string> = {
         return pretty(entry, '  ');
       })
       .join(',\n')}\n]`,
+  // each line of the kubelet k0s runs, Go-quoted in a record of k0s' logger (JSON's quoting is Go's here)
+  "k0s (the kubelet's lines in k0s' logrus records, through journald)": (ls, st) =>
+    ls
+      .map((l, i) => {
+        const t = st[i] as Stamp;
+        const time = iso(t).slice(0, 19);
+        return `${short(t)} ${HOST} k0s[777]: time="${time}Z" level=info msg=${JSON.stringify(l)} component=kubelet stream=stderr`;
+      })
+      .join('\n'),
   'Elasticsearch hits (_source in the common schema)': (ls, st) =>
     ls
       .map((l, i) =>
@@ -159,9 +168,11 @@ describe('one log behind every prefix', () => {
       expect(got.summary.other).toBe(0);
       expect(got.summary.nodes).toEqual([HOST]);
       // a record a line of the sample: an event names its record's first line, which is record n's
+      // (a record of one line: its number; one pretty-printed over many: where its brace opens)
+      const all = text.split('\n');
       const record = new Map<number, number>();
-      text.split('\n').forEach((l, i) => {
-        if (/^(?: {2})?\{/.test(l)) record.set(i + 1, record.size + 1);
+      all.forEach((l, i) => {
+        if (all.length === lines.length || /^(?: {2})?\{/.test(l)) record.set(i + 1, record.size + 1);
       });
       expect(record.size).toBe(lines.length);
       const events = got.events.map((e) => ({
