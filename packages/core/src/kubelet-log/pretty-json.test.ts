@@ -69,6 +69,14 @@ describe('pretty-printed JSON records', () => {
     });
   });
 
+  it('a log that starts with a lone brace but holds no record is read line by line, nothing lost', () => {
+    const text = `{\n${add(1)}\n  "x": 1\n${add(2)}\n`;
+    const { events, summary } = importKubeletLog(text, { year: 2000 });
+    expect(events.filter((e) => e.type === 'config.update').map((e) => e.origin?.line)).toEqual([2, 4]);
+    expect(summary.lines).toBe(4);
+    expect(counted(summary)).toBe(4);
+  });
+
   it('a log that does not start with a lone brace is read line by line', () => {
     const text = `${add(1)}\n{\n${add(2)}\n}\n`;
     const { events } = importKubeletLog(text, { year: 2000 });

@@ -3,9 +3,10 @@
  * --format=json` (an array of Cloud Logging entries), a saved Elasticsearch answer's hits. Such an input is
  * told by its first line that is not blank (a lone `{` or `[`); each record is gathered from its opening brace
  * to the closing brace at the same indentation and then read as a line of JSON would be, numbered by its first
- * line and spanning all of them. Called by EntryReader for every line before anything else; after an input's
- * first line says it is not such a document, that costs one comparison a line. Memory: one record, at most
- * `maxChars`.
+ * line and spanning all of them. A line inside a record that is not indented deeper than its brace means there
+ * was no record (a log that starts with a lone brace): the lines taken are handed back and the input is read line
+ * by line. Called by EntryReader for every line before anything else; after an input's first line says it is
+ * not such a document, that costs one comparison a line. Memory: one record, at most `maxChars`.
  */
 
 export interface PrettySink {
@@ -15,6 +16,8 @@ export interface PrettySink {
   structural(): void;
   /** a record larger than maxChars, or cut off by the end of the input: its lines, skipped */
   dropped(lines: number): void;
+  /** lines taken for a record that turned out not to be one: to be read as usual, in order */
+  replay(lines: readonly { text: string; no: number }[]): void;
 }
 
 const CLOSE = /^(\s*)\}\s*,?\s*$/;
@@ -22,10 +25,11 @@ const CLOSE = /^(\s*)\}\s*,?\s*$/;
 export class PrettyJson {
   /** undecided until the input's first line that is not blank */
   private state: 'undecided' | 'no' | 'yes' = 'undecided';
-  private parts: string[] = [];
+  /** the open record's lines as far as maxChars allows, and how many there are in all */
+  private held: { text: string; no: number }[] = [];
+  private count = 0;
   private chars = 0;
   private indent = '';
-  private first = 0;
   private open = false;
 
   constructor(
@@ -36,13 +40,14 @@ export class PrettyJson {
   /** Whether `raw` (line `no`) is this reader's; when it is not, the caller reads it as usual. */
   take(raw: string, no: number): boolean {
     if (this.state === 'no') return false;
-    const t = raw.trim();
     if (this.state === 'undecided') {
+      const t = raw.trim();
       if (t === '') return false;
       this.state = t === '{' || t === '[' ? 'yes' : 'no';
       if (this.state === 'no') return false;
     }
     if (!this.open) {
+      const t = raw.trim();
       if (t === '[' || t === ']' || t === ',' || t === '],' || t === '') {
         if (t !== '') this.sink.structural();
         return t !== '';
@@ -50,37 +55,52 @@ export class PrettyJson {
       if (t !== '{') return false;
       this.open = true;
       this.indent = raw.slice(0, raw.indexOf('{'));
-      this.first = no;
-      this.parts = ['{'];
-      this.chars = 1;
+      this.held = [{ text: raw, no }];
+      this.count = 1;
+      this.chars = raw.length;
       return true;
     }
-    this.chars += raw.length + 1;
     const close = CLOSE.exec(raw);
     if (close && close[1] === this.indent) {
-      this.parts.push('}');
-      const text = this.chars <= this.maxChars ? this.parts.join('\n') : undefined;
-      const lines = no - this.first + 1;
+      const whole = this.chars + raw.length + 1 <= this.maxChars;
+      // brace to brace (classify tells a JSON record by its first character; an array's comma is not the record's)
+      const text = whole ? ['{', ...this.held.slice(1).map((h) => h.text), '}'].join('\n') : undefined;
+      const lines = this.count + 1;
       this.reset();
       if (text === undefined) this.sink.dropped(lines);
       else this.sink.record(text, no - lines + 1, lines);
       return true;
     }
-    if (this.chars <= this.maxChars) this.parts.push(raw);
+    // a pretty printer indents every line inside a record deeper than its braces: a line that is not was never
+    // in one (a log that happened to start with a lone brace), and the lines taken are read as usual
+    const c = raw.charCodeAt(this.indent.length);
+    if (!raw.startsWith(this.indent) || (c !== 32 && c !== 9)) {
+      const held = this.held;
+      const lost = this.count - held.length;
+      this.reset();
+      this.state = 'no';
+      if (lost > 0) this.sink.dropped(lost);
+      this.sink.replay(held);
+      return false;
+    }
+    this.count++;
+    this.chars += raw.length + 1;
+    if (this.chars <= this.maxChars) this.held.push({ text: raw, no });
     return true;
   }
 
   /** The input is over: a record still open was cut off. */
-  end(lastLine: number): void {
+  end(): void {
     if (!this.open) return;
-    const lines = lastLine - this.first + 1;
+    const lines = this.count;
     this.reset();
     this.sink.dropped(lines);
   }
 
   private reset(): void {
     this.open = false;
-    this.parts = [];
+    this.held = [];
+    this.count = 0;
     this.chars = 0;
   }
 }

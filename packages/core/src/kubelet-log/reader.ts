@@ -97,6 +97,9 @@ export class EntryReader {
         dropped: (lines) => {
           this.counts.other += lines;
         },
+        replay: (lines) => {
+          for (const l of lines) this.processLine(l.text, l.no);
+        },
       },
       o.maxLineChars ?? MAX_LINE_CHARS,
     );
@@ -124,7 +127,7 @@ export class EntryReader {
       for (let i = held.length - 1; i >= 0; i--)
         this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
     }
-    this.pretty.end(this.lines);
+    this.pretty.end();
     if (this.carry) this.read(this.release('', this.carry.line));
     for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
   }
