@@ -7,6 +7,8 @@
  * file's encoding. Used by the import-log command and the server's import store, after any gzip is inflated.
  */
 
+import { peek } from './peek.ts';
+
 /** the encoding a byte-order mark at the start of `b` names, when it is UTF-16's */
 export function utf16Of(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
   if (b.length < 2) return undefined;
@@ -16,29 +18,15 @@ export function utf16Of(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
 }
 
 export async function* maybeFromUtf16(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const it = source[Symbol.asyncIterator]();
-  let head = Buffer.alloc(0);
-  let done = false;
-  while (head.length < 2) {
-    const r = await it.next();
-    if (r.done) {
-      done = true;
-      break;
-    }
-    head = Buffer.concat([head, r.value]);
-  }
+  const { head, all } = await peek(source, 2);
   const encoding = utf16Of(head);
   if (!encoding) {
-    if (head.length > 0) yield head;
-    if (!done) for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    yield* all;
     return;
   }
   // the decoder drops the mark and keeps an odd byte or half a surrogate pair for the next chunk
   const decoder = new TextDecoder(encoding);
-  yield Buffer.from(decoder.decode(head, { stream: true }), 'utf8');
-  if (!done)
-    for (let r = await it.next(); !r.done; r = await it.next())
-      yield Buffer.from(decoder.decode(r.value, { stream: true }), 'utf8');
+  for await (const chunk of all) yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
   const rest = decoder.decode();
   if (rest !== '') yield Buffer.from(rest, 'utf8');
 }

@@ -153,17 +153,24 @@ describe('imports', () => {
     expect(await readdir(join(dataDir, 'imports'))).toEqual([]);
   }, 60_000);
 
-  it('takes a gzip-compressed log as the same log; refuses a damaged one and one that inflates past 64 MiB', async () => {
-    const res = await post(new Blob([gzipSync(LOG)]), 'text/plain', 'node-a.log.1.gz');
+  /**
+   * A log posted in another form (gzip, UTF-16) is kept as the same log: its size (log.txt keeps the UTF-8 text),
+   * what the importer read (against the plain log, posted too), its line 2.
+   */
+  async function keptAsTheSameLog(body: Buffer, name: string): Promise<void> {
+    const res = await post(new Blob([new Uint8Array(body)]), 'text/plain', name);
     expect(res.status).toBe(201);
     type Meta = { id: string; summary: { size: number; summary: Record<string, unknown> } };
     const { id, summary } = (await res.json()) as Meta;
     const plain = (await (await post(new Blob([LOG]))).json()) as Meta;
-    // the same log: its size (log.txt keeps the text) and what the importer read
     expect(summary.size).toBe(LOG.length);
     expect(summary.summary).toEqual(plain.summary.summary);
     const line = await (await fetch(`${base}/api/v1/imports/${id}/log?line=2`)).text();
     expect(line).toBe(LOG.toString('utf8').split('\n')[1]);
+  }
+
+  it('takes a gzip-compressed log as the same log; refuses a damaged one and one that inflates past 64 MiB', async () => {
+    await keptAsTheSameLog(gzipSync(LOG), 'node-a.log.1.gz');
 
     const bad = await post(new Blob([Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 4])]));
     expect(bad.status).toBe(400);
@@ -183,15 +190,7 @@ describe('imports', () => {
 
   it('takes UTF-16 text with a byte-order mark (as Windows PowerShell saves it) as the same log, kept as UTF-8', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(LOG.toString('utf8'), 'utf16le')]);
-    const res = await post(new Blob([le]), 'text/plain', 'node-a.log');
-    expect(res.status).toBe(201);
-    type Meta = { id: string; summary: { size: number; summary: Record<string, unknown> } };
-    const { id, summary } = (await res.json()) as Meta;
-    const plain = (await (await post(new Blob([LOG]))).json()) as Meta;
-    expect(summary.size).toBe(LOG.length);
-    expect(summary.summary).toEqual(plain.summary.summary);
-    const line = await (await fetch(`${base}/api/v1/imports/${id}/log?line=2`)).text();
-    expect(line).toBe(LOG.toString('utf8').split('\n')[1]);
+    await keptAsTheSameLog(le, 'node-a.log');
   });
 
   it('answers ids that are not ids, unknown ids and bad input with a Status', async () => {
