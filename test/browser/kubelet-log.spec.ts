@@ -2,12 +2,13 @@
  * A real kubelet log (sample 03 of the importer's test data) dropped on the dashboard: parsed in the worker,
  * opened as a replay, an imported pod stepped through with the log line of each step shown; then Share: the
  * log uploaded, the link opened in a fresh page, the same replay read from the server with the same lines; the
- * same log gzip-compressed and as UTF-16, opened and shared.
+ * same log gzip-compressed and as UTF-16, opened and shared; the same log as `journalctl -o json-pretty` writes it.
  * Screenshots at 1280 and 1920 px into test-results/. A CSP report from the page fails the test.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { importKubeletLog } from '@syncscope/core/kubelet-log';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, RESULTS, ROOT, startDashboard } from '../support/browser.ts';
@@ -155,6 +156,52 @@ describe('a kubelet log in the dashboard', () => {
   it('opens a UTF-16 log (as Windows PowerShell saves text) as the same log, and shares it', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(TEXT, 'utf16le')]);
     await opensAsTheSameLog({ name: NAME, mimeType: 'text/plain', buffer: le }, 'kubelet-log-utf16');
+  }, 120_000);
+
+  it('opens journalctl -o json-pretty output: each step shows the MESSAGE line of its record', async () => {
+    // the sample's lines as journald records, pretty-printed as journalctl does (a tab before each field)
+    const pretty = LINES.filter((l) => l !== '')
+      .map((l) => {
+        const m = /^(\w{3} \d\d \d\d:\d\d:\d\d) (\S+) ([^[]+)\[(\d+)\]: (.*)$/.exec(l) as RegExpExecArray;
+        const stamp = Date.parse(`${m[1]} 2024 UTC`) * 1000;
+        const fields = {
+          __REALTIME_TIMESTAMP: String(stamp),
+          _HOSTNAME: m[2],
+          SYSLOG_IDENTIFIER: m[3],
+          _PID: m[4],
+          MESSAGE: m[5],
+        };
+        return `{\n${Object.entries(fields)
+          .map(([k, v]) => `\t"${k}" : ${JSON.stringify(v)}`)
+          .join(',\n')}\n}`;
+      })
+      .join('\n');
+    const lines = pretty.split('\n');
+    const page = await newPage(1280);
+    await page.goto(`${dash.baseUrl}/#/`);
+    await page.locator('[data-testid="open-log"]').setInputFiles({
+      name: 'kubelet.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(pretty),
+    });
+    await page.locator('[data-testid="log-banner"]').waitFor({ timeout: 30_000 });
+    // the 729 raw entries' lines: every line of their records
+    const { summary } = importKubeletLog(pretty);
+    expect(summary.events).toBe(880);
+    expect(await page.locator('[data-testid="log-raw-count"]').textContent()).toBe(`${summary.raw} kept raw`);
+    await page.locator(`a[aria-label="trace of ${POD}"]`).click();
+    await page.locator('[data-testid="pod-title"]', { hasText: POD }).waitFor();
+    const steps = await stepThrough(page);
+    expect(steps.length).toBeGreaterThan(20);
+    for (const s of steps) {
+      expect(s.text, `line ${s.line}`).toBe(lines[s.line - 1]);
+      expect(s.text).toMatch(/^\t"MESSAGE" : "/);
+    }
+    await page.screenshot({ path: join(RESULTS, 'kubelet-log-json-pretty-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.screenshot({ path: join(RESULTS, 'kubelet-log-json-pretty-1920.png'), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it('shares the log: uploaded, a link, the same replay opened from the server', async () => {

@@ -26,11 +26,11 @@ function counted(s: ReturnType<typeof importKubeletLog>['summary']): number {
 }
 
 describe('pretty-printed JSON records', () => {
-  it('reads each record as one entry numbered by its first line, the year from the record', () => {
+  it('reads each record as one entry numbered by the line of its MESSAGE, the year from the record', () => {
     const { events, summary } = importKubeletLog(`${record(1)}\n${record(2)}\n`, { year: 2000 });
     expect(events.map((e) => [e.type, e.origin?.line, new Date(e.time).getUTCFullYear(), e.node])).toEqual([
-      ['config.update', 1, 2024, 'n1'],
-      ['config.update', 8, 2024, 'n1'],
+      ['config.update', 6, 2024, 'n1'],
+      ['config.update', 13, 2024, 'n1'],
     ]);
     expect(summary).toMatchObject({ lines: 14, understood: 14, other: 0 });
   });
@@ -38,7 +38,7 @@ describe('pretty-printed JSON records', () => {
   it('an array of records: its brackets and commas are counted, not read', () => {
     const text = `[\n${record(1).replace(/^/gm, '  ')},\n${record(2).replace(/^/gm, '  ')}\n]\n`;
     const { events, summary } = importKubeletLog(text, { year: 2000 });
-    expect(events.map((e) => e.origin?.line)).toEqual([2, 9]);
+    expect(events.map((e) => e.origin?.line)).toEqual([7, 14]);
     expect(summary.lines).toBe(16);
     expect(counted(summary)).toBe(16);
   });
@@ -47,7 +47,7 @@ describe('pretty-printed JSON records', () => {
     // no line of it is over the limit, the record is
     const big = record(1, `${add(1)} ${'x'.repeat(3000)}`).replace('{', `{\n\t"_X" : "${'y'.repeat(3000)}",`);
     const { events, summary } = importKubeletLog(`${big}\n${record(2)}\n`, { maxLineChars: 4000 });
-    expect(events.map((e) => e.origin?.line)).toEqual([9]);
+    expect(events.map((e) => e.origin?.line)).toEqual([14]);
     expect(summary).toMatchObject({ lines: 15, other: 8, understood: 7, tooLong: 0 });
   });
 
@@ -65,7 +65,7 @@ describe('pretty-printed JSON records', () => {
       probe: 'Liveness',
       result: 'Failure',
       output: 'connection refused',
-      origin: { line: 8 },
+      origin: { line: 13 },
     });
   });
 

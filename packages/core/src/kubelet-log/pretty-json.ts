@@ -2,15 +2,18 @@
  * Pretty-printed JSON records, one field per line: `journalctl -o json-pretty`, `gcloud logging read
  * --format=json` (an array of Cloud Logging entries), a saved Elasticsearch answer's hits. Such an input is
  * told by its first line that is not blank (a lone `{` or `[`); each record is gathered from its opening brace
- * to the closing brace at the same indentation and then read as a line of JSON would be, numbered by its first
- * line and spanning all of them. A line inside a record that is not indented deeper than its brace means there
+ * to the closing brace at the same indentation and then read as a line of JSON would be, numbered by the line that
+ * holds its message (else its first) and spanning all of them. A line inside a record that is not indented deeper than its brace means there
  * was no record (a log that starts with a lone brace): the lines taken are handed back and the input is read line
  * by line. Called by EntryReader for every line before anything else; after an input's first line says it is
  * not such a document, that costs one comparison a line. Memory: one record, at most `maxChars`.
  */
 
 export interface PrettySink {
-  /** a whole record, as one JSON text, from line `line` over `lines` lines */
+  /**
+   * a whole record, as one JSON text, over `lines` lines; `line` is the one that holds the line it ships (its
+   * MESSAGE, message, log, …: what a reader of the record looks at), else its first
+   */
   record(text: string, line: number, lines: number): void;
   /** a line of the document around the records (`[`, `]`, a comma) */
   structural(): void;
@@ -21,6 +24,8 @@ export interface PrettySink {
 }
 
 const CLOSE = /^(\s*)\}\s*,?\s*$/;
+/** the line of a record that holds the shipped line (wrapped.ts' text fields): what an event of it points at */
+const TEXT_LINE = /^\s*"(?:MESSAGE|textPayload|message|log|line|msg)"\s*:\s*"/;
 
 export class PrettyJson {
   /** undecided until the input's first line that is not blank */
@@ -66,9 +71,10 @@ export class PrettyJson {
       // brace to brace (classify tells a JSON record by its first character; an array's comma is not the record's)
       const text = whole ? ['{', ...this.held.slice(1).map((h) => h.text), '}'].join('\n') : undefined;
       const lines = this.count + 1;
+      const at = this.held.find((h) => TEXT_LINE.test(h.text))?.no ?? no - lines + 1;
       this.reset();
       if (text === undefined) this.sink.dropped(lines);
-      else this.sink.record(text, no - lines + 1, lines);
+      else this.sink.record(text, at, lines);
       return true;
     }
     // a pretty printer indents every line inside a record deeper than its braces: a line that is not was never

@@ -324,7 +324,7 @@ export class EntryReader {
       case 'cont': {
         const named = line.text.charCodeAt(0) >= 48 ? NAMED_GLOG_HEADER.exec(line.text) : null;
         if (named && this.glogHeader(named[1] as string)) return;
-        this.continueEntry(line.prefix, line.text, no);
+        this.continueEntry(line.prefix, line.text, no, span);
       }
     }
   }
@@ -347,20 +347,20 @@ export class EntryReader {
    * the entry before it left a bracket or a `key=<` value open), else a line of its own, kept raw at the time
    * of the entry before it.
    */
-  private continueEntry(prefix: Prefix, text: string, no: number): void {
+  private continueEntry(prefix: Prefix, text: string, no: number, span: number): void {
     const prefixed = prefix.host !== undefined || prefix.pid !== undefined;
     const node = prefixed ? this.nodes.of(prefix, undefined) : this.last?.node;
     const e = node?.pending as Entry | undefined;
     if (e && !e.json && e.text.length + text.length <= MAX_CONT_CHARS && continues(e, text)) {
       e.text += `\n${text}`;
       e.open = (e.open ?? openness(e.text)) + openness(text);
-      e.lines++;
+      e.lines += span;
       return;
     }
     if (!node || this.last === undefined) {
-      this.counts.other++;
+      this.counts.other += span;
       return;
     }
-    this.begin({ line: no, lines: 1, time: this.last.time, level: '', source: '', text, node });
+    this.begin({ line: no, lines: span, time: this.last.time, level: '', source: '', text, node });
   }
 }

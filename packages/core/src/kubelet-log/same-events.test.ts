@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../events/trace.ts';
-import { importKubeletLog } from './index.ts';
+import { type ImportSummary, importKubeletLog } from './index.ts';
 
 const SAMPLE = join(
   import.meta.dirname,
@@ -133,6 +133,9 @@ const RECORDS: Record<string, (lines: string[], stamps: Stamp[]) => string> = {
       .join('\n'),
 };
 
+/** every line read is counted once: understood, another program's, raw, blank or too long */
+const counted = (s: ImportSummary) => s.understood + s.other + s.raw + s.blank + s.tooLong;
+
 /** the events without the node's name, which the bare form gives as the pid */
 const strip = (events: TraceEvent[]) => events.map(({ node: _node, ...rest }) => rest);
 
@@ -155,6 +158,7 @@ describe('one log behind every prefix', () => {
       const text = lines.map((l, i) => prefix(stamps[i] as Stamp, i) + l).join('\n');
       const got = importKubeletLog(`${text}\n`, { year: 2024 });
       expect(got.summary.other).toBe(0);
+      expect(counted(got.summary)).toBe(got.summary.lines);
       expect(strip(got.events)).toEqual(strip(bare.events));
       // every form but a stamp alone names the node
       expect(got.summary.nodes).toEqual([name === 'crictl logs -t' ? 'pid 2473' : HOST]);
@@ -166,13 +170,14 @@ describe('one log behind every prefix', () => {
       const text = form(lines, stamps);
       const got = importKubeletLog(`${text}\n`, { year: 2000 });
       expect(got.summary.other).toBe(0);
+      expect(counted(got.summary)).toBe(got.summary.lines);
       expect(got.summary.nodes).toEqual([HOST]);
       // a record a line of the sample: an event names its record's first line, which is record n's
-      // (a record of one line: its number; one pretty-printed over many: where its brace opens)
+      // (a record of one line: its number; one pretty-printed over many: the line of its MESSAGE)
       const all = text.split('\n');
       const record = new Map<number, number>();
       all.forEach((l, i) => {
-        if (all.length === lines.length || /^(?: {2})?\{/.test(l)) record.set(i + 1, record.size + 1);
+        if (all.length === lines.length || /^\s*"MESSAGE"/.test(l)) record.set(i + 1, record.size + 1);
       });
       expect(record.size).toBe(lines.length);
       const events = got.events.map((e) => ({
