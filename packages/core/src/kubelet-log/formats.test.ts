@@ -184,7 +184,7 @@ describe('journald JSON export and the kubelet under other names', () => {
     expect(of(events, 'pleg.event').map((e) => e.containerID)).toEqual(['c0', 'c1', 'c2', 'c3']);
   });
 
-  it('OpenShift (kubenswrapper), MicroK8s (kubelite) and k3s are kubelets; kube-proxy is another program', () => {
+  it('OpenShift (kubenswrapper; 3.x: atomic-openshift-node), MicroK8s (kubelite), k3s and KubeEdge (edgecore) are kubelets; kube-proxy is not', () => {
     const line = (ident: string, s: number) =>
       `Jun  1 10:00:0${s} n1 ${ident}[100]: I0601 10:00:0${s}.000000     100 kubelet.go:1987] SyncLoop (housekeeping)`;
     const text = [
@@ -192,10 +192,12 @@ describe('journald JSON export and the kubelet under other names', () => {
       line('microk8s.daemon-kubelite', 2),
       line('k3s', 3),
       line('kube-proxy', 4),
+      line('atomic-openshift-node', 5),
+      line('edgecore', 6),
     ].join('\n');
     const { events, summary } = importKubeletLog(text, { year: 2024 });
-    expect(summary).toMatchObject({ understood: 3, other: 1 });
-    expect(events.map((e) => e.type)).toEqual(['loop.iteration', 'loop.iteration', 'loop.iteration']);
+    expect(summary).toMatchObject({ understood: 5, other: 1 });
+    expect(events.map((e) => e.type)).toEqual(Array(5).fill('loop.iteration'));
   });
 });
 
@@ -300,6 +302,27 @@ describe('log shippers, other loggers in the same process, sections and dated pr
       ['config.update', 2024],
       ['pleg.event', 2024],
     ]);
+  });
+
+  it("MicroShift names each line's component: the kubelet's are read, the others' and what continues them are not", () => {
+    const ms = (s: number, rest: string) => `Oct 20 12:06:4${s} edge microshift[1389]: ${rest}`;
+    const k = (s: number, lvl: string, src: string, msg: string) =>
+      `${lvl}1020 12:06:4${s}.000000    1389 ${src}] ${msg}`;
+    const text = [
+      ms(0, `kubelet ${k(0, 'I', 'kubelet.go:2421', '"SyncLoop ADD" source="api" pods=["shop/web-0"]')}`),
+      ms(
+        1,
+        `etcd ${k(1, 'W', 'logging.go:59', '[core] grpc: addrConn.createTransport failed to connect to {')}`,
+      ),
+      ms(1, '  "Addr": "localhost:2379",'),
+      ms(1, '}. Err: connection error'),
+      // before MicroShift 4.14 every line's component was ???
+      ms(2, `??? ${k(2, 'I', 'kubelet.go:1987', 'SyncLoop (housekeeping)')}`),
+      ms(3, `kube-apiserver ${k(3, 'I', 'handler.go:1', 'Adding GroupVersion')}`),
+    ].join('\n');
+    const { events, summary } = importKubeletLog(text, { year: 2024 });
+    expect(summary).toMatchObject({ understood: 2, raw: 0, other: 4, nodes: ['edge'] });
+    expect(events.map((e) => e.type)).toEqual(['config.update', 'loop.iteration']);
   });
 
   it("`==> name <==` sections (minikube logs, tail of several files): only the kubelet's are read", () => {

@@ -110,7 +110,10 @@ const FOREIGN =
 // kubenswrapper: OpenShift 4's kubelet; kubelite: MicroK8s; hyperkube, k3s, k0s, rke2: the kubelet inside them
 /** the text of another logger under a kubelet's identifier (k3s' logrus, its etcd's zap JSON) */
 const FOREIGN_TEXT = /^(?:time="|level=|\{"level":)/;
-const KUBELET_IDENT = /kubelet|kubenswrapper|kubelite|hyperkube|k3s|k0s|rke2|microk8s/i;
+// OpenShift 3 ran it in atomic-openshift-node / origin-node, KubeEdge's edgecore and MicroShift in one process
+// with their other parts
+const KUBELET_IDENT =
+  /kubelet|kubenswrapper|kubelite|hyperkube|k3s|k0s|rke2|microk8s|openshift-node|origin-node|edgecore|microshift/i;
 
 export type Line =
   | {
@@ -130,7 +133,8 @@ export type Line =
   | { kind: 'json'; prefix: Prefix; obj: Record<string, unknown> }
   | { kind: 'docker'; log: string; time: string }
   | { kind: 'cont'; prefix: Prefix; text: string }
-  | { kind: 'other' }
+  /** `of`: the prefix of another part of a process that also runs the kubelet (the lines after it may continue it) */
+  | { kind: 'other'; of?: Prefix }
   | { kind: 'blank' };
 
 /**
@@ -239,6 +243,9 @@ export function classify(raw: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
     // a header after an unknown prefix is still a kubelet line (a damaged or unusual prefix); a header
     // under another program's journald identifier (kube-proxy, …) is that program's
     if (prefix && !isKubeletIdent(prefix)) return OTHER;
+    // another part of the process that runs the kubelet (MicroShift): its lines, and the lines that continue them
+    if (prefix?.component !== undefined && prefix.component !== 'kubelet' && prefix.component !== '???')
+      return { kind: 'other', of: prefix };
     return klogLine(raw, at, prefix ?? NO_PREFIX);
   }
   const brace = raw.indexOf('{"');

@@ -1,6 +1,6 @@
 /**
  * The prefixes a kubelet line arrives behind, read into its host, program, pid and (when the prefix has one)
- * the year and month klog headers lack: journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, `-o
+ * the year and month klog headers lack (and the component MicroShift names after its journald prefix): journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, `-o
  * short-iso[-precise]`, `-o short-full`, `-o short-unix`, one whose start was cut), syslog's RFC 5424 header, a bare
  * `host: ` (talosctl, kubectl logs --prefix) or `host ` (oc adm node-logs), the CRI container-log prefix (`<RFC 3339> stderr F `), a stamp alone
  * (`crictl logs -t`) or with Loki's labels (`logcli`). Called by classify (header.ts) with the text before a klog
@@ -23,6 +23,8 @@ const LABEL_HOST = /\b(?:host|hostname|node|nodename|node_name)="([^"]+)"/;
 /** the date in a prefix SYSLOG_TAIL read (`-o short-full`: `Tue 2024-08-20 20:41:02 UTC`; `-o short-unix`) */
 const TAIL_DATE = /(\d{4})-(\d\d)-\d\d|^(\d{9,10})(?:\.\d+)? /;
 const CRI = /^(\d{4})-(\d\d)-\d\dT\S+ (?:stdout|stderr) ([FP]) $/;
+/** a journald or syslog prefix and a component's name (MicroShift) */
+const COMPONENT = /^(.*\]: )(\S+) $/;
 
 export interface Prefix {
   host?: string;
@@ -33,6 +35,11 @@ export interface Prefix {
   month?: number;
   /** CRI log record flagged P: the message goes on in the next record */
   partial?: boolean;
+  /**
+   * The component a process that runs several of the cluster's parts names before each klog header (MicroShift:
+   * `microshift[pid]: kubelet I0820 …`, `???` when it cannot tell).
+   */
+  component?: string;
   /**
    * A prefix a line without a klog header cannot be told by alone: a node's name (`host: `, `host `), its exact
    * text; a stamp alone or with labels, 'stamp'. SeenPrefixes remembers them.
@@ -117,6 +124,11 @@ export function parsePrefix(p: string): Prefix | undefined {
       out.month = t.getUTCMonth() + 1;
     }
     return out;
+  }
+  m = COMPONENT.exec(p);
+  if (m) {
+    const inner = parsePrefix(m[1] as string);
+    if (inner?.ident !== undefined) return { ...inner, component: m[2] as string };
   }
   m = RFC5424.exec(p);
   if (m) {

@@ -56,6 +56,9 @@ const NAMED_GLOG_HEADER =
  */
 const SECTION = /^==> (.+) <==\s*$/;
 
+/** which process a prefix names (host, program, pid) */
+const processOf = (p: Prefix) => `${p.host ?? ''}|${p.ident ?? ''}|${p.pid ?? ''}`;
+
 export class EntryReader {
   private readonly splitter: LineSplitter;
   /** records pretty-printed over many lines (json-pretty, gcloud), when the input is such a document */
@@ -67,6 +70,8 @@ export class EntryReader {
   readonly counts = { other: 0, blank: 0, tooLong: 0, header: 0 };
   /** the machine the last glog file header named: the host of the bare lines after it */
   private machine: Prefix | undefined;
+  /** the process whose last line was another part's (its component named), while no kubelet line followed */
+  private foreign: string | undefined;
   /** the prefix forms this input's kubelet lines came behind (a node's name, a stamp alone) */
   private readonly seen = new SeenPrefixes();
   /** in a `==> name <==` section of another program's log */
@@ -280,9 +285,11 @@ export class EntryReader {
         return;
       case 'other':
         this.counts.other += span;
+        if (line.of) this.foreign = processOf(line.of);
         return;
       case 'klog': {
         this.seen.note(line.prefix);
+        this.foreign = undefined;
         if (line.prefix.year !== undefined)
           this.clock.setYear(line.prefix.year, line.prefix.month ?? line.month);
         const bare = line.prefix.host === undefined && this.machine !== undefined;
@@ -322,6 +329,11 @@ export class EntryReader {
         return;
       }
       case 'cont': {
+        // the next line of another part's message (MicroShift's etcd printing a struct)
+        if (this.foreign !== undefined && processOf(line.prefix) === this.foreign) {
+          this.counts.other += span;
+          return;
+        }
         const named = line.text.charCodeAt(0) >= 48 ? NAMED_GLOG_HEADER.exec(line.text) : null;
         if (named && this.glogHeader(named[1] as string)) return;
         this.continueEntry(line.prefix, line.text, no, span);
