@@ -52,6 +52,18 @@ describe('bad input', () => {
   });
 });
 
+describe('records nested in records', () => {
+  it('a shipper nests its record once or twice; one nested deeper is not opened (no stack is spent on it)', () => {
+    const msg = 'I0820 20:41:02.641606    3312 kubelet.go:1987] SyncLoop (housekeeping)';
+    const nest = (n: number) =>
+      `${'{"jsonPayload":'.repeat(n)}{"MESSAGE":${JSON.stringify(msg)}}${'}'.repeat(n)}`;
+    const { events, summary } = importKubeletLog([nest(1), nest(2), nest(3), nest(60_000)].join('\n'));
+    // (the deeper ones are read as any line with a klog header somewhere in it: no event of theirs)
+    expect(events.map((e) => e.origin?.line)).toEqual([1, 2]);
+    expect(summary.lines).toBe(4);
+  });
+});
+
 describe('browser-safe', () => {
   it('no module of the importer imports a Node built-in', () => {
     const files: string[] = [];

@@ -56,10 +56,11 @@ function epochMs(v: unknown, micros: boolean): number | undefined {
   return n < 1e11 ? n * 1000 : n < 1e14 ? n : n < 1e17 ? n / 1000 : n / 1e6;
 }
 
-export function unwrap(o: Record<string, unknown>): { text: string; prefix: Prefix } | undefined {
-  for (const n of NESTS) {
+/** `depth`: how many nests are open (a shipper nests once; a record nested deeper is no one's) */
+export function unwrap(o: Record<string, unknown>, depth = 0): { text: string; prefix: Prefix } | undefined {
+  for (const n of depth < 2 ? NESTS : []) {
     const inner = objectAt(o, n);
-    const got = inner && unwrap(inner);
+    const got = inner && unwrap(inner, depth + 1);
     if (!got) continue;
     // what the inner record lacks, the outer one may say
     const outer = fields(o);

@@ -34,7 +34,6 @@ const WORK_TYPES: Record<string, WorkType> = {
   '1': 'TerminatingPod',
   '2': 'TerminatedPod',
 };
-/** UpdatePod's lines for an update that requests termination (v1.22+, -v=4) */
 /**
  * Lines that say a worker is asked to kill its pod: UpdatePod's teardown lines, and the lines written just before
  * an UpdatePod call that asks it (deletePod, -v=3; HandlePodCleanups for a pod the runtime runs and no worker
