@@ -8,7 +8,6 @@
  */
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { peek } from './peek.ts';
 
 /** The input began as gzip but cannot be inflated; the message is zlib's ("incorrect header check", …). */
 export class GzipError extends Error {}
@@ -27,14 +26,30 @@ export async function* maybeGunzip(
   source: AsyncIterable<Buffer | string>,
   o: GunzipOptions = {},
 ): AsyncGenerator<Buffer> {
-  const { head, all } = await peek(source, 2);
+  const it = source[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  let done = false;
+  while (head.length < 2) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    head = Buffer.concat([head, typeof r.value === 'string' ? Buffer.from(r.value) : r.value]);
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    if (!done)
+      for (let r = await it.next(); !r.done; r = await it.next())
+        yield typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+  }
   if (!isGzip(head)) {
-    yield* all;
+    yield* all();
     return;
   }
   const inflated = createGunzip();
   // an error of the source or of the inflating ends the iteration below with it
-  pipeline(Readable.from(all), inflated, () => {});
+  pipeline(Readable.from(all()), inflated, () => {});
   try {
     for await (const chunk of inflated) yield chunk as Buffer;
   } catch (e) {

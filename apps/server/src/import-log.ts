@@ -17,17 +17,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  asUtf8,
   checkZone,
   type ImportSummary,
   KubeletLogParser,
   looksReversed,
   readLinesBackward,
+  utf16Of,
 } from '@syncscope/core/kubelet-log';
 import { isGzip, maybeGunzip } from './gzip-input.ts';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
 import { BlockDecoder } from './log-blocks.ts';
-import { maybeFromUtf16, utf16Of } from './utf16-input.ts';
 
 /** where events go: encoded here (NdjsonOut) or on a second thread (EncoderPipe); the same bytes either way */
 type Out = Pick<NdjsonOut, 'push' | 'drain' | 'end'>;
@@ -104,14 +105,14 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
     const head = Buffer.from(await read(0, Math.min(size, BLOCK)));
     if (isGzip(head)) {
       await importStream(
-        maybeFromUtf16(maybeGunzip(createReadStream(path), { onCut: () => cut(path) })),
+        asUtf8(maybeGunzip(createReadStream(path), { onCut: () => cut(path) })),
         parser,
         out,
       );
       return;
     }
     if (utf16Of(head)) {
-      await importStream(maybeFromUtf16(createReadStream(path)), parser, out);
+      await importStream(asUtf8(createReadStream(path)), parser, out);
       return;
     }
     if (looksReversed(firstLines(head))) {
@@ -139,9 +140,13 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
 }
 
 /** stdin, or a gzip file's inflated stream: read forwards, unless its first lines say newest first */
-async function importStream(input: AsyncIterable<Buffer>, parser: KubeletLogParser, out: Out): Promise<void> {
+async function importStream(
+  input: AsyncIterable<Uint8Array>,
+  parser: KubeletLogParser,
+  out: Out,
+): Promise<void> {
   const it = input[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
+  const head: Uint8Array[] = [];
   let newlines = 0;
   let done = false;
   while (newlines < SNIFF_LINES) {
@@ -217,11 +222,7 @@ const parser = new KubeletLogParser({
 });
 try {
   if (opts.file === '-')
-    await importStream(
-      maybeFromUtf16(maybeGunzip(process.stdin, { onCut: () => cut('stdin') })),
-      parser,
-      out,
-    );
+    await importStream(asUtf8(maybeGunzip(process.stdin, { onCut: () => cut('stdin') })), parser, out);
   else await importFile(opts.file, parser, out);
 } catch (e) {
   // a damaged gzip stream (zlib's words), or an input that failed while it was read

@@ -17,10 +17,9 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { asUtf8, type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
 import { maybeGunzip } from '../gzip-input.ts';
 import { StoreWriteError } from '../store/write-error.ts';
-import { maybeFromUtf16 } from '../utf16-input.ts';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const INDEX_EVERY = 1024;
@@ -137,7 +136,7 @@ export class ImportStore {
       const decoder = new TextDecoder('utf-8');
       let size = 0;
       let lines = 1;
-      for await (const chunk of maybeFromUtf16(maybeGunzip(body))) {
+      for await (const chunk of asUtf8(maybeGunzip(body))) {
         if (size + chunk.length > MAX_IMPORT_BYTES) throw new TooLarge();
         for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) {
           if (lines % INDEX_EVERY === 0) index.lineOffsets.push(size + i + 1);

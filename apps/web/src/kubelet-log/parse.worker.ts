@@ -9,7 +9,7 @@
  * page can read any line an event points at with File.slice instead of keeping the text; for a gzip file, in
  * its text, which is sent back as a Blob (so for a UTF-16 file too).
  */
-import { DECODE_BYTES, KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { asUtf8, DECODE_BYTES, KubeletLogParser, utf16Of } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
 
@@ -68,30 +68,6 @@ async function* inflated(file: Blob): AsyncGenerator<Uint8Array> {
     throw new Error(`the gzip file cannot be inflated (damaged or cut short): ${(e as Error).message}`);
   }
   await feeding;
-}
-
-/** the encoding a UTF-16 byte-order mark at the start of `b` names (Windows PowerShell saves text so) */
-function utf16Of(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
-  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
-  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
-  return undefined;
-}
-
-/** UTF-16 text (a byte-order mark first) as UTF-8 bytes, the mark dropped; anything else as it is */
-async function* asUtf8(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const encoder = new TextEncoder();
-  let decoder: TextDecoder | undefined;
-  let first = true;
-  for await (const bytes of source) {
-    if (first) {
-      first = false;
-      const encoding = utf16Of(bytes);
-      if (encoding) decoder = new TextDecoder(encoding);
-    }
-    yield decoder ? encoder.encode(decoder.decode(bytes, { stream: true })) : bytes;
-  }
-  const rest = decoder?.decode() ?? '';
-  if (rest !== '') yield encoder.encode(rest);
 }
 
 async function parse(req: ParseRequest): Promise<void> {

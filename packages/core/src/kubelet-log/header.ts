@@ -7,7 +7,6 @@
  * under the prefix their fields make). Called by KubeletLogParser for every line; a klog line's result is one
  * object reused by the next call (KLOG_LINE), otherwise stateless.
  */
-
 import { fromLogrus } from './logrus.ts';
 import { NO_PREFIX, type Prefix, parsePrefix, prefixBefore, prefixOfPlain, SeenPrefixes } from './prefix.ts';
 import { unwrap } from './wrapped.ts';
@@ -107,11 +106,13 @@ function klogAnywhere(raw: string): number {
 /** lines that start the way other daemons' logs do (logrus, ISO stamps, audit, syslog, journalctl notes) */
 const FOREIGN =
   /^(?:\d{4}[-/]\d\d[-/]\d\d|time="|level=|type=\w+ msg=audit|audit|\[\s*\d+\.\d+\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d|-- )/;
-// kubenswrapper: OpenShift 4's kubelet; kubelite: MicroK8s; hyperkube, k3s, k0s, rke2: the kubelet inside them
 /** the text of another logger under a kubelet's identifier (k3s' logrus, its etcd's zap JSON) */
 const FOREIGN_TEXT = /^(?:time="|level=|\{"level":)/;
-// OpenShift 3 ran it in atomic-openshift-node / origin-node, KubeEdge's edgecore and MicroShift in one process
-// with their other parts
+/**
+ * The journald identifiers a kubelet writes under: kubenswrapper is OpenShift 4's kubelet, kubelite MicroK8s';
+ * hyperkube, k3s, k0s, rke2, OpenShift 3's atomic-openshift-node / origin-node, KubeEdge's edgecore and MicroShift
+ * run it inside them, most in one process with their other parts.
+ */
 const KUBELET_IDENT =
   /kubelet|kubenswrapper|kubelite|hyperkube|k3s|k0s|rke2|microk8s|openshift-node|origin-node|edgecore|microshift/i;
 

@@ -4,6 +4,7 @@ export { DECODE_BYTES } from './lines.ts';
 export { type ImportSummary, KubeletLogParser, type ParserOptions } from './parser.ts';
 export { looksReversed, readLinesBackward } from './reverse.ts';
 export { checkZone } from './time.ts';
+export { asUtf8, utf16Of } from './utf16.ts';
 
 import type { TraceEvent } from '../events/trace.ts';
 import { type ImportSummary, KubeletLogParser, type ParserOptions } from './parser.ts';

@@ -1,10 +1,12 @@
 /**
  * The prefixes a kubelet line arrives behind, read into its host, program, pid and (when the prefix has one)
- * the year and month klog headers lack (and the component MicroShift names after its journald prefix): journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `, `-o
- * short-iso[-precise]`, `-o short-full`, `-o short-unix`, one whose start was cut), syslog's RFC 5424 header, a bare
- * `host: ` (talosctl, kubectl logs --prefix) or `host ` (oc adm node-logs), the CRI container-log prefix (`<RFC 3339> stderr F `), a stamp alone
- * (`crictl logs -t`) or with Loki's labels (`logcli`). Called by classify (header.ts) with the text before a klog
- * header; the short-format prefixes of a log are few, so they are read once and remembered.
+ * the year and month klog headers lack: journald/syslog (`Aug 20 20:41:02[.123456] host ident[pid]: `,
+ * `-o short-iso[-precise]`, `-o short-full`, `-o short-unix`, one whose start was cut), with the component
+ * MicroShift names after it, syslog's RFC 5424 header, a bare `host: ` (talosctl, kubectl logs --prefix) or
+ * `host ` (oc adm node-logs), the CRI container-log prefix (`<RFC 3339> stderr F `), a stamp alone (`crictl
+ * logs -t`) or with Loki's labels (`logcli`). Called by classify (header.ts) with the text before a klog header;
+ * the short-format prefixes of a log are few, so they are read once and remembered. prefixOfPlain reads the
+ * prefix of a line without a header.
  */
 import { monthOf } from './time.ts';
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { importKubeletLog } from './index.ts';
+import { counted } from './test-lines.ts';
 
 const UID = '11111111-2222-3333-4444-555555555555';
 const add = (s: number) =>
@@ -19,11 +20,6 @@ const record = (s: number, message = add(s)) =>
     `\t"MESSAGE" : ${JSON.stringify(message)}`,
     '}',
   ].join('\n');
-
-/** every line read is counted once: understood, another program's, raw, blank or too long */
-function counted(s: ReturnType<typeof importKubeletLog>['summary']): number {
-  return s.understood + s.other + s.raw + s.blank + s.tooLong;
-}
 
 describe('pretty-printed JSON records', () => {
   it('reads each record as one entry numbered by the line of its MESSAGE, the year from the record', () => {

@@ -2,11 +2,12 @@
  * Pretty-printed JSON records, one field per line: `journalctl -o json-pretty`, `gcloud logging read
  * --format=json` (an array of Cloud Logging entries), a saved Elasticsearch answer's hits. Such an input is
  * told by its first line that is not blank (a lone `{` or `[`); each record is gathered from its opening brace
- * to the closing brace at the same indentation and then read as a line of JSON would be, numbered by the line that
- * holds its message (else its first) and spanning all of them. A line inside a record that is not indented deeper than its brace means there
- * was no record (a log that starts with a lone brace): the lines taken are handed back and the input is read line
- * by line. Called by EntryReader for every line before anything else; after an input's first line says it is
- * not such a document, that costs one comparison a line. Memory: one record, at most `maxChars`.
+ * to the closing brace at the same indentation and then read as a line of JSON would be, numbered by the line
+ * that holds its message (else its first) and spanning all of them. A line inside a record that is not indented
+ * deeper than its brace means there was no record (a log that starts with a lone brace): the lines taken are
+ * handed back and the input is read line by line. Called by EntryReader for every line before anything else;
+ * after an input's first line says it is not such a document, that costs one comparison a line. Memory: one
+ * record, at most `maxChars`.
  */
 
 export interface PrettySink {

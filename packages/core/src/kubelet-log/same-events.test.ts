@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../events/trace.ts';
-import { type ImportSummary, importKubeletLog } from './index.ts';
+import { importKubeletLog } from './index.ts';
+import { counted } from './test-lines.ts';
 
 const SAMPLE = join(
   import.meta.dirname,
@@ -132,9 +133,6 @@ const RECORDS: Record<string, (lines: string[], stamps: Stamp[]) => string> = {
       )
       .join('\n'),
 };
-
-/** every line read is counted once: understood, another program's, raw, blank or too long */
-const counted = (s: ImportSummary) => s.understood + s.other + s.raw + s.blank + s.tooLong;
 
 /** the events without the node's name, which the bare form gives as the pid */
 const strip = (events: TraceEvent[]) => events.map(({ node: _node, ...rest }) => rest);

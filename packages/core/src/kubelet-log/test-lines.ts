@@ -1,9 +1,10 @@
 /**
  * Helpers of the importer's tests that write klog lines by hand: `k` makes a bare klog text line a second after
- * the one before (or at a given second), `run` imports lines, `of` picks the events of one type.
+ * the one before (or at a given second), `run` imports lines, `of` picks the events of one type, `counted` adds
+ * up what a summary says of each line.
  */
 import type { TraceEvent, TraceOf, TraceType } from '../events/trace.ts';
-import { importKubeletLog } from './index.ts';
+import { type ImportSummary, importKubeletLog } from './index.ts';
 
 /** the second of the last line k made (a live binding: a line at the same second passes it back) */
 export let sec = 0;
@@ -19,3 +20,6 @@ export const run = (lines: string[]) => importKubeletLog(lines.join('\n'), { yea
 export function of<T extends TraceType>(events: TraceEvent[], type: T): TraceOf<T>[] {
   return events.filter((e): e is TraceOf<T> => e.type === type);
 }
+
+/** every line read is counted once: understood, another program's, raw, blank or too long */
+export const counted = (s: ImportSummary): number => s.understood + s.other + s.raw + s.blank + s.tooLong;
