@@ -10,7 +10,8 @@ export interface PodName {
   uid?: string;
 }
 
-const FULL = /^([^_\s"(]+)_([^_\s"(]+)(?:\(([^)\s]*)\))?$/;
+/** (an UPDATE's list adds `:DeletionTimestamp=<RFC 3339>` to a pod being deleted, format.PodsWithDeletionTimestamps) */
+const FULL = /^([^_\s"(]+)_([^_\s"(]+)(?:\(([^)\s]*)\))?(?::DeletionTimestamp=\S*)?$/;
 
 /** `name_ns(uid)` → {pod: "ns/name", uid} */
 export function fromFullName(s: string): PodName | undefined {
@@ -38,9 +39,9 @@ export function fromRef(s: string | undefined): string | undefined {
 
 /**
  * The pods of a SyncLoop line's `pods=` value, in each form kubelets have written it: klog's list
- * `["ns/a","ns/b"]` (klog.KObjSlice, v1.27 on; objects `{"name","namespace"}` in JSON logs), Go's `[ns/a ns/b]`
- * (klog.KObjs printed with %+v, v1.22-v1.26) and format.Pods' `a_ns(uid), b_ns(uid)` (v1.20-v1.21, UIDs
- * included).
+ * `["ns/a","ns/b"]` (klog.KObjSlice under klog v2.100 on; objects `{"name","namespace"}` in JSON logs), Go's
+ * `[ns/a ns/b]` (references printed with %+v, v1.21-v1.26, and KObjSlice under an older klog) and format.Pods'
+ * `a_ns(uid), b_ns(uid)` (v1.20, UIDs included).
  */
 export function fromRefList(s: string | undefined): PodName[] {
   if (!s) return [];

@@ -74,6 +74,9 @@ const CLAIMED = new Set([
   'Pod is in a terminal phase (success/failed), begin teardown',
   'Pod has been deleted and must be killed',
   'Clean up containers for orphaned pod we had not seen before',
+  'Clean up orphaned pod containers',
+  'Pod never started and the worker can now stop',
+  'Pod cannot start ever',
   'Pod terminated all orphaned containers successfully and worker can now stop',
   'Multiple sandboxes are ready for Pod. Need to reconcile them',
   'Pod is complete and the worker can now stop',
@@ -86,7 +89,7 @@ const CLAIMED_LENGTHS = new Set([...CLAIMED].map((m) => m.length));
 
 /** How the glog-style messages the families read begin (one test instead of asking every family). */
 const GLOG_CLAIMED =
-  /^(?:SyncLoop|Skipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Sandbox for pod "|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod)/;
+  /^(?:SyncLoop|[Ss]kipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Sandbox for pod "|Multiple sandboxes are ready for Pod "|More than 1 sandboxes for pod "|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod|Server rejected event '|Unable to write event)/;
 
 function claimed(msg: string): boolean {
   return CLAIMED.has(msg) || msg.startsWith('SyncLoop') || msg.startsWith('Skipping pod synchronization');

@@ -53,7 +53,7 @@ describe('the sync loop', () => {
   });
 });
 
-describe('structured lines of v1.20-v1.26 (klog before v2.80 printed Go values)', () => {
+describe('structured lines of v1.20-v1.26 (klog before v2.100 printed Go values)', () => {
   it('pods as format.Pods and as a Go slice, the PLEG event and the pod status as Go structs', () => {
     const U2 = '22222222-bbbb-cccc-dddd-eeeeeeeeeeee';
     const { events, summary } = run([

@@ -69,8 +69,12 @@ export class NodeState {
    * same call into it.
    */
   readonly announced = new Map<string, { update: Draft; state: Draft | undefined }>();
-  /** containers whose kill's grace period was overridden, until the kill's own line (kills.ts) */
+  /** containers whose kill's grace period was overridden, until the kill's own line (kills.ts, glog) */
   readonly killOverride = new Set<string>();
+  /** when the node's last "SyncLoop (housekeeping)" began, until its end line */
+  housekeepingAt: number | undefined;
+  /** the StopContainer a structured override line made, by container, while the kill's next line may follow */
+  readonly killRead = new Map<string, { stop: Extract<Draft, { type: 'runtime.call' }>; at: number }>();
   /**
    * Pods (ns/name) whose missing sandbox was read as a RunPodSandbox, when, with nothing since (no sync error, no
    * PLEG event); and pods deleted or removed since their last ADD. kills.ts uses both.

@@ -1,9 +1,11 @@
 /**
  * Kills, sandbox decisions and orphan cleanup:
- *   Killing container "docker://cid", but using 2 second grace period override (glog, -v=3, then the line below)
- *   Killing container "docker://cid" with 30 second grace period              (kuberuntime_container.go, glog)
+ *   Killing container {"docker" "cid"}, but using 2 second grace period override (glog, -v=3, then the line below)
+ *   Killing container "docker://cid" with 30 second grace period              (kuberuntime_container.go, glog;
+ *                                                       v1.19 and v1.20: "with a 30 second …", "but using a 2 second …")
  *   "Killing container with a grace period" pod=… podUID=… containerName=… containerID=… gracePeriod=30
- *   "Killing container with a grace period override" … gracePeriod=2
+ *   "Killing container with a grace period override" … gracePeriod=2   (-v=3, then the line above; v1.21 writes
+ *     every kill with this message, an overridden one twice)
  *   Killing unwanted pod "a"      "Killing unwanted pod" podName="a"            (kubelet_pods.go)
  *   No sandbox for pod "a_ns(uid)" can be found. Need to start a new one       (kuberuntime_manager.go)
  *   "No sandbox for pod can be found. Need to start a new one" pod="ns/a"       (also "No ready sandbox …",
@@ -15,7 +17,7 @@
  * orphan cleanup the pod's last worker state (Forgotten).
  */
 import { fromFullName, fromRef } from '../pods.ts';
-import type { Ctx, Draft, Msg } from '../state.ts';
+import { type Ctx, type Draft, type Msg, waiting } from '../state.ts';
 
 /**
  * How long after a missing sandbox was read a second report, with no sync error or PLEG event of the pod
@@ -24,16 +26,28 @@ import type { Ctx, Draft, Msg } from '../state.ts';
  */
 const SAME_SYNC_MS = 10_000;
 
-const OLD_KILL = /^Killing container "(?:[\w-]+:\/\/)?([^"]*)" with (\d+) second grace period/;
-/** the override line killContainer writes (-v=3) just before its kill line for the same container */
+/**
+ * How soon after a structured kill's override line the next kill line of the same container is the same kill:
+ * killContainer writes the two one after the other.
+ */
+const SAME_KILL_MS = 1000;
+
+const OLD_KILL = /^Killing container "(?:[\w-]+:\/\/)?([^"]*)" with (?:a )?(\d+) second grace period/;
+/**
+ * the override line killContainer writes (-v=3) just before its kill line for the same container; its %q of the
+ * container ID (a value whose String method wants a pointer) prints the ID's two fields, `{"docker" "cid"}`
+ */
 const OLD_OVERRIDE =
-  /^Killing container "(?:[\w-]+:\/\/)?([^"]*)", but using (\d+) second grace period override/;
+  /^Killing container (?:"(?:[\w-]+:\/\/)?([^"]*)"|\{"[\w-]*" "([^"]*)"\}), but using (?:a )?(\d+) second grace period override/;
+/** (v1.15 writes two blanks before "Need"; several ready sandboxes are "More than 1 …" in v1.15, "Multiple …" after) */
 const OLD_SANDBOX =
-  /^(?:No (?:ready )?sandbox for pod "([^"]*)" can be found|Sandbox for pod "([^"]*)" has (?:changed|no IP address)\. Need to start a new one)/;
+  /^(?:No (?:ready )?sandbox for pod "([^"]*)" can be found|Sandbox for pod "([^"]*)" has (?:changed|no IP address)\.\s+Need to start a new one|Multiple sandboxes are ready for Pod "([^"]*)"\. Need to reconcile them|More than 1 sandboxes for pod "([^"]*)" are ready\. Need to reconcile them)/;
 const OLD_UNWANTED = /^Killing unwanted pod "([^"]*)"/;
 const OLD_ORPHAN = /^Orphaned pod "([^"]*)" found, removing/;
 
-function stop(ctx: Ctx, d: Partial<Extract<Draft, { type: 'runtime.call' }>>): void {
+type StopDraft = Extract<Draft, { type: 'runtime.call' }>;
+
+function stop(ctx: Ctx, d: Partial<StopDraft>): void {
   ctx.emit({ type: 'runtime.call', method: 'StopContainer', durationMs: 0, ...d });
 }
 
@@ -71,20 +85,29 @@ export function kills(m: Msg, ctx: Ctx): boolean {
     const overridden = s.msg === 'Killing container with a grace period override';
     if (overridden || s.msg === 'Killing container with a grace period') {
       const which = kv.containerID ?? `${kv.podUID ?? kv.pod}/${kv.containerName}`;
-      // the kill's own line follows the override's with the grace period used: one stop, marked overridden
-      if (overridden) {
-        ctx.node.killOverride.add(which);
+      // a second line of the same kill: the override line (-v=3) was its first, so the kill is overridden
+      const first = ctx.node.killRead.get(which);
+      ctx.node.killRead.delete(which);
+      if (first && waiting(first.stop) && ctx.time >= first.at && ctx.time - first.at <= SAME_KILL_MS) {
+        first.stop.override = true;
         return true;
       }
       const grace = Number(kv.gracePeriod);
-      const override = ctx.node.killOverride.delete(which);
-      stop(ctx, {
+      const d: StopDraft = {
+        type: 'runtime.call',
+        method: 'StopContainer',
+        durationMs: 0,
         pod: fromRef(kv.pod),
         podUID: kv.podUID,
         container: kv.containerName,
         ...(Number.isFinite(grace) ? { gracePeriodS: grace } : {}),
-        ...(override ? { override: true } : {}),
-      });
+      };
+      ctx.emit(d);
+      // the override line is a kill's first line (v1.22+, -v=3) or its only one (v1.21 words every kill so)
+      if (overridden) {
+        if (ctx.node.killRead.size > 10_000) ctx.node.killRead.clear();
+        ctx.node.killRead.set(which, { stop: d, at: ctx.time });
+      }
       return true;
     }
     if (s.msg === 'Killing unwanted pod') {
@@ -113,7 +136,7 @@ export function kills(m: Msg, ctx: Ctx): boolean {
   if (t.startsWith('Killing container')) {
     const o = OLD_OVERRIDE.exec(t);
     if (o) {
-      ctx.node.killOverride.add(o[1] as string);
+      ctx.node.killOverride.add((o[1] ?? o[2]) as string);
       return true;
     }
     const r = OLD_KILL.exec(t);
@@ -134,7 +157,7 @@ export function kills(m: Msg, ctx: Ctx): boolean {
   }
   r = OLD_SANDBOX.exec(t);
   if (r) {
-    const p = fromFullName((r[1] ?? r[2]) as string);
+    const p = fromFullName((r[1] ?? r[2] ?? r[3] ?? r[4]) as string);
     if (!p) return false;
     sandbox(ctx, p.pod, p.uid);
     return true;

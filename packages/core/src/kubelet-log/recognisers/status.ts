@@ -2,7 +2,7 @@
  * status/status_manager.go's successful status writes, which carry the status the kubelet sent:
  *   Status for pod "a_ns(uid)" updated successfully: (3, {Phase:Running Conditions:[…] Message: Reason: …})  (glog)
  *   "Status for pod updated successfully" pod="ns/a" statusVersion=3 status={"phase":"Running",…}       (structured)
- * The glog form, and the structured one before klog v2.80 (`status={Phase:Running …}`), print a Go struct: only
+ * The glog form, and the structured one before klog v2.100 (`status={Phase:Running …}`), print a Go struct: only
  * the phase and the pod's reason are read from it. At -v=4 (v1.27+)
  * kubelet_pods.go also says which phase it computed, `"Got phase for pod" pod=… oldPhase="Pending" phase="Running"`:
  * a change of phase is a status update with that phase.

@@ -3,11 +3,12 @@
  *   SyncLoop (ADD, "api"): "a_ns(uid), b_ns(uid)"        "SyncLoop ADD" source="api" pods=["ns/a"]
  *   SyncLoop (PLEG): "a_ns(uid)", event: &pleg.PodLifecycleEvent{ID:"uid", Type:"ContainerDied", Data:"cid"}
  *                                                         "SyncLoop (PLEG): event for pod" pod="ns/a" event={…}
- *                                                           (before klog v2.80: event=&{ID:uid Type:… Data:cid})
+ *                                                           (before klog v2.100: event=&{ID:uid Type:… Data:cid})
  *   SyncLoop (SYNC): 2 pods; "a_ns(uid)", "b_ns(uid)"     "SyncLoop (SYNC) pods" total=2 pods=[…]
  *   SyncLoop (housekeeping)                               "SyncLoop (housekeeping) end" duration="3ms"
+ *                                                           (no duration before v1.27: the time since the start line)
  *   SyncLoop (container unhealthy): "a_ns(uid)"           "SyncLoop (probe)" probe="liveness" status="unhealthy" pod=…
- *   Skipping pod synchronization - [container runtime is down]   "Skipping pod synchronization" err=…
+ *   skipping pod synchronization - [container runtime is down]   "Skipping pod synchronization" err=…
  */
 import type { ConfigOp, PlegEventType, ProbeResult, ProbeType } from '../../events/trace.ts';
 import { readQuoted } from '../kv.ts';
@@ -53,7 +54,7 @@ function config(ctx: Ctx, op: ConfigOp, source: string, pods: { pod: string; uid
 /** Go's %+v of a *pleg.PodLifecycleEvent (v1.20-v1.26): `&{ID:uid Type:ContainerDied Data:cid}` */
 const GO_PLEG_EVENT = /^&?\{ID:(\S*) Type:(\w+) Data:(.*)\}$/;
 
-/** The `event=` value of a structured PLEG line: JSON (klog v2.80 on), or the Go form before it. */
+/** The `event=` value of a structured PLEG line: JSON (klog v2.100 on), or the Go form before it. */
 function plegEventOf(v: string): { ID?: string; Type?: string; Data?: unknown } | undefined {
   const go = GO_PLEG_EVENT.exec(v);
   if (go) return { ID: go[1], Type: go[2], Data: go[3] === '<nil>' ? '' : go[3] };
@@ -78,6 +79,11 @@ function plegData(data: string): string {
   const d = data.trim();
   if (d.startsWith('"')) return readQuoted(d, 0).value;
   return d.replace(/^interface \{\}\(/, '').replace(/\)$/, '');
+}
+
+/** glog's "skipping pod synchronization - err" (lower case before v1.20; the structured message is capitalised) */
+function skipping(t: string): boolean {
+  return t.startsWith('kipping pod synchronization', 1) && (t[0] === 's' || t[0] === 'S');
 }
 
 export function syncLoop(m: Msg, ctx: Ctx): boolean {
@@ -117,11 +123,21 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
       return true;
     }
     if (msg === 'SyncLoop (housekeeping)') {
+      ctx.node.housekeepingAt = ctx.time;
       ctx.emit({ type: 'loop.iteration', source: 'housekeeping', pods: 0, durationMs: 0 });
       return true;
     }
     if (msg === 'SyncLoop (housekeeping) end') {
-      const ms = (goDurationS(s.kv.duration ?? '') ?? 0) * 1000;
+      // before v1.27 the end line gives no duration: the time since the start line, written just before it
+      const started = ctx.node.housekeepingAt;
+      ctx.node.housekeepingAt = undefined;
+      const given = goDurationS(s.kv.duration ?? '');
+      const ms =
+        given !== undefined
+          ? given * 1000
+          : started !== undefined && ctx.time >= started
+            ? ctx.time - started
+            : 0;
       ctx.emit({ type: 'housekeeping', durationMs: ms, forgotten: 0, orphansKilled: 0, restarted: 0 });
       return true;
     }
@@ -152,7 +168,7 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
     return msg.startsWith('SyncLoop (housekeeping');
   }
   const t = m.text;
-  if (!t.startsWith('SyncLoop') && !t.startsWith('Skipping pod synchronization')) return false;
+  if (!t.startsWith('SyncLoop') && !skipping(t)) return false;
   let r = OLD_CONFIG.exec(t);
   if (r) {
     const rest = t.slice(r[0].length);
@@ -184,6 +200,7 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
     ctx.emit({ type: 'loop.iteration', source: 'housekeeping', pods: 0, durationMs: 0 });
     return true;
   }
+  if (t.startsWith('SyncLoop (container unhealthy): ignore irrelevant update')) return true;
   if (t.startsWith('SyncLoop (container unhealthy): ')) {
     const rest = t.slice('SyncLoop (container unhealthy): '.length);
     const p = fromFullName(rest.startsWith('"') ? readQuoted(rest, 0).value : rest);
@@ -198,8 +215,8 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
     });
     return true;
   }
-  if (t.startsWith('Skipping pod synchronization')) {
-    const err = t.replace(/^Skipping pod synchronization - /, '');
+  if (skipping(t)) {
+    const err = t.replace(/^[Ss]kipping pod synchronization - /, '');
     ctx.emit({ type: 'loop.skipped', errors: [err], backoffMs: 0 });
     return true;
   }

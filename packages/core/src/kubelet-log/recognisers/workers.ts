@@ -7,12 +7,14 @@
  *   "SyncPod enter"/"SyncPod exit" isTerminal=…  ("syncPod …" before v1.27)      → sync.start / sync.result
  *   "SyncTerminatingPod enter"/"exit", "SyncTerminatedPod enter"/"exit"      → worker.state, sync.result
  *   "Pod is orphaned and must be torn down", "… begin teardown"                 → worker.update SyncPodKill, TerminatingPod
- *   "Pod has been deleted and must be killed", "Clean up containers for orphaned pod we had not seen before" → the same
+ *   "Pod has been deleted and must be killed", "Clean up containers for orphaned pod we had not seen before"
+ *   ("Clean up orphaned pod containers" before v1.27) → the same
  *   "Pod worker has observed request to terminate", "… completed naturally …"  → worker.state TerminatingPod
  *   "SyncTerminatingRuntimePod enter"/"exit" (an orphan, v1.27+)              → as SyncTerminatingPod
  *   "Pod terminated all containers successfully"                              → worker.state TerminatedPod
  *   "Pod terminated all orphaned containers successfully and worker can now stop" → worker.state Finished
  *   "Pod is complete and the worker can now stop"                             → worker.state Finished
+ *   "Pod never started and the worker can now stop", "Pod cannot start ever"  → worker.state Finished
  *   "Pod has been terminated and is no longer known to the kubelet, remove all history" → Forgotten
  */
 import type { UpdateType, WorkType } from '../../events/trace.ts';
@@ -47,6 +49,8 @@ const TEARDOWN = new Set([
   'Pod is in a terminal phase (success/failed), begin teardown',
   'Pod has been deleted and must be killed',
   'Clean up containers for orphaned pod we had not seen before',
+  // the same line before v1.27
+  'Clean up orphaned pod containers',
 ]);
 const QUIET = new Set([
   'Processing pod event done',
@@ -166,6 +170,9 @@ export function workers(m: Msg, ctx: Ctx): boolean {
       node.workerTo(ctx, podUID, pod, 'Finished');
       return true;
     case 'Pod is complete and the worker can now stop':
+    // a pod killed before its worker ever started it (v1.23-v1.26; "Pod cannot start ever" from v1.27)
+    case 'Pod never started and the worker can now stop':
+    case 'Pod cannot start ever':
       node.workerTo(ctx, podUID, pod, 'Finished');
       return true;
     case 'Pod has been terminated and is no longer known to the kubelet, remove all history':
