@@ -110,7 +110,8 @@ describe('import-log', { timeout: 30_000 }, () => {
   it('writes the same bytes as it always has for a log of many output buffers and batches', async () => {
     // the five samples one after another, ten times (3.4 MB in, 4.2 MB of NDJSON out); SHA-256 recorded
     // with the single-threaded writer, before the encoding moved to a thread of its own (again since the
-    // changes of 01's and 03's output above)
+    // changes of 01's and 03's output above, and since an Event printed again by a failed write is the same
+    // k8s.event: the copies of 07 repeat its five rejected Events at the same times, 45 fewer events)
     const one = Buffer.concat(
       readdirSync(DATA)
         .filter((f) => f.endsWith('.log'))
@@ -122,7 +123,7 @@ describe('import-log', { timeout: 30_000 }, () => {
     const r = await run([f, '--year', '2024']);
     expect(r.code).toBe(0);
     expect(createHash('sha256').update(r.out).digest('hex')).toBe(
-      '0446048d2aef6b48788d91595deae0d43495b2fe0c85c3bd71419aa13b80566d',
+      'e89fb219cc2688eedadf2fd7607ce0e6392ea89082bb9ff2d6e54177176ad8ca',
     );
   }, 60_000);
 

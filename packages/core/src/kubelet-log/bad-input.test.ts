@@ -65,6 +65,22 @@ describe('records nested in records', () => {
 });
 
 describe('browser-safe', () => {
+  it('a long line that repeats the pieces of a printed Event is read in one pass (it never ended)', () => {
+    const head = 'E0601 10:00:00.000000    42 event.go:1] ';
+    const piece =
+      'InvolvedObject:ObjectReference{Kind:Pod,Namespace:a,Name:b,UID:c,FieldPath:x,},Reason:r,Message:m,';
+    const goPiece =
+      'InvolvedObject:v1.ObjectReference{Kind:"Pod", Namespace:"a", Name:"b", UID:"c", FieldPath:"x"}, Reason:"R", Message:"';
+    const lines = [
+      `${head}"Server rejected event (will not retry!)" event="&Event{${piece.repeat(2000)}"`,
+      `${head}Server rejected event '&v1.Event{${goPiece.repeat(2000)}`,
+    ];
+    const { events, summary } = importKubeletLog(lines.join('\n'), { year: 2024 });
+    // no Source, no Type: not an Event; kept raw
+    expect(summary.raw).toBe(2);
+    expect(events.map((e) => e.type)).toEqual(['log.raw', 'log.raw']);
+  });
+
   it('no module of the importer imports a Node built-in', () => {
     const files: string[] = [];
     const walk = (d: string) => {

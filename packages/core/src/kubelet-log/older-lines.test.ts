@@ -78,50 +78,94 @@ describe('lines of older kubelets', () => {
     expect(of(events, 'housekeeping').map((e) => e.durationMs)).toEqual([37, 12]);
   });
 
-  it('an Event the API server rejected, printed whole (%#v) before the structured form, is a k8s.event of its pod', () => {
-    const ev = (reason: string, message: string, type: string) =>
-      `&v1.Event{TypeMeta:v1.TypeMeta{Kind:"", APIVersion:""}, ObjectMeta:v1.ObjectMeta{Name:"web-0.17a2b3c4d5e6f708", ` +
+  it('an Event the recorder could not write, printed whole (%#v) before the structured form, is one k8s.event of its pod', () => {
+    const ev = (id: string, reason: string, message: string, type: string, count = 1) =>
+      `&v1.Event{TypeMeta:v1.TypeMeta{Kind:"", APIVersion:""}, ObjectMeta:v1.ObjectMeta{Name:"web-0.${id}", ` +
       `GenerateName:"", Namespace:"shop", SelfLink:"", UID:"", ResourceVersion:"", Generation:0, CreationTimestamp:v1.Time{Time:time.Time{wall:0x0, ext:0, loc:(*time.Location)(nil)}}}, ` +
       `InvolvedObject:v1.ObjectReference{Kind:"Pod", Namespace:"shop", Name:"web-0", UID:"${UID}", APIVersion:"v1", ResourceVersion:"4711", FieldPath:"spec.containers{app}"}, ` +
       `Reason:"${reason}", Message:"${message}", Source:v1.EventSource{Component:"kubelet", Host:"n1"}, ` +
-      `FirstTimestamp:v1.Time{Time:time.Time{wall:0xc0d5b2a0a1b2c3d4, ext:123456789, loc:(*time.Location)(0x7a6b5c0)}}, Count:1, Type:"${type}", ` +
+      `FirstTimestamp:v1.Time{Time:time.Time{wall:0xc0d5b2a0a1b2c3d4, ext:123456789, loc:(*time.Location)(0x7a6b5c0)}}, Count:${count}, Type:"${type}", ` +
       `EventTime:v1.MicroTime{Time:time.Time{wall:0x0, ext:0, loc:(*time.Location)(nil)}}, Series:(*v1.EventSeries)(nil), Action:"", Related:(*v1.ObjectReference)(nil), ReportingController:"", ReportingInstance:""}`;
+    const refused = `'Post "https://10.0.0.1:6443/api/v1/namespaces/shop/events": dial tcp 10.0.0.1:6443: connect: connection refused'`;
+    const backOff = ev('17a2b3c4d5e6f702', 'BackOff', 'Back-off pulling image \\"busybox:nope\\"', 'Warning');
     const node =
       'InvolvedObject:v1.ObjectReference{Kind:"Node", Namespace:"", Name:"n1", UID:"n1", APIVersion:"", ResourceVersion:"", FieldPath:""}, Reason:"NodeReady", Message:"ready", Count:1, Type:"Normal"';
     const { events, summary } = run([
       k(
-        `Server rejected event '${ev('Killing', 'Stopping container app', 'Normal')}': 'namespaces "shop" not found' (will not retry!)`,
+        `Server rejected event '${ev('17a2b3c4d5e6f701', 'Killing', 'Stopping container app', 'Normal')}': 'namespaces "shop" not found' (will not retry!)`,
         0,
         'E',
       ),
+      // a write tried again and again (every 10 s, 12 times at most), then given up: one Event
+      k(`Unable to write event: '${backOff}': ${refused}(may retry after sleeping)`, 10, 'E'),
+      k(`Unable to write event: '${backOff}': ${refused}(may retry after sleeping)`, 20, 'E'),
+      k(`Unable to write event '${backOff}' (retry limit exceeded!)`, 120, 'E'),
+      // the same Event seen again (its Count one more): another occurrence
       k(
-        `Unable to write event: '${ev('BackOff', 'Back-off pulling image \\"busybox:nope\\"', 'Warning')}': 'Post "https://10.0.0.1:6443/api/v1/namespaces/shop/events": dial tcp 10.0.0.1:6443: connect: connection refused'(may retry after sleeping)`,
-        undefined,
-        'E',
-      ),
-      k(
-        `Unable to write event '${ev('Pulling', 'Pulling image \\"busybox\\"', 'Normal')}' (retry limit exceeded!)`,
-        undefined,
+        `Unable to write event: '${ev('17a2b3c4d5e6f702', 'BackOff', 'Back-off pulling image \\"busybox:nope\\"', 'Warning', 2)}': ${refused}(may retry after sleeping)`,
+        130,
         'E',
       ),
       k(`Server rejected event '&v1.Event{${node}}': 'forbidden' (will not retry!)`, undefined, 'E'),
     ]);
     expect(
-      of(events, 'k8s.event').map((e) => [e.eventType, e.reason, e.message, e.pod, e.podUID, e.fieldPath]),
+      of(events, 'k8s.event').map((e) => [
+        e.eventType,
+        e.reason,
+        e.message,
+        e.count,
+        e.pod,
+        e.podUID,
+        e.fieldPath,
+      ]),
     ).toEqual([
-      ['Normal', 'Killing', 'Stopping container app', 'shop/web-0', UID, 'spec.containers{app}'],
+      ['Normal', 'Killing', 'Stopping container app', 1, 'shop/web-0', UID, 'spec.containers{app}'],
       [
         'Warning',
         'BackOff',
         'Back-off pulling image "busybox:nope"',
+        1,
         'shop/web-0',
         UID,
         'spec.containers{app}',
       ],
-      ['Normal', 'Pulling', 'Pulling image "busybox"', 'shop/web-0', UID, 'spec.containers{app}'],
+      [
+        'Warning',
+        'BackOff',
+        'Back-off pulling image "busybox:nope"',
+        2,
+        'shop/web-0',
+        UID,
+        'spec.containers{app}',
+      ],
     ]);
-    // the node's own event stays a raw line
+    // the node's own event stays a raw line; the retries are understood
     expect(summary.raw).toBe(1);
+    expect(summary.understood).toBe(5);
+  });
+
+  it('v1.29+ logs a failed write structured too: each reason is read, a retry is the same Event', () => {
+    const ev = (count: number) =>
+      `event="&Event{ObjectMeta:{web-0.17e2f5c4a1b2c3d4  shop    0 0001-01-01 00:00:00 +0000 UTC <nil> <nil> map[] map[] [] [] []},` +
+      `InvolvedObject:ObjectReference{Kind:Pod,Namespace:shop,Name:web-0,UID:${UID},APIVersion:v1,ResourceVersion:123,FieldPath:spec.containers{app},},` +
+      `Reason:Killing,Message:Stopping container app, with a comma,Source:EventSource{Component:kubelet,Host:n1,},` +
+      `FirstTimestamp:2024-06-01 10:00:00 +0000 UTC,LastTimestamp:2024-06-01 10:00:00 +0000 UTC,Count:${count},Type:Normal,EventTime:0001-01-01 00:00:00 +0000 UTC,Series:nil,Action:,Related:nil,ReportingController:kubelet,ReportingInstance:n1,}"`;
+    const err = 'err="Post \\"https://10.0.0.1:6443/api/v1/namespaces/shop/events\\": connection refused"';
+    const { events, summary } = run([
+      k(`"Unable to write event (may retry after sleeping)" ${err} ${ev(1)}`, 0, 'E'),
+      k(`"Unable to write event (may retry after sleeping)" ${err} ${ev(1)}`, 10, 'E'),
+      k(`"Unable to write event (retry limit exceeded!)" ${ev(1)}`, 120, 'E'),
+      k(`"Unable to write event (broadcaster is shut down)" ${ev(2)}`, 130, 'E'),
+      k(`"Unable to construct event (will not retry!)" ${err} ${ev(3)}`, 140, 'E'),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(of(events, 'k8s.event').map((e) => [e.reason, e.message, e.count, e.podUID, e.fieldPath])).toEqual(
+      [
+        ['Killing', 'Stopping container app, with a comma', 1, UID, 'spec.containers{app}'],
+        ['Killing', 'Stopping container app, with a comma', 2, UID, 'spec.containers{app}'],
+        ['Killing', 'Stopping container app, with a comma', 3, UID, 'spec.containers{app}'],
+      ],
+    );
   });
 
   it('glog kills: v1.19\'s "with a N second grace period", and the override line with the ID printed as a struct', () => {
@@ -214,5 +258,76 @@ describe('lines of older kubelets', () => {
     expect(of(events, 'k8s.event').map((e) => [e.reason, e.pod, e.fieldPath])).toEqual([
       ['BackOff', 'shop/web-0', 'spec.containers{app}'],
     ]);
+  });
+
+  it('a static pod whose UID comes back is restarted: its old worker forgotten, a create with the UpdatePod lines after it', () => {
+    for (const restart of [
+      `"Pod is restartable after termination due to UID reuse" ${POD} podUID=${UID}`,
+      `"Pod will be restarted because it is in the desired set and not known to the pod workers (likely due to UID reuse)" podUID="${UID}"`,
+    ]) {
+      const { events, summary } = run([
+        k(`"SyncLoop ADD" source="file" pods=["shop/web-0"]`, 0),
+        k(`"Pod is being synced for the first time" ${POD} podUID="${UID}" updateType="create"`, 0),
+        k(`"Pod is complete and the worker can now stop" ${POD} podUID="${UID}"`),
+        k(
+          `"Pod has been terminated but another pod with the same UID was created, remove history to allow restart" podUID="${UID}"`,
+        ),
+        k(restart),
+        k(`"Pod is being synced for the first time" ${POD} podUID="${UID}" updateType="create"`, sec),
+        k(`"Notifying pod of pending update" ${POD} podUID="${UID}" workType="sync"`, sec),
+      ]);
+      expect(summary.raw).toBe(0);
+      expect(of(events, 'worker.update').map((e) => [e.updateType, e.origin?.line])).toEqual([
+        ['SyncPodCreate', 2],
+        ['SyncPodCreate', 5],
+      ]);
+      expect(of(events, 'worker.state').map((e) => e.to)).toEqual([
+        'SyncPod',
+        'Finished',
+        'Forgotten',
+        'SyncPod',
+      ]);
+      // the static pod, named by "ns/name" only in its ADD, gets the UID the later lines give
+      expect(of(events, 'config.update')[0]?.podUID).toBe(UID);
+    }
+  });
+
+  it('v1.27+: a terminal, deleted pod no worker knows is killed; an orphan still running begins terminating', () => {
+    const other = '77777777-1111-4222-8333-944455550000';
+    const { events, summary } = run([
+      k(
+        `"Handling termination and deletion of the pod to pod workers" pod="shop/rejected-0" podUID="${other}"`,
+        0,
+      ),
+      k(`"Pod is being synced for the first time" ${POD} podUID="${UID}" updateType="create"`),
+      k(`"Pod is orphaned and still running, began terminating" podUID="${UID}"`),
+      k(`"Pod is orphaned and still terminating, notified the pod worker" podUID="${UID}"`),
+      k(`"Pod is orphaned and has not been started" podUID="${other}"`),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(of(events, 'worker.update').map((e) => [e.updateType, e.pod])).toEqual([
+      ['SyncPodKill', 'shop/rejected-0'],
+      ['SyncPodCreate', 'shop/web-0'],
+    ]);
+    expect(of(events, 'worker.state').map((e) => [e.pod, e.to])).toEqual([
+      ['shop/rejected-0', 'TerminatingPod'],
+      ['shop/web-0', 'SyncPod'],
+      ['shop/web-0', 'TerminatingPod'],
+    ]);
+  });
+
+  it('structured loop lines of updates the loop drops are read and make no event', () => {
+    const { events, summary } = run([
+      k(
+        `"SyncLoop (probe): ignore irrelevant update" probe="readiness" status="ready" update={"ContainerID":{"Type":"containerd","ID":"abc"},"Result":true,"PodUID":"${UID}"}`,
+        0,
+      ),
+      k(
+        `"SyncLoop (containermanager): pod does not exist, ignore devices updates" event={"PodUIDs":["${UID}"]}`,
+      ),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(summary.understood).toBe(2);
+    expect(events).toEqual([]);
   });
 });

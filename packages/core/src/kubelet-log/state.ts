@@ -68,9 +68,11 @@ export class NodeState {
    * and the worker state it set, by pod, until the pod's next worker line: workers.ts merges the rest of the
    * same call into it.
    */
-  readonly announced = new Map<string, { update: Draft; state: Draft | undefined }>();
+  readonly announced = new Map<string, { update: Draft; state: Draft | undefined; before?: boolean }>();
   /** containers whose kill's grace period was overridden, until the kill's own line (kills.ts, glog) */
   readonly killOverride = new Set<string>();
+  /** Events read from lines that printed them whole (a failed write), by the Event's name and Count, and when */
+  readonly printedEvents = new Map<string, number>();
   /** when the node's last "SyncLoop (housekeeping)" began, until its end line */
   housekeepingAt: number | undefined;
   /** the StopContainer a structured override line made, by container, while the kill's next line may follow */

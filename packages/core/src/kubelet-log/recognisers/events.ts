@@ -5,35 +5,36 @@
  *                                                                                before v1.5)
  *   "Event occurred" object="ns/a" fieldPath="spec.containers{app}" kind="Pod" apiVersion="v1" type="Normal"
  *     reason="Pulling" message="Pulling image \"x\""                               (structured)
- *   "Server rejected event (will not retry!)" event="&Event{…InvolvedObject:ObjectReference{Kind:Pod,…},
- *     Reason:…,Message:…,Source:…,Type:Warning,…}"                                (the Event itself, printed)
- *   Server rejected event '&v1.Event{…InvolvedObject:v1.ObjectReference{Kind:"Pod", …}, Reason:"…", …}': '…'
- *     (will not retry!)                                                         (glog, and "Unable to write event")
+ * and of the Events it could not write (at -v=2 their only lines), each printing the Event (printed-event.ts):
+ *   Server rejected event '&v1.Event{…}': '…' (will not retry!)    Unable to write event: '&v1.Event{…}': '…'(may
+ *   retry after sleeping)    Unable to write event '&v1.Event{…}' (retry limit exceeded!)      (printf, to v1.28)
+ *   "Server rejected event (will not retry!)" event="&Event{…}"    "Unable to write event (may retry after
+ *   sleeping)" (also "… (retry limit exceeded!)", "… (broadcaster is shut down)", "Unable to construct event …")
+ * A write is tried up to 12 times, each failure printing the Event again: one k8s.event per Event and Count.
  * Only events about pods become k8s.event; events about the node are left to log.raw.
  */
-import { readQuoted } from '../kv.ts';
 import { fromRef } from '../pods.ts';
 import type { Ctx, Msg } from '../state.ts';
+import { fromGoSyntax, fromString, type PrintedEvent } from './printed-event.ts';
 
 const OLD =
   /^Event\((?:v1|api)\.ObjectReference\{Kind:"(\w*)", Namespace:"([^"]*)", Name:"([^"]*)", UID:"([^"]*)"[^}]*?(?:FieldPath:"([^"]*)")?\}\): type: '(\w+)' reason: '(\w+)' ?([\s\S]*)$/;
-const STRUCT_EVENT =
-  /InvolvedObject:ObjectReference\{Kind:(\w*),Namespace:([^,]*),Name:([^,]*),UID:([^,]*),[\s\S]*?FieldPath:([\s\S]*?),\},Reason:([^,]*),Message:([\s\S]*?),Source:EventSource[\s\S]*?,Type:(\w+),/;
+/** how long after a failed write of an Event another line of the same Event and Count is a retry of it */
+const RETRIES_MS = 5 * 60_000;
 
-/**
- * An Event the API server did not take, printed whole with %#v by the recorder's printf lines (before the
- * structured form): `Server rejected event '&v1.Event{…}': 'err' (will not retry!)`, `Unable to write event:
- * '&v1.Event{…}': 'err'(may retry after sleeping)`, `Unable to write event '&v1.Event{…}' (retry limit exceeded!)`.
- * At -v=2 these are the only lines of such an Event.
- */
-const GO_EVENT =
-  /^(?:Server rejected event|Unable to write event)[\s\S]*?InvolvedObject:\w+\.ObjectReference\{Kind:"(\w*)", Namespace:"([^"]*)", Name:"([^"]*)", UID:"([^"]*)"[^}]*?(?:FieldPath:"([^"]*)")?\}, Reason:"(\w*)", Message:("(?:[^"\\]|\\.)*")[\s\S]*?, Type:"(\w*)"/;
-
-function goEvent(text: string, ctx: Ctx): boolean {
-  const r = GO_EVENT.exec(text);
-  if (r?.[1] !== 'Pod') return false;
-  const message = readQuoted(r[7] as string, 0).value;
-  emit(ctx, r[8] as string, r[6] as string, message, `${r[2]}/${r[3]}`, r[4] || undefined, r[5] || undefined);
+/** an Event read from a line that printed it whole: a k8s.event, unless it retries one already read */
+function printed(ctx: Ctx, ev: PrintedEvent | undefined): boolean {
+  if (ev?.kind !== 'Pod') return false;
+  const seen = ctx.node.printedEvents;
+  if (ev.id !== '') {
+    const key = `${ev.id}/${ev.count}`;
+    const at = seen.get(key);
+    if (at !== undefined && ctx.time >= at && ctx.time - at < RETRIES_MS) return true;
+    if (seen.size > 10_000) seen.clear();
+    seen.set(key, ctx.time);
+  }
+  const pod = `${ev.namespace}/${ev.name}`;
+  emit(ctx, ev.type, ev.reason, ev.message, pod, ev.uid || undefined, ev.fieldPath || undefined, ev.count);
   return true;
 }
 
@@ -45,9 +46,10 @@ function emit(
   pod: string | undefined,
   podUID: string | undefined,
   fieldPath: string | undefined,
+  count = 1,
 ): void {
   const eventType = type === 'Warning' ? 'Warning' : 'Normal';
-  const d = { type: 'k8s.event' as const, eventType, reason, message, count: 1, pod, podUID } as const;
+  const d = { type: 'k8s.event' as const, eventType, reason, message, count, pod, podUID } as const;
   ctx.emit(fieldPath ? { ...d, fieldPath } : d);
 }
 
@@ -69,23 +71,21 @@ export function events(m: Msg, ctx: Ctx): boolean {
       );
       return true;
     }
-    if (s.msg.startsWith('Server rejected event') || s.msg.startsWith('Unable to write event')) {
-      const r = STRUCT_EVENT.exec(s.kv.event ?? '');
-      if (r?.[1] !== 'Pod') return false;
-      emit(
-        ctx,
-        r[8] as string,
-        r[6] as string,
-        r[7] as string,
-        `${r[2]}/${r[3]}`,
-        r[4] || undefined,
-        r[5] || undefined,
-      );
-      return true;
-    }
+    if (
+      s.msg.startsWith('Server rejected event') ||
+      s.msg.startsWith('Unable to write event') ||
+      s.msg.startsWith('Unable to construct event')
+    )
+      return printed(ctx, fromString(s.kv.event ?? ''));
     return false;
   }
-  if (!m.text.startsWith('Event(')) return goEvent(m.text, ctx);
+  if (!m.text.startsWith('Event(')) {
+    const t = m.text;
+    return (
+      (t.startsWith('Server rejected event') || t.startsWith('Unable to write event')) &&
+      printed(ctx, fromGoSyntax(t))
+    );
+  }
   const r = OLD.exec(m.text);
   if (r?.[1] !== 'Pod') return false;
   emit(

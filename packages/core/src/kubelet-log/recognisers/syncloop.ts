@@ -86,6 +86,14 @@ function skipping(t: string): boolean {
   return t.startsWith('kipping pod synchronization', 1) && (t[0] === 's' || t[0] === 'S');
 }
 
+/** loop lines of updates the loop drops: read, no event */
+const QUIET = new Set([
+  'SyncLoop (PLEG): pod does not exist, ignore irrelevant event',
+  'SyncLoop (probe): ignore irrelevant update',
+  // v1.31+, with the alpha gate ResourceHealthStatus
+  'SyncLoop (containermanager): pod does not exist, ignore devices updates',
+]);
+
 export function syncLoop(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
@@ -111,7 +119,7 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
       );
       return true;
     }
-    if (msg === 'SyncLoop (PLEG): pod does not exist, ignore irrelevant event') return true;
+    if (QUIET.has(msg)) return true;
     if (msg === 'SyncLoop (SYNC) pods') {
       const total = Number(s.kv.total ?? fromRefList(s.kv.pods).length);
       ctx.emit({

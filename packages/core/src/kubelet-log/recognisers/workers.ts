@@ -8,7 +8,11 @@
  *   "SyncTerminatingPod enter"/"exit", "SyncTerminatedPod enter"/"exit"      → worker.state, sync.result
  *   "Pod is orphaned and must be torn down", "… begin teardown"                 → worker.update SyncPodKill, TerminatingPod
  *   "Pod has been deleted and must be killed", "Clean up containers for orphaned pod we had not seen before"
- *   ("Clean up orphaned pod containers" before v1.27) → the same
+ *   ("Clean up orphaned pod containers" before v1.27), "Handling termination and deletion of the pod to pod
+ *   workers" (v1.27+)                                                        → the same
+ *   "Pod is restartable after termination due to UID reuse" (v1.23-v1.26), "Pod will be restarted because …
+ *   (likely due to UID reuse)" (v1.27+)                                      → worker.update SyncPodCreate, SyncPod
+ *   "Pod is orphaned and still running, began terminating" (v1.27+)          → worker.state TerminatingPod
  *   "Pod worker has observed request to terminate", "… completed naturally …"  → worker.state TerminatingPod
  *   "SyncTerminatingRuntimePod enter"/"exit" (an orphan, v1.27+)              → as SyncTerminatingPod
  *   "Pod terminated all containers successfully"                              → worker.state TerminatedPod
@@ -16,6 +20,7 @@
  *   "Pod is complete and the worker can now stop"                             → worker.state Finished
  *   "Pod never started and the worker can now stop", "Pod cannot start ever"  → worker.state Finished
  *   "Pod has been terminated and is no longer known to the kubelet, remove all history" → Forgotten
+ *   (also "… but another pod with the same UID was created, remove history to allow restart")
  */
 import type { UpdateType, WorkType } from '../../events/trace.ts';
 import { fromRef } from '../pods.ts';
@@ -51,12 +56,25 @@ const TEARDOWN = new Set([
   'Clean up containers for orphaned pod we had not seen before',
   // the same line before v1.27
   'Clean up orphaned pod containers',
+  // HandlePodCleanups: a terminal pod, deleted, no worker knows (v1.27+, -v=3)
+  'Handling termination and deletion of the pod to pod workers',
+]);
+/**
+ * HandlePodCleanups restarts a pod whose UID came back (a static pod) once its old worker is gone (-v=3), then
+ * calls UpdatePod to create it: one update with that call's lines.
+ */
+const RESTART = new Set([
+  'Pod is restartable after termination due to UID reuse',
+  'Pod will be restarted because it is in the desired set and not known to the pod workers (likely due to UID reuse)',
 ]);
 const QUIET = new Set([
   'Processing pod event done',
   'Pod is finished processing, no further updates',
   'Pod worker has stopped',
   'Pod does not exist in pod workers',
+  // SyncKnownPods on an orphan not yet started (its history is then removed) or already terminating
+  'Pod is orphaned and has not been started',
+  'Pod is orphaned and still terminating, notified the pod worker',
 ]);
 
 export function workers(m: Msg, ctx: Ctx): boolean {
@@ -96,15 +114,23 @@ export function workers(m: Msg, ctx: Ctx): boolean {
     node.announced.set(key, { update: d, state });
     return true;
   }
+  if (RESTART.has(msg)) {
+    const d: Draft = { type: 'worker.update', updateType: 'SyncPodCreate', coalesced: false, pod, podUID };
+    ctx.emit(d);
+    node.announced.set(key, { update: d, state: node.workerTo(ctx, podUID, pod, 'SyncPod'), before: true });
+    return true;
+  }
   switch (msg) {
     case 'Pod is being synced for the first time': {
+      const announcedType = (announced?.update as { updateType?: UpdateType } | undefined)?.updateType;
       if (
         announced &&
+        announcedType &&
         waiting(announced.update) &&
-        (announced.update as { updateType?: string }).updateType === 'SyncPodKill'
+        (announcedType === 'SyncPodKill' || announced.before)
       ) {
-        // the UpdatePod call of a kill a cleanup line announced (an orphan's first update)
-        node.updateType.set(key, 'SyncPodKill');
+        // the UpdatePod call a cleanup line announced: an orphan's kill, a pod restarted after its UID came back
+        node.updateType.set(key, announcedType);
         node.announced.set(key, announced);
         return true;
       }
@@ -160,6 +186,8 @@ export function workers(m: Msg, ctx: Ctx): boolean {
     }
     case 'Pod worker has observed request to terminate':
     case 'Pod indicated lifecycle completed naturally and should now terminate':
+    // SyncKnownPods on an orphan still running (v1.27+): termination begins without an UpdatePod call
+    case 'Pod is orphaned and still running, began terminating':
       node.workerTo(ctx, podUID, pod, 'TerminatingPod');
       return true;
     case 'Pod terminated all containers successfully':
@@ -176,6 +204,7 @@ export function workers(m: Msg, ctx: Ctx): boolean {
       node.workerTo(ctx, podUID, pod, 'Finished');
       return true;
     case 'Pod has been terminated and is no longer known to the kubelet, remove all history':
+    case 'Pod has been terminated but another pod with the same UID was created, remove history to allow restart':
       node.workerTo(ctx, podUID, pod, 'Forgotten');
       return true;
     default:
