@@ -42,13 +42,20 @@ function countAfter(text: string, label: string, from: number): number {
   return n ? Number(n[0]) : 1;
 }
 
+/** `ref` (a sticky pattern) read where `marker` first is: its match and that place, else undefined */
+function refAt(text: string, marker: string, ref: RegExp): { r: RegExpExecArray; at: number } | undefined {
+  const at = text.indexOf(marker);
+  if (at < 0) return undefined;
+  ref.lastIndex = at;
+  const r = ref.exec(text);
+  return r ? { r, at } : undefined;
+}
+
 /** The %#v printing, found in a printf line's text. */
 export function fromGoSyntax(text: string): PrintedEvent | undefined {
-  const at = text.indexOf('InvolvedObject:');
-  if (at < 0) return undefined;
-  GO_REF.lastIndex = at;
-  const r = GO_REF.exec(text);
-  if (!r) return undefined;
+  const found = refAt(text, 'InvolvedObject:', GO_REF);
+  if (!found) return undefined;
+  const { r, at } = found;
   const message = readQuoted(text, GO_REF.lastIndex - 1);
   const typeAt = text.indexOf(', Type:"', message.end);
   const typeEnd = typeAt < 0 ? -1 : text.indexOf('"', typeAt + 8);
@@ -69,11 +76,9 @@ export function fromGoSyntax(text: string): PrintedEvent | undefined {
 
 /** The String() printing: a structured line's `event=` value. */
 export function fromString(v: string): PrintedEvent | undefined {
-  const at = v.indexOf('InvolvedObject:ObjectReference{');
-  if (at < 0) return undefined;
-  STRING_REF.lastIndex = at;
-  const r = STRING_REF.exec(v);
-  if (!r) return undefined;
+  const found = refAt(v, 'InvolvedObject:ObjectReference{', STRING_REF);
+  if (!found) return undefined;
+  const { r, at } = found;
   const fieldAt = v.indexOf('FieldPath:', STRING_REF.lastIndex);
   const reasonAt = fieldAt < 0 ? -1 : v.indexOf(',},Reason:', fieldAt);
   const messageAt = reasonAt < 0 ? -1 : v.indexOf(',Message:', reasonAt + 10);
