@@ -225,7 +225,7 @@ describe('lines of older kubelets', () => {
     ]);
   });
 
-  it('the event recorder of kubelets before v1.5 printed the internal api.ObjectReference', () => {
+  it('the event recorder of kubelets to v1.5 printed the internal api.ObjectReference', () => {
     const { events } = run([
       k(
         `Event(api.ObjectReference{Kind:"Pod", Namespace:"shop", Name:"web-0", UID:"${UID}", APIVersion:"v1", ResourceVersion:"281", FieldPath:"spec.containers{app}"}): type: 'Warning' reason: 'BackOff' Back-off restarting failed docker container`,
@@ -306,5 +306,61 @@ describe('lines of older kubelets', () => {
     expect(summary.raw).toBe(0);
     expect(summary.understood).toBe(2);
     expect(events).toEqual([]);
+  });
+
+  it('v1.5-v1.9 write the override line after the kill line, with the period used once the preStop hook ran', () => {
+    const cid = '3917a2e0d9e0';
+    const { events, summary } = run([
+      k(`Killing container "docker://${cid}" with 30 second grace period`, 0),
+      k(`Killing container {"docker" "${cid}"}, but using 0 second grace period override`, 4),
+      // a later kill without an override: its own line only
+      k(`Killing container "docker://${cid}" with 30 second grace period`, 60),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(
+      of(events, 'runtime.call').map((e) => [e.gracePeriodS, e.override ?? false, e.origin?.line]),
+    ).toEqual([
+      [0, true, 1],
+      [30, false, 3],
+    ]);
+  });
+
+  it('v1.5-v1.6 dockertools: kills name "id container ns/pod", the pod infra container is the sandbox', () => {
+    const full = `web-0_shop(${UID})`;
+    const { events, summary } = run([
+      k(`SyncLoop (ADD, "api"): "${full}"`, 0),
+      k(`Need to restart pod infra container for "${full}" because it is not found`),
+      k('Killing container "3917a2e0d9e0 app shop/web-0" with 30 second grace period', 60),
+      k('Killing container "3917a2e0d9e0 app shop/web-0", but using 2 second grace period override', 61),
+      k(`Need to restart pod infra container for "${full}" because it is changed`, 120),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(
+      of(events, 'runtime.call').map((e) => [
+        e.method,
+        e.container,
+        e.pod,
+        e.podUID,
+        e.gracePeriodS,
+        e.override,
+      ]),
+    ).toEqual([
+      ['RunPodSandbox', undefined, 'shop/web-0', UID, undefined, undefined],
+      ['StopContainer', 'app', 'shop/web-0', UID, 2, true],
+      ['RunPodSandbox', undefined, 'shop/web-0', UID, undefined, undefined],
+    ]);
+  });
+
+  it("v1.5-v1.6.0 print the status manager's whole record", () => {
+    const { events, summary } = run([
+      k(
+        `Status for pod "web-0_shop(${UID})" updated successfully: {status:{Phase:Running Conditions:[{Type:Ready Status:True LastProbeTime:0001-01-01 00:00:00 +0000 UTC LastTransitionTime:2017-03-20 10:00:02 +0000 UTC Reason: Message:}] Message: Reason: HostIP:10.0.0.1 PodIP:10.2.0.5 StartTime:0xc420a1b2c0 InitContainerStatuses:[] ContainerStatuses:[]} version:3 podName:web-0 podNamespace:shop}`,
+        0,
+      ),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(of(events, 'status.update').map((e) => [e.status, e.pod, e.podUID])).toEqual([
+      [{ phase: 'Running' }, 'shop/web-0', UID],
+    ]);
   });
 });

@@ -75,7 +75,7 @@ export class NodeState {
   readonly printedEvents = new Map<string, number>();
   /** when the node's last "SyncLoop (housekeeping)" began, until its end line */
   housekeepingAt: number | undefined;
-  /** the StopContainer a structured override line made, by container, while the kill's next line may follow */
+  /** the StopContainer a kill's first line made, by container, while a later line of the same kill may complete it */
   readonly killRead = new Map<string, { stop: Extract<Draft, { type: 'runtime.call' }>; at: number }>();
   /**
    * Pods (ns/name) whose missing sandbox was read as a RunPodSandbox, when, with nothing since (no sync error, no

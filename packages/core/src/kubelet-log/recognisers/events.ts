@@ -2,7 +2,7 @@
  * The event recorder's log of the Events the kubelet records (client-go tools/record, event.go):
  *   Event(v1.ObjectReference{Kind:"Pod", Namespace:"ns", Name:"a", UID:"uid", …, FieldPath:"spec.containers{app}"}):
  *     type: 'Normal' reason: 'Pulling' Pulling image "x"                         (glog; `api.ObjectReference`
- *                                                                                before v1.5)
+ *                                                                                to v1.5)
  *   "Event occurred" object="ns/a" fieldPath="spec.containers{app}" kind="Pod" apiVersion="v1" type="Normal"
  *     reason="Pulling" message="Pulling image \"x\""                               (structured)
  * and of the Events it could not write (at -v=2 their only lines), each printing the Event (printed-event.ts):

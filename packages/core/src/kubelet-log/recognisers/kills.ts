@@ -1,6 +1,7 @@
 /**
  * Kills, sandbox decisions and orphan cleanup:
- *   Killing container {"docker" "cid"}, but using 2 second grace period override (glog, -v=3, then the line below)
+ *   Killing container {"docker" "cid"}, but using 2 second grace period override (glog, -v=3, then the line below;
+ *                                                       to v1.9 the line below first)
  *   Killing container "docker://cid" with 30 second grace period              (kuberuntime_container.go, glog;
  *                                                       v1.19 and v1.20: "with a 30 second …", "but using a 2 second …")
  *   "Killing container with a grace period" pod=… podUID=… containerName=… containerID=… gracePeriod=30
@@ -39,16 +40,20 @@ const OLD_KILL = /^Killing container "(?:[\w-]+:\/\/)?([^"]*)" with (?:a )?(\d+)
  */
 const OLD_OVERRIDE =
   /^Killing container (?:"(?:[\w-]+:\/\/)?([^"]*)"|\{"[\w-]*" "([^"]*)"\}), but using (?:a )?(\d+) second grace period override/;
-/** (v1.15 writes two blanks before "Need"; several ready sandboxes are "More than 1 …" in v1.15, "Multiple …" after) */
+/**
+ * (v1.15 writes two blanks before "Need"; several ready sandboxes are "More than 1 …" in v1.7-v1.15, "Multiple …"
+ * after; dockertools, v1.5-v1.6, restarts the "pod infra container")
+ */
 const OLD_SANDBOX =
-  /^(?:No (?:ready )?sandbox for pod "([^"]*)" can be found|Sandbox for pod "([^"]*)" has (?:changed|no IP address)\.\s+Need to start a new one|Multiple sandboxes are ready for Pod "([^"]*)"\. Need to reconcile them|More than 1 sandboxes for pod "([^"]*)" are ready\. Need to reconcile them)/;
+  /^(?:No (?:ready )?sandbox for pod "([^"]*)" can be found|Sandbox for pod "([^"]*)" has (?:changed|no IP address)\.\s+Need to start a new one|Multiple sandboxes are ready for Pod "([^"]*)"\. Need to reconcile them|More than 1 sandboxes for pod "([^"]*)" are ready\. Need to reconcile them|Need to restart pod infra container for "([^"]*)" because it is (?:not found|changed))/;
 const OLD_UNWANTED = /^Killing unwanted pod "([^"]*)"/;
 const OLD_ORPHAN = /^Orphaned pod "([^"]*)" found, removing/;
 
 type StopDraft = Extract<Draft, { type: 'runtime.call' }>;
 
-function stop(ctx: Ctx, d: Partial<StopDraft>): void {
-  ctx.emit({ type: 'runtime.call', method: 'StopContainer', durationMs: 0, ...d });
+/** a StopContainer call with these fields (kept, so a later line of the same kill may complete it) */
+function stopOf(d: Omit<StopDraft, 'type' | 'method' | 'durationMs'>): StopDraft {
+  return { type: 'runtime.call', method: 'StopContainer', durationMs: 0, ...d };
 }
 
 /**
@@ -78,6 +83,48 @@ function unwanted(ctx: Ctx, name: string): boolean {
   return true;
 }
 
+/**
+ * A glog kill line, or its override line. The kuberuntime names the container by its ID; dockertools (v1.5-v1.6)
+ * by `"id container ns/pod"`. To v1.9 (at least) the override line comes after the kill line, once the preStop
+ * hook has run (at most the grace period), with the period then used: it corrects that StopContainer while it
+ * waits in the reorder window; later kubelets write it just before the kill line.
+ */
+function glogKill(ctx: Ctx, t: string): boolean {
+  const node = ctx.node;
+  const o = OLD_OVERRIDE.exec(t);
+  if (o) {
+    const id = ((o[1] ?? o[2]) as string).split(' ')[0] as string;
+    const read = node.killRead.get(id);
+    node.killRead.delete(id);
+    const grace = read?.stop.gracePeriodS ?? 0;
+    if (read && ctx.time >= read.at && ctx.time - read.at <= (grace + 2) * 1000) {
+      if (waiting(read.stop)) {
+        read.stop.override = true;
+        read.stop.gracePeriodS = Number(o[3]);
+      }
+    } else node.killOverride.add(id);
+    return true;
+  }
+  const r = OLD_KILL.exec(t);
+  if (!r) return false;
+  const [id, container, pod] = (r[1] as string).split(' ') as [string, string?, string?];
+  const podUID = node.podOfContainer(id);
+  const override = node.killOverride.delete(id);
+  const d = stopOf({
+    ...(override ? { override: true } : {}),
+    gracePeriodS: Number(r[2]),
+    ...(podUID ? { podUID } : {}),
+    ...(container ? { container } : {}),
+    ...(pod?.includes('/') ? { pod } : {}),
+  });
+  ctx.emit(d);
+  if (!override) {
+    if (node.killRead.size > 10_000) node.killRead.clear();
+    node.killRead.set(id, { stop: d, at: ctx.time });
+  }
+  return true;
+}
+
 export function kills(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
@@ -93,15 +140,12 @@ export function kills(m: Msg, ctx: Ctx): boolean {
         return true;
       }
       const grace = Number(kv.gracePeriod);
-      const d: StopDraft = {
-        type: 'runtime.call',
-        method: 'StopContainer',
-        durationMs: 0,
+      const d = stopOf({
         pod: fromRef(kv.pod),
         podUID: kv.podUID,
         container: kv.containerName,
         ...(Number.isFinite(grace) ? { gracePeriodS: grace } : {}),
-      };
+      });
       ctx.emit(d);
       // the override line is a kill's first line (v1.22+, -v=3) or its only one (v1.21 words every kill so)
       if (overridden) {
@@ -133,31 +177,14 @@ export function kills(m: Msg, ctx: Ctx): boolean {
     return false;
   }
   const t = m.text;
-  if (t.startsWith('Killing container')) {
-    const o = OLD_OVERRIDE.exec(t);
-    if (o) {
-      ctx.node.killOverride.add((o[1] ?? o[2]) as string);
-      return true;
-    }
-    const r = OLD_KILL.exec(t);
-    if (!r) return false;
-    const grace = Number(r[2]);
-    const podUID = ctx.node.podOfContainer(r[1] as string);
-    const override = ctx.node.killOverride.delete(r[1] as string);
-    stop(ctx, {
-      ...(override ? { override: true } : {}),
-      gracePeriodS: grace,
-      ...(podUID ? { podUID } : {}),
-    });
-    return true;
-  }
+  if (t.startsWith('Killing container')) return glogKill(ctx, t);
   let r = OLD_UNWANTED.exec(t);
   if (r) {
     return unwanted(ctx, r[1] as string);
   }
   r = OLD_SANDBOX.exec(t);
   if (r) {
-    const p = fromFullName((r[1] ?? r[2] ?? r[3] ?? r[4]) as string);
+    const p = fromFullName((r[1] ?? r[2] ?? r[3] ?? r[4] ?? r[5]) as string);
     if (!p) return false;
     sandbox(ctx, p.pod, p.uid);
     return true;

@@ -1,6 +1,7 @@
 /**
  * status/status_manager.go's successful status writes, which carry the status the kubelet sent:
- *   Status for pod "a_ns(uid)" updated successfully: (3, {Phase:Running Conditions:[…] Message: Reason: …})  (glog)
+ *   Status for pod "a_ns(uid)" updated successfully: (3, {Phase:Running Conditions:[…] Message: Reason: …})  (glog;
+ *     `: {status:{Phase:Running …} version:3 podName:a podNamespace:ns}` to v1.6.0)
  *   "Status for pod updated successfully" pod="ns/a" statusVersion=3 status={"phase":"Running",…}       (structured)
  * The glog form, and the structured one before klog v2.100 (`status={Phase:Running …}`), print a Go struct: only
  * the phase and the pod's reason are read from it. At -v=4 (v1.27+)
@@ -12,7 +13,8 @@ import { fromFullName, fromRef } from '../pods.ts';
 import type { Ctx, Msg } from '../state.ts';
 
 const PHASES = new Set<PodPhase>(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
-const OLD = /^Status for pod "([^"]*)" updated successfully: \(\d+, \{Phase:(\w+)/;
+/** (v1.5-v1.6.0 print the manager's whole record: `updated successfully: {status:{Phase:Running …} version:3 …}`) */
+const OLD = /^Status for pod "([^"]*)" updated successfully: (?:\(\d+, |\{status:)\{Phase:(\w+)/;
 
 export function status(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
