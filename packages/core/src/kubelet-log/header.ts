@@ -103,6 +103,8 @@ function klogAnywhere(raw: string): number {
   const m = KLOG.exec(raw);
   return m !== null && klogAt(raw, m.index) ? m.index : -1;
 }
+const QUOTED_BY_MINIKUBE = 'Found kubelet problem: ';
+
 /** lines that start the way other daemons' logs do (logrus, ISO stamps, audit, syslog, journalctl notes) */
 const FOREIGN =
   /^(?:\d{4}[-/]\d\d[-/]\d\d|time="|level=|type=\w+ msg=audit|audit|\[\s*\d+\.\d+\]|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d|-- )/;
@@ -221,6 +223,9 @@ export function classify(raw: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
   }
   // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere
   let at = klogAt(raw, 0) ? 0 : -1;
+  // minikube (`start --alsologtostderr`) quotes a node's kubelet line after its own header: that line is read
+  if (at === 0 && raw.startsWith(QUOTED_BY_MINIKUBE, hdr.end))
+    return classify(raw.slice(hdr.end + QUOTED_BY_MINIKUBE.length), seen);
   if (at < 0) {
     const colon = raw.indexOf(': ');
     if (colon > 0 && klogAt(raw, colon + 2)) at = colon + 2;

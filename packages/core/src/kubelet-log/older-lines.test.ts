@@ -363,4 +363,16 @@ describe('lines of older kubelets', () => {
       [{ phase: 'Running' }, 'shop/web-0', UID],
     ]);
   });
+
+  it('SyncPod stops the sandbox of a pod whose containers are all dead (-v=4): glog and structured', () => {
+    const { events, summary } = run([
+      k(`Stopping PodSandbox for "web-0_shop(${UID})" because all other containers are dead.`, 0),
+      k(`"Stopping PodSandbox for pod, because all other containers are dead" ${POD}`, 60),
+    ]);
+    expect(summary.raw).toBe(0);
+    expect(of(events, 'runtime.call').map((e) => [e.method, e.pod, e.podUID])).toEqual([
+      ['StopPodSandbox', 'shop/web-0', UID],
+      ['StopPodSandbox', 'shop/web-0', UID],
+    ]);
+  });
 });

@@ -14,7 +14,10 @@ const SYSLOG =
   /^(?:([A-Z][a-z]{2}) +(\d{1,2}) \d\d:\d\d:\d\d(?:\.\d+)?|(\d{4})-(\d\d)-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?) (\S+) ([^\s[\]:]+)(?:\[(\d+)\])?: ?$/;
 /** what is left of a syslog prefix whose start was cut off */
 const SYSLOG_TAIL = /(?:^|\s)(\S+) ([^\s[\]:]+)\[(\d+)\]: ?$/;
-const HOST_ONLY = /^([\w.-]+): ?$/;
+/** (a pasted log may be indented as a whole) */
+const HOST_ONLY = /^\s*([\w.-]+): ?$/;
+/** a kubelet's own syslog tag, which a line may carry without a pid or host */
+const PROGRAM_TAG = /^(?:kubelet|kubelet\.sh|kubelet-wrapper|kubenswrapper|kubelite|hyperkube)$/;
 /** a node's name and a blank (`oc adm node-logs` over several nodes): a lowercase DNS name */
 const HOST_WORD = /^([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?) $/;
 /** syslog's RFC 5424 header (rsyslog's RSYSLOG_SyslogProtocol23Format): `<pri>1 stamp host app procid msgid sd ` */
@@ -112,7 +115,14 @@ export function parsePrefix(p: string): Prefix | undefined {
   m = CRI.exec(p);
   if (m) return { year: Number(m[1]), month: Number(m[2]), partial: m[3] === 'P' };
   m = HOST_ONLY.exec(p) ?? HOST_WORD.exec(p);
-  if (m) return { host: m[1], lead: p };
+  if (m) {
+    const word = m[1] as string;
+    // syslog's tag without a pid (`kubelet: `) names the program; a field's name in capitals (`MESSAGE: `, as a
+    // journal entry's listing shows it) is no host either
+    if (PROGRAM_TAG.test(word)) return { ident: word };
+    if (!/[a-z0-9]/.test(word)) return NO_PREFIX;
+    return { host: word, lead: p };
+  }
   m = SYSLOG_TAIL.exec(p);
   if (m) {
     const out: Prefix = { host: m[1], ident: m[2], pid: Number(m[3]) };

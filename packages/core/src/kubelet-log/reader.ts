@@ -51,10 +51,10 @@ const GLOG_HEADER = /^(?:Binary: |Log line format: \[IWEF\])/;
 const NAMED_GLOG_HEADER =
   /^[a-z0-9][-a-z0-9.]* ((?:Log file created at|Running on machine|Binary|Log line format): .*)$/;
 /**
- * `==> name <==`: a section of several logs in one (`minikube logs`, `tail` of several files); only a section
- * whose name says kubelet is read, the others are other programs'.
+ * `==> name <==` (minikube may put `* ` before it): a section of several logs in one (`minikube logs`, `tail` of
+ * several files); only a section whose name says kubelet is read, the others are other programs'.
  */
-const SECTION = /^==> (.+) <==\s*$/;
+const SECTION = /^(?:\* )?==> (.+) <==\s*$/;
 
 /** which process a prefix names (host, program, pid) */
 const processOf = (p: Prefix) => `${p.host ?? ''}|${p.ident ?? ''}|${p.pid ?? ''}`;
@@ -216,7 +216,7 @@ export class EntryReader {
       return;
     }
     const c0 = raw.charCodeAt(0);
-    if (c0 === 61) {
+    if (c0 === 61 || (c0 === 42 && raw.startsWith('* ==> '))) {
       const section = SECTION.exec(raw);
       if (section) {
         this.otherSection = !/kubelet/i.test(section[1] as string);

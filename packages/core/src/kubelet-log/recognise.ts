@@ -38,6 +38,7 @@ const CLAIMED = new Set([
   'Killing container with a grace period',
   'Killing container with a grace period override',
   'Killing unwanted pod',
+  'Stopping PodSandbox for pod, because all other containers are dead',
   'No sandbox for pod can be found. Need to start a new one',
   'No ready sandbox for pod can be found. Need to start a new one',
   'Cleaned up orphaned pod volumes dir',
@@ -100,7 +101,7 @@ const CLAIMED_LENGTHS = new Set([...CLAIMED].map((m) => m.length));
 
 /** How the glog-style messages the families read begin (one test instead of asking every family). */
 const GLOG_CLAIMED =
-  /^(?:SyncLoop|[Ss]kipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Sandbox for pod "|Multiple sandboxes are ready for Pod "|More than 1 sandboxes for pod "|Need to restart pod infra container for "|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod|Server rejected event '|Unable to write event)/;
+  /^(?:SyncLoop|[Ss]kipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Sandbox for pod "|Multiple sandboxes are ready for Pod "|More than 1 sandboxes for pod "|Need to restart pod infra container for "|Stopping PodSandbox for "|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod|Server rejected event '|Unable to write event)/;
 
 function claimed(msg: string): boolean {
   return CLAIMED.has(msg) || msg.startsWith('SyncLoop') || msg.startsWith('Skipping pod synchronization');

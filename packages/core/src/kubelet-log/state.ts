@@ -183,7 +183,9 @@ export class NodeState {
       this.imageFailures.set(key, n);
       delayS = Math.min(300, 10 * 2 ** (n - 1));
     }
-    const d = delayS ?? 0;
+    // a container's back-off always names its delay: a message cut before it (a pager's `>`) opens no window
+    if (delayS === undefined) return;
+    const d = delayS;
     if (
       !failedPull &&
       open &&

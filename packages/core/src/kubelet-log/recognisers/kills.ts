@@ -9,6 +9,8 @@
  *     every kill with this message, an overridden one twice)
  *   Killing unwanted pod "a"      "Killing unwanted pod" podName="a"            (kubelet_pods.go)
  *   No sandbox for pod "a_ns(uid)" can be found. Need to start a new one       (kuberuntime_manager.go)
+ *   Stopping PodSandbox for "a_ns(uid)" because all other containers are dead.  "Stopping PodSandbox for pod,
+ *     because all other containers are dead" pod=…  (SyncPod, -v=4: the pod's sandbox stopped, StopPodSandbox)
  *   "No sandbox for pod can be found. Need to start a new one" pod="ns/a"       (also "No ready sandbox …",
  *   "Sandbox for pod has changed. …", "Sandbox for pod has no IP address. …", "Multiple sandboxes are ready for
  *   Pod. Need to reconcile them" (util.go); glog: Sandbox for pod "a_ns(uid)" …)
@@ -47,6 +49,8 @@ const OLD_OVERRIDE =
 const OLD_SANDBOX =
   /^(?:No (?:ready )?sandbox for pod "([^"]*)" can be found|Sandbox for pod "([^"]*)" has (?:changed|no IP address)\.\s+Need to start a new one|Multiple sandboxes are ready for Pod "([^"]*)"\. Need to reconcile them|More than 1 sandboxes for pod "([^"]*)" are ready\. Need to reconcile them|Need to restart pod infra container for "([^"]*)" because it is (?:not found|changed))/;
 const OLD_UNWANTED = /^Killing unwanted pod "([^"]*)"/;
+/** SyncPod kills a pod whose containers are all dead and needs no new sandbox (-v=4): its sandbox is stopped */
+const OLD_DEAD = /^Stopping PodSandbox for "([^"]*)" because all other containers are dead/;
 const OLD_ORPHAN = /^Orphaned pod "([^"]*)" found, removing/;
 
 type StopDraft = Extract<Draft, { type: 'runtime.call' }>;
@@ -154,6 +158,12 @@ export function kills(m: Msg, ctx: Ctx): boolean {
       }
       return true;
     }
+    if (s.msg === 'Stopping PodSandbox for pod, because all other containers are dead') {
+      const pod = fromRef(kv.pod);
+      if (!pod) return false;
+      ctx.emit({ type: 'runtime.call', method: 'StopPodSandbox', durationMs: 0, pod, podUID: kv.podUID });
+      return true;
+    }
     if (s.msg === 'Killing unwanted pod') {
       return unwanted(ctx, kv.podName ?? '');
     }
@@ -187,6 +197,13 @@ export function kills(m: Msg, ctx: Ctx): boolean {
     const p = fromFullName((r[1] ?? r[2] ?? r[3] ?? r[4] ?? r[5]) as string);
     if (!p) return false;
     sandbox(ctx, p.pod, p.uid);
+    return true;
+  }
+  r = OLD_DEAD.exec(t);
+  if (r) {
+    const p = fromFullName(r[1] as string);
+    if (!p) return false;
+    ctx.emit({ type: 'runtime.call', method: 'StopPodSandbox', durationMs: 0, pod: p.pod, podUID: p.uid });
     return true;
   }
   r = OLD_ORPHAN.exec(t);
