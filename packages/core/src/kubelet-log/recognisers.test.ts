@@ -269,10 +269,11 @@ describe('back-off', () => {
     const { events } = run(lines);
     const windows = of(events, 'backoff');
     expect(
-      windows.map((w) => [w.delayS, w.restartCount, w.exitCode, (w.until - (windows[0]?.time ?? 0)) / 1000]),
+      windows.map((w) => [w.delayS, w.exitCode, (w.until - (windows[0]?.time ?? 0)) / 1000, w.restartCount]),
     ).toEqual([
-      [10, 1, 2, 10],
-      [20, 2, 2, 33],
+      // (the log does not say the container's restart count)
+      [10, 2, 10, undefined],
+      [20, 2, 33, undefined],
     ]);
     expect(of(events, 'sync.result')).toHaveLength(8);
   });
@@ -294,10 +295,10 @@ describe('back-off', () => {
     ]);
     expect(summary.raw).toBe(0);
     expect(
-      of(events, 'backoff').map((w) => [w.pod, w.podUID, w.container, w.delayS, w.restartCount]),
+      of(events, 'backoff').map((w) => [w.pod, w.podUID, w.container, w.delayS, w.origin?.line]),
     ).toEqual([
-      ['shop/web-0', UID, 'app', 10, 1],
-      ['shop/web-0', UID, 'app', 20, 2],
+      ['shop/web-0', UID, 'app', 10, 4],
+      ['shop/web-0', UID, 'app', 20, 10],
     ]);
   });
 
@@ -311,9 +312,9 @@ describe('back-off', () => {
       k(finished('c2', 1), 303),
       k(crash('5m0s'), 303),
     ]);
-    expect(of(events, 'backoff').map((w) => [w.delayS, w.restartCount])).toEqual([
-      [300, 1],
-      [300, 2],
+    expect(of(events, 'backoff').map((w) => [w.delayS, w.origin?.line])).toEqual([
+      [300, 3],
+      [300, 7],
     ]);
   });
 

@@ -55,7 +55,6 @@ interface Window {
   until: number;
   /** the pod's PLEG start/die count when the window opened: a restart since then opens a new window */
   plegMark: number;
-  count: number;
 }
 
 export class NodeState {
@@ -196,8 +195,7 @@ export class NodeState {
       return;
     const died = ref.podUID ? this.lastDied.get(ref.podUID) : undefined;
     const start = died && died.time <= ctx.time && ctx.time - died.time < d * 1000 ? died.time : ctx.time;
-    const count = (open?.count ?? 0) + 1;
-    const w: Window = { delayS: d, start, until: start + d * 1000, plegMark: mark, count };
+    const w: Window = { delayS: d, start, until: start + d * 1000, plegMark: mark };
     this.windows.set(key, w);
     const ev: Draft = {
       type: 'backoff',
@@ -206,7 +204,7 @@ export class NodeState {
       key: `${ref.pod ?? who}/${container}`,
       delayS: d,
       until: w.until,
-      restartCount: count,
+      // no restartCount: the log does not say the container's (the engine and an observer give the runtime's)
       ...ref,
     };
     if (image) (ev as { image?: string }).image = image;
