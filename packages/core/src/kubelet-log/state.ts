@@ -65,7 +65,8 @@ export class NodeState {
   /**
    * The update an UpdatePod call's first line announced ("Pod is being synced for the first time", a teardown),
    * and the worker state it set, by pod, until the pod's next worker line: workers.ts merges the rest of the
-   * same call into it.
+   * same call into it. `before`: announced by a line written before the call (a pod restarted after its UID
+   * came back), whose own first line then joins it.
    */
   readonly announced = new Map<string, { update: Draft; state: Draft | undefined; before?: boolean }>();
   /** containers whose kill's grace period was overridden, until the kill's own line (kills.ts, glog) */
