@@ -16,6 +16,8 @@ const SYSLOG =
 const SYSLOG_TAIL = /(?:^|\s)(\S+) ([^\s[\]:]+)\[(\d+)\]: ?$/;
 /** (a pasted log may be indented as a whole) */
 const HOST_ONLY = /^\s*([\w.-]+): ?$/;
+/** a host's name has a lower-case letter or a digit (a journal field's name is all capitals) */
+const HOST_LETTER = /[a-z0-9]/;
 /** a kubelet's own syslog tag, which a line may carry without a pid or host */
 const PROGRAM_TAG = /^(?:kubelet|kubelet\.sh|kubelet-wrapper|kubenswrapper|kubelite|hyperkube)$/;
 /** a node's name and a blank (`oc adm node-logs` over several nodes): a lowercase DNS name */
@@ -120,7 +122,7 @@ export function parsePrefix(p: string): Prefix | undefined {
     // syslog's tag without a pid (`kubelet: `) names the program; a field's name in capitals (`MESSAGE: `, as a
     // journal entry's listing shows it) is no host either
     if (PROGRAM_TAG.test(word)) return { ident: word };
-    if (!/[a-z0-9]/.test(word)) return NO_PREFIX;
+    if (!HOST_LETTER.test(word)) return NO_PREFIX;
     return { host: word, lead: p };
   }
   m = SYSLOG_TAIL.exec(p);

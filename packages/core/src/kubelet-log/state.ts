@@ -69,7 +69,10 @@ export class NodeState {
    * came back), whose own first line then joins it.
    */
   readonly announced = new Map<string, { update: Draft; state: Draft | undefined; before?: boolean }>();
-  /** containers whose kill's grace period was overridden, until the kill's own line (kills.ts, glog) */
+  /**
+   * containers whose kill's grace period was overridden, until the kill's own line (kills.ts, glog from v1.14: the
+   * override line first; before, the kill line first, and killRead below keeps it for the override line after)
+   */
   readonly killOverride = new Set<string>();
   /** Events read from lines that printed them whole (a failed write), by the Event's name and Count, and when */
   readonly printedEvents = new Map<string, number>();

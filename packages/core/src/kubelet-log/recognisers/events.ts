@@ -19,7 +19,10 @@ import { fromGoSyntax, fromString, type PrintedEvent } from './printed-event.ts'
 
 const OLD =
   /^Event\((?:v1|api)\.ObjectReference\{Kind:"(\w*)", Namespace:"([^"]*)", Name:"([^"]*)", UID:"([^"]*)"[^}]*?(?:FieldPath:"([^"]*)")?\}\): type: '(\w+)' reason: '(\w+)' ?([\s\S]*)$/;
-/** how long after a failed write of an Event another line of the same Event and Count is a retry of it */
+/**
+ * How long after a failed write of an Event another line of the same Event and Count is a retry of it: the
+ * recorder tries 12 times, 10 s apart (client-go's maxTriesPerEvent, defaultSleepDuration), about two minutes.
+ */
 const RETRIES_MS = 5 * 60_000;
 
 /** an Event read from a line that printed it whole: a k8s.event, unless it retries one already read */
