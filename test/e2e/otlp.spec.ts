@@ -187,7 +187,9 @@ describe('OTLP export', () => {
       let backOff = 0;
       let running = 0;
       for (const p of list.items) {
-        const waiting = p.status?.containerStatuses?.some((c) => c.state?.waiting?.reason === 'CrashLoopBackOff');
+        const waiting = p.status?.containerStatuses?.some(
+          (c) => c.state?.waiting?.reason === 'CrashLoopBackOff',
+        );
         if (p.metadata.name?.startsWith('crash-') && waiting) backOff++;
         if (p.metadata.name?.startsWith('healthy-') && p.status?.phase === 'Running') running++;
       }
