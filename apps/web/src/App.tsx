@@ -4,7 +4,7 @@
  * it stopped being live) is provided to the views through ConnectionContext. In a replay no stream is
  * open and ReplayContext makes every query hook read the imported trace instead of the server.
  */
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, startTransition, useCallback, useEffect, useState } from 'react';
 import { useNode } from './api/queries.ts';
 import { useTraceStream } from './api/use-trace-stream.ts';
 import { LogBanner } from './kubelet-log/LogBanner.tsx';
@@ -126,13 +126,16 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
 
 export function App() {
   const [replay, setReplay] = useState<ReplayStore | null>(null);
+  // a replay's first render (every view of a large log) is a transition: React renders it in slices between
+  // frames, so the page keeps painting while it builds
+  const openReplay = useCallback((s: ReplayStore) => startTransition(() => setReplay(s)), []);
   return (
     <ReplayContext.Provider value={replay}>
       <TokenGate />
       {/* A new key remounts every view, so no hook carries state from live into a replay or back. */}
       <Shell
         key={replay ? `replay-${replay.id}` : 'live'}
-        onReplay={setReplay}
+        onReplay={openReplay}
         onExit={() => setReplay(null)}
       />
     </ReplayContext.Provider>

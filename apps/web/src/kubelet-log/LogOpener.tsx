@@ -52,6 +52,7 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
           lines: parsed.lines,
           all: parsed.events,
           byNode: parsed.byNode,
+          facts: parsed.facts,
           file,
         });
       }),

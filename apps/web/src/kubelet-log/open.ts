@@ -7,7 +7,7 @@
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { authFetch } from '../api/auth.ts';
-import { buildReplay, type ReplayStore, replayOfTrace } from '../lib/replay.ts';
+import { buildReplay, ReplayFacts, type ReplayStore, replayOfTrace } from '../lib/replay.ts';
 import { applyEvents, emptyTraceState, type TraceState } from '../lib/trace-store.ts';
 import { fileLines, type LineSource, serverLines } from './lines.ts';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
@@ -20,6 +20,8 @@ export interface KubeletLogReplay {
   all: readonly TraceEvent[];
   /** each node's trace, built while the events arrived (by `node`, '' for none) */
   byNode?: ReadonlyMap<string, TraceState>;
+  /** each node's pods and node facts, gathered from the same events as they arrived */
+  facts?: ReadonlyMap<string, ReplayFacts>;
   /** the node shown (null: the log names none) */
   node: string | null;
   /** the opened file, kept for Share; absent for a log read back from the server */
@@ -31,35 +33,59 @@ export interface KubeletLogReplay {
 export interface ParsedLog {
   events: TraceEvent[];
   byNode: Map<string, TraceState>;
+  facts: Map<string, ReplayFacts>;
   summary: ImportSummary;
   lines: LineSource;
+}
+
+/**
+ * A log's events indexed by node as they arrive (a batch at a time from the worker): each node's trace and the
+ * facts its pods and node are rebuilt from, so the last batch leaves little for the frame that shows the replay.
+ */
+export class NodeIndex {
+  readonly events: TraceEvent[] = [];
+  readonly byNode = new Map<string, TraceState>();
+  readonly facts = new Map<string, ReplayFacts>();
+
+  add(batch: readonly TraceEvent[]): void {
+    const groups = new Map<string, TraceEvent[]>();
+    for (const ev of batch) {
+      this.events.push(ev);
+      const key = ev.node ?? '';
+      const g = groups.get(key);
+      if (g) g.push(ev);
+      else groups.set(key, [ev]);
+    }
+    for (const [key, g] of groups) {
+      this.byNode.set(key, applyEvents(this.byNode.get(key) ?? emptyTraceState(Number.MAX_SAFE_INTEGER), g));
+      let f = this.facts.get(key);
+      if (!f) {
+        f = new ReplayFacts();
+        this.facts.set(key, f);
+      }
+      f.add(g);
+    }
+  }
 }
 
 /** Parses `file` in a worker; `onProgress` gets the share of bytes read (0..1). Rejects on a worker error. */
 export function openKubeletLog(file: Blob, onProgress: (fraction: number) => void): Promise<ParsedLog> {
   const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
-  const events: TraceEvent[] = [];
-  const byNode = new Map<string, TraceState>();
+  const index = new NodeIndex();
   return new Promise<ParsedLog>((resolve, reject) => {
     worker.onmessage = (e: MessageEvent<ParseMessage>) => {
       const m = e.data;
       if (m.type === 'progress') onProgress(m.total > 0 ? m.bytes / m.total : 1);
-      else if (m.type === 'events') {
-        // each batch is indexed as it arrives, so the end has little left to do in one frame
-        const groups = new Map<string, TraceEvent[]>();
-        for (const ev of m.events) {
-          events.push(ev);
-          const key = ev.node ?? '';
-          const g = groups.get(key);
-          if (g) g.push(ev);
-          else groups.set(key, [ev]);
-        }
-        for (const [key, g] of groups) {
-          byNode.set(key, applyEvents(byNode.get(key) ?? emptyTraceState(Number.MAX_SAFE_INTEGER), g));
-        }
-      } else if (m.type === 'done') {
+      else if (m.type === 'events') index.add(m.events);
+      else if (m.type === 'done') {
         worker.terminate();
-        resolve({ events, byNode, summary: m.summary, lines: fileLines(m.text ?? file, m.lineStarts) });
+        resolve({
+          events: index.events,
+          byNode: index.byNode,
+          facts: index.facts,
+          summary: m.summary,
+          lines: fileLines(m.text ?? file, m.lineStarts),
+        });
       } else {
         worker.terminate();
         reject(new Error(m.message));
@@ -74,10 +100,12 @@ export function openKubeletLog(file: Blob, onProgress: (fraction: number) => voi
   });
 }
 
-/** The node with the most events: the one a log of several nodes opens on. */
-function busiestNode(events: readonly TraceEvent[]): string | null {
+/** The node with the most events: the one a log of several nodes opens on (counted from each node's trace
+ * when the log's events were sorted by node as they arrived). */
+function busiestNode(log: Omit<KubeletLogReplay, 'node'>): string | null {
   const counts = new Map<string, number>();
-  for (const ev of events) if (ev.node) counts.set(ev.node, (counts.get(ev.node) ?? 0) + 1);
+  if (log.byNode) for (const [node, t] of log.byNode) if (node) counts.set(node, t.events.length);
+  if (!log.byNode) for (const ev of log.all) if (ev.node) counts.set(ev.node, (counts.get(ev.node) ?? 0) + 1);
   let best: string | null = null;
   let most = 0;
   for (const [node, n] of counts) {
@@ -93,13 +121,18 @@ function busiestNode(events: readonly TraceEvent[]): string | null {
 export function logReplay(
   name: string,
   log: Omit<KubeletLogReplay, 'node'>,
-  node: string | null = log.summary.nodes.length > 1 ? busiestNode(log.all) : null,
+  node: string | null = log.summary.nodes.length > 1 ? busiestNode(log) : null,
 ): ReplayStore {
-  const built =
-    log.byNode?.get(node ?? '') ??
-    (node === null && log.byNode?.size === 1 ? [...log.byNode.values()][0] : undefined);
+  // the node's trace and facts as built while the events arrived (the only ones when the log names no node)
+  const key =
+    log.byNode?.has(node ?? '') === true
+      ? (node ?? '')
+      : node === null && log.byNode?.size === 1
+        ? [...log.byNode.keys()][0]
+        : undefined;
+  const built = key === undefined ? undefined : log.byNode?.get(key);
   const store = built
-    ? replayOfTrace(built, name)
+    ? replayOfTrace(built, name, key === undefined ? undefined : log.facts?.get(key))
     : buildReplay(node === null ? log.all : log.all.filter((ev) => ev.node === node), name);
   const nodeName = node ?? log.summary.nodes[0];
   return {

@@ -14,7 +14,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
 
 const SLICE_BYTES = 1 << 20;
-const BATCH = 4_000;
+const BATCH = 1_000;
 
 interface WorkerScope {
   postMessage(message: ParseMessage, transfer?: Transferable[]): void;

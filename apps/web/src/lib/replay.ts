@@ -44,18 +44,39 @@ function containersOf(statuses: PodStatus['containerStatuses']): Container[] {
   return (statuses ?? []).map((cs) => ({ name: cs.name, image: cs.image }));
 }
 
-/** The pods as the events describe them, in order of first appearance. */
-export function podsFromEvents(events: readonly TraceEvent[]): Pod[] {
-  const facts = new Map<string, PodFacts>();
-  for (const ev of events) {
-    if (!('podUID' in ev) || !ev.podUID || !('pod' in ev) || !ev.pod) continue;
-    let f = facts.get(ev.podUID);
+/**
+ * What a replay's pods and node are rebuilt from, gathered event by event. A kubelet log's events are added
+ * batch by batch as its worker sends them (open.ts), so opening a large log leaves no pass over every event for
+ * its last frame; an exported trace adds all its events at once (buildReplay).
+ */
+export class ReplayFacts {
+  private readonly facts = new Map<string, PodFacts>();
+  private start: Extract<TraceEvent, { type: 'server.start' }> | undefined;
+  private runtimeState: Extract<TraceEvent, { type: 'runtime.state' }> | undefined;
+  private mode: 'generic' | 'evented' = 'generic';
+  private lastRelist: number | null = null;
+  private lastIteration: number | null = null;
+
+  add(events: readonly TraceEvent[]): this {
+    for (const ev of events) {
+      if (ev.type === 'server.start') this.start = ev;
+      else if (ev.type === 'runtime.state') this.runtimeState = ev;
+      else if (ev.type === 'pleg.mode') this.mode = ev.mode;
+      else if (ev.type === 'pleg.relist') this.lastRelist = ev.time;
+      else if (ev.type === 'loop.iteration') this.lastIteration = ev.time;
+      if ('podUID' in ev && ev.podUID && 'pod' in ev && ev.pod) this.notePod(ev, ev.podUID, ev.pod);
+    }
+    return this;
+  }
+
+  private notePod(ev: TraceEvent, uid: string, pod: string): void {
+    let f = this.facts.get(uid);
     if (!f) {
-      const slash = ev.pod.indexOf('/');
-      const namespace = slash > 0 ? ev.pod.slice(0, slash) : 'default';
-      const name = slash > 0 ? ev.pod.slice(slash + 1) : ev.pod;
-      f = { uid: ev.podUID, namespace, name, created: ev.time, added: false, removed: false };
-      facts.set(ev.podUID, f);
+      const slash = pod.indexOf('/');
+      const namespace = slash > 0 ? pod.slice(0, slash) : 'default';
+      const name = slash > 0 ? pod.slice(slash + 1) : pod;
+      f = { uid, namespace, name, created: ev.time, added: false, removed: false };
+      this.facts.set(uid, f);
     }
     if (ev.type === 'config.update') {
       if (ev.op === 'ADD') {
@@ -75,59 +96,57 @@ export function podsFromEvents(events: readonly TraceEvent[]): Pod[] {
       f.status = ev.status;
     }
   }
-  const pods: Pod[] = [];
-  for (const f of facts.values()) {
-    if (f.removed) continue;
-    pods.push({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name: f.name,
-        namespace: f.namespace,
-        uid: f.uid,
-        creationTimestamp: rfc3339(f.created),
-        ...(f.deleted !== undefined ? { deletionTimestamp: rfc3339(f.deleted) } : {}),
-      },
-      spec: {
-        containers: containersOf(f.status?.containerStatuses),
-        initContainers: containersOf(f.status?.initContainerStatuses),
-      },
-      ...(f.status ? { status: f.status } : {}),
-    });
+
+  /** The pods as the events describe them, in order of first appearance. */
+  pods(): Pod[] {
+    const pods: Pod[] = [];
+    for (const f of this.facts.values()) {
+      if (f.removed) continue;
+      pods.push({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: f.name,
+          namespace: f.namespace,
+          uid: f.uid,
+          creationTimestamp: rfc3339(f.created),
+          ...(f.deleted !== undefined ? { deletionTimestamp: rfc3339(f.deleted) } : {}),
+        },
+        spec: {
+          containers: containersOf(f.status?.containerStatuses),
+          initContainers: containersOf(f.status?.initContainerStatuses),
+        },
+        ...(f.status ? { status: f.status } : {}),
+      });
+    }
+    return pods;
   }
-  return pods;
+
+  /** The node as the last events left it: runtime from server.start and runtime.state, PLEG from its events. */
+  node(now: number): NodeInfo {
+    const { start, runtimeState } = this;
+    return {
+      nodeName: 'replay',
+      runtime: {
+        name: start?.runtime ?? 'unknown',
+        version: start?.version ?? '',
+        apiVersion: 'v1',
+        endpoint: start?.endpoint ?? '',
+        ready: runtimeState?.ready ?? true,
+        errors: runtimeState?.errors ?? [],
+      },
+      simulated: false,
+      pleg: { mode: this.mode, healthy: true, lastRelist: this.lastRelist, message: '' },
+      sync: { lastIteration: this.lastIteration },
+      configuration: defaultKubeletConfiguration,
+      clock: { now, speed: 1 },
+    };
+  }
 }
 
-/** The node as the last events left it: runtime from server.start and runtime.state, PLEG from its events. */
-function nodeFromEvents(events: readonly TraceEvent[], now: number): NodeInfo {
-  let start: Extract<TraceEvent, { type: 'server.start' }> | undefined;
-  let runtimeState: Extract<TraceEvent, { type: 'runtime.state' }> | undefined;
-  let mode: 'generic' | 'evented' = 'generic';
-  let lastRelist: number | null = null;
-  let lastIteration: number | null = null;
-  for (const ev of events) {
-    if (ev.type === 'server.start') start = ev;
-    else if (ev.type === 'runtime.state') runtimeState = ev;
-    else if (ev.type === 'pleg.mode') mode = ev.mode;
-    else if (ev.type === 'pleg.relist') lastRelist = ev.time;
-    else if (ev.type === 'loop.iteration') lastIteration = ev.time;
-  }
-  return {
-    nodeName: 'replay',
-    runtime: {
-      name: start?.runtime ?? 'unknown',
-      version: start?.version ?? '',
-      apiVersion: 'v1',
-      endpoint: start?.endpoint ?? '',
-      ready: runtimeState?.ready ?? true,
-      errors: runtimeState?.errors ?? [],
-    },
-    simulated: false,
-    pleg: { mode, healthy: true, lastRelist, message: '' },
-    sync: { lastIteration },
-    configuration: defaultKubeletConfiguration,
-    clock: { now, speed: 1 },
-  };
+/** The pods as the events describe them, in order of first appearance. */
+export function podsFromEvents(events: readonly TraceEvent[]): Pod[] {
+  return new ReplayFacts().add(events).pods();
 }
 
 let nextReplayId = 1;
@@ -136,15 +155,22 @@ export function buildReplay(events: readonly TraceEvent[], name: string): Replay
   return replayOfTrace(fromEvents(events, Math.max(DEFAULT_TRACE_LIMIT, events.length)), name);
 }
 
-/** The replay of a trace already built (a kubelet log's, applied batch by batch as the worker sends it). */
-export function replayOfTrace(trace: TraceState, name: string): ReplayStore {
+/**
+ * The replay of a trace already built (a kubelet log's, applied batch by batch as the worker sends it), with
+ * the facts gathered from the same events when they were (else gathered here).
+ */
+export function replayOfTrace(
+  trace: TraceState,
+  name: string,
+  facts: ReplayFacts = new ReplayFacts().add(trace.events),
+): ReplayStore {
   const now = trace.events[trace.events.length - 1]?.time ?? 0;
   return {
     id: nextReplayId++,
     name,
     trace,
-    pods: { apiVersion: 'v1', kind: 'PodList', metadata: {}, items: podsFromEvents(trace.events) },
-    node: nodeFromEvents(trace.events, now),
+    pods: { apiVersion: 'v1', kind: 'PodList', metadata: {}, items: facts.pods() },
+    node: facts.node(now),
     now,
   };
 }
