@@ -104,8 +104,11 @@ export function openKubeletLog(file: Blob, onProgress: (fraction: number) => voi
  * when the log's events were sorted by node as they arrived). */
 function busiestNode(log: Omit<KubeletLogReplay, 'node'>): string | null {
   const counts = new Map<string, number>();
-  if (log.byNode) for (const [node, t] of log.byNode) if (node) counts.set(node, t.events.length);
-  if (!log.byNode) for (const ev of log.all) if (ev.node) counts.set(ev.node, (counts.get(ev.node) ?? 0) + 1);
+  if (log.byNode) {
+    for (const [node, t] of log.byNode) if (node) counts.set(node, t.events.length);
+  } else {
+    for (const ev of log.all) if (ev.node) counts.set(ev.node, (counts.get(ev.node) ?? 0) + 1);
+  }
   let best: string | null = null;
   let most = 0;
   for (const [node, n] of counts) {
