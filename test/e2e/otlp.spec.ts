@@ -23,7 +23,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { example } from '../support/harness.ts';
 import { type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.ts';
-import { ROOT, spawnServer, startServer, tempDir } from '../support/server-process.ts';
+import { ROOT, spawnServer, startServer, tempDir, waitOnStream } from '../support/server-process.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -58,11 +58,12 @@ async function refusedPort(): Promise<number> {
   return port;
 }
 
-async function loopDurations(base: string, since = 0): Promise<number[]> {
+/** how many sync-loop iterations the server recorded after seq `since` */
+async function loopIterations(base: string, since: number): Promise<number> {
   const page = (await (await fetch(`${base}/api/v1/trace?since=${since}&limit=100000`)).json()) as {
     items: TraceEvent[];
   };
-  return page.items.flatMap((e) => (e.type === 'loop.iteration' ? [e.durationMs] : []));
+  return page.items.filter((e) => e.type === 'loop.iteration').length;
 }
 
 describe('OTLP export', () => {
@@ -169,19 +170,18 @@ describe('OTLP export', () => {
         n += Number(m[1]);
       return { n, text };
     };
-    // polled with a deadline: the count lives in another process
-    const deadline = Date.now() + 40_000;
-    let seen = await dropped();
-    while (seen.n < 50 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      seen = await dropped();
-    }
+    // the count lives in another process: read again whenever it streams trace events (whose spans are the ones
+    // dropped); a timeout is reported by the assertion below, with the count
+    await waitOnStream(on.base, '50 dropped spans', async () => (await dropped()).n >= 50, 40_000).catch(
+      () => undefined,
+    );
+    const seen = await dropped();
     expect(seen.n).toBeGreaterThanOrEqual(50);
     expect(seen.text).toMatch(/^syncscope_otlp_spans_exported_total 0$/m);
     expect(seen.text).toMatch(/^syncscope_otlp_queue_spans \d+$/m);
 
     // the engine behind the dead collector does the same work as the one that does not export: every
-    // crash-looping pod waits in CrashLoopBackOff and every healthy pod runs (polled with a deadline, as above)
+    // crash-looping pod waits in CrashLoopBackOff and every healthy pod runs
     const states = async (base: string) => {
       const list = (await (await fetch(`${base}/api/v1/namespaces/default/pods`)).json()) as { items: Pod[] };
       let backOff = 0;
@@ -196,22 +196,22 @@ describe('OTLP export', () => {
       return `${backOff} in CrashLoopBackOff, ${running} Running`;
     };
     const want = '6 in CrashLoopBackOff, 6 Running';
-    let [sOff, sOn] = await Promise.all([states(off.base), states(on.base)]);
-    while ((sOff !== want || sOn !== want) && Date.now() < deadline + 30_000) {
-      await new Promise((r) => setTimeout(r, 500));
-      [sOff, sOn] = await Promise.all([states(off.base), states(on.base)]);
-    }
-    expect(sOff).toBe(want);
-    expect(sOn).toBe(want);
+    // each server's trace stream wakes its check; a timeout is reported by the assertions below, with the states
+    await Promise.all(
+      [off.base, on.base].map((base) =>
+        waitOnStream(base, want, async () => (await states(base)) === want).catch(() => undefined),
+      ),
+    );
+    expect(await states(off.base)).toBe(want);
+    expect(await states(on.base)).toBe(want);
     // and its sync loop keeps turning: the iterations go on after the drops began (how long they take, with and
     // without a collector, is bench P8's figure, not a test's)
     const { next } = (await (await fetch(`${on.base}/api/v1/trace?podUID=none`)).json()) as { next: number };
-    const iterationsSince = async () => (await loopDurations(on.base, next)).length;
-    let after = await iterationsSince();
-    while (after < 3 && Date.now() < deadline + 45_000) {
-      await new Promise((r) => setTimeout(r, 500));
-      after = await iterationsSince();
-    }
+    const iterationsSince = () => loopIterations(on.base, next);
+    await waitOnStream(on.base, 'three loop iterations', async () => (await iterationsSince()) >= 3).catch(
+      () => undefined,
+    );
+    const after = await iterationsSince();
     expect(after).toBeGreaterThanOrEqual(3);
   });
 

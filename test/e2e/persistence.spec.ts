@@ -29,6 +29,7 @@ import {
   spawnServer,
   startServer,
   tempDir,
+  waitOnStream,
 } from '../support/server-process.ts';
 import { type WaitableTrace, waitOnTrace as waitOn } from '../support/wait-trace.ts';
 
@@ -169,38 +170,6 @@ describe('restart on the same data directory', () => {
 });
 
 // ---- the real command in a child process ----------------------------------------------------------------
-
-/** Resolves when check() holds, re-checked whenever the server streams trace events. */
-async function waitOnStream(base: string, what: string, check: () => Promise<boolean>): Promise<void> {
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/trace/stream?since=0`);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let busy = false;
-      let again = false;
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), WAIT_MS);
-      const run = async () => {
-        if (busy) {
-          again = true;
-          return;
-        }
-        busy = true;
-        do {
-          again = false;
-          if (await check().catch(() => false)) {
-            clearTimeout(timer);
-            resolve();
-            return;
-          }
-        } while (again);
-        busy = false;
-      };
-      ws.on('message', () => void run());
-      ws.on('error', reject);
-    });
-  } finally {
-    ws.terminate();
-  }
-}
 
 async function applyHealthy(base: string): Promise<string> {
   const res = await fetch(`${base}/api/v1/namespaces/default/pods`, {

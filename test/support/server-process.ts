@@ -11,6 +11,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
 import { HEAP_FLAGS } from '../../apps/server/src/heap.ts';
 import { stopNode } from './sim-node.ts';
 
@@ -121,4 +122,41 @@ export async function tempDir(prefix: string, cleanups: (() => Promise<void>)[])
 export async function getJSON<T>(url: string): Promise<T> {
   const res = await fetch(url);
   return (await res.json()) as T;
+}
+
+/** Resolves when check() holds, re-checked whenever the server streams trace events. */
+export async function waitOnStream(
+  base: string,
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/trace/stream?since=0`);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let busy = false;
+      let again = false;
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
+      const run = async () => {
+        if (busy) {
+          again = true;
+          return;
+        }
+        busy = true;
+        do {
+          again = false;
+          if (await check().catch(() => false)) {
+            clearTimeout(timer);
+            resolve();
+            return;
+          }
+        } while (again);
+        busy = false;
+      };
+      ws.on('message', () => void run());
+      ws.on('error', reject);
+    });
+  } finally {
+    ws.terminate();
+  }
 }

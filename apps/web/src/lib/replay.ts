@@ -50,7 +50,7 @@ function containersOf(statuses: PodStatus['containerStatuses']): Container[] {
  * its last frame; an exported trace adds all its events at once (buildReplay).
  */
 export class ReplayFacts {
-  private readonly facts = new Map<string, PodFacts>();
+  private readonly byUID = new Map<string, PodFacts>();
   private start: Extract<TraceEvent, { type: 'server.start' }> | undefined;
   private runtimeState: Extract<TraceEvent, { type: 'runtime.state' }> | undefined;
   private mode: 'generic' | 'evented' = 'generic';
@@ -70,13 +70,13 @@ export class ReplayFacts {
   }
 
   private notePod(ev: TraceEvent, uid: string, pod: string): void {
-    let f = this.facts.get(uid);
+    let f = this.byUID.get(uid);
     if (!f) {
       const slash = pod.indexOf('/');
       const namespace = slash > 0 ? pod.slice(0, slash) : 'default';
       const name = slash > 0 ? pod.slice(slash + 1) : pod;
       f = { uid, namespace, name, created: ev.time, added: false, removed: false };
-      this.facts.set(uid, f);
+      this.byUID.set(uid, f);
     }
     if (ev.type === 'config.update') {
       if (ev.op === 'ADD') {
@@ -100,7 +100,7 @@ export class ReplayFacts {
   /** The pods as the events describe them, in order of first appearance. */
   pods(): Pod[] {
     const pods: Pod[] = [];
-    for (const f of this.facts.values()) {
+    for (const f of this.byUID.values()) {
       if (f.removed) continue;
       pods.push({
         apiVersion: 'v1',
