@@ -38,18 +38,41 @@ export interface ParsedLog {
   lines: LineSource;
 }
 
+/** the fields whose few values most events repeat (a log.raw event has all but container) */
+const REPEATED = ['type', 'level', 'source', 'node', 'pod', 'podUID', 'container'] as const;
+/** at most this many distinct values are kept shared (a log names a few thousand files, pods and nodes) */
+const MAX_SHARED = 65_536;
+
 /**
  * A log's events indexed by node as they arrive (a batch at a time from the worker): each node's trace and the
  * facts its pods and node are rebuilt from, so the last batch leaves little for the frame that shows the replay.
+ *
+ * A batch crosses from the worker as a copy in which every string is a string of its own: the type, level,
+ * source file, node and pod of each event are replaced by one shared string per value, so the page keeps
+ * about a third of the objects a copy brings (its pauses to collect garbage while a large log loads are as
+ * much shorter) and the copies die young.
  */
 export class NodeIndex {
   readonly events: TraceEvent[] = [];
   readonly byNode = new Map<string, TraceState>();
   readonly facts = new Map<string, ReplayFacts>();
+  private readonly shared = new Map<string, string>();
+
+  private share(ev: TraceEvent): void {
+    const o = ev as unknown as Record<string, unknown>;
+    for (const k of REPEATED) {
+      const v = o[k];
+      if (typeof v !== 'string') continue;
+      const s = this.shared.get(v);
+      if (s !== undefined) o[k] = s;
+      else if (this.shared.size < MAX_SHARED) this.shared.set(v, v);
+    }
+  }
 
   add(batch: readonly TraceEvent[]): void {
     const groups = new Map<string, TraceEvent[]>();
     for (const ev of batch) {
+      this.share(ev);
       this.events.push(ev);
       const key = ev.node ?? '';
       const g = groups.get(key);

@@ -24,6 +24,39 @@ export type BeatState =
   | { state: 'live'; last: number }
   | { state: 'stalled'; last: number; silentMs: number };
 
+/** the newest time of each beat in a trace, and the back-off of a newest loop beat that was a skip */
+interface NewestBeats {
+  loop: number | null;
+  skipBackoffMs: number;
+  relist: number | null;
+  housekeeping: number | null;
+}
+
+/**
+ * A trace's newest beats, found once per events array: a state's `events` never changes, and the node page's
+ * three panels ask for the same trace's beats. A trace without one kind of beat (a kubelet log has no relist
+ * or housekeeping events) is walked whole, so asking once instead of three times matters for a large replay.
+ */
+const newestCache = new WeakMap<readonly TraceEvent[], NewestBeats>();
+
+function newestBeats(events: readonly TraceEvent[]): NewestBeats {
+  const cached = newestCache.get(events);
+  if (cached) return cached;
+  const b: NewestBeats = { loop: null, skipBackoffMs: 0, relist: null, housekeeping: null };
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (b.loop !== null && b.relist !== null && b.housekeeping !== null) break;
+    const ev = events[i] as TraceEvent;
+    if (b.loop === null && ev.type === 'loop.iteration') b.loop = ev.time;
+    else if (b.loop === null && ev.type === 'loop.skipped') {
+      b.loop = ev.time;
+      b.skipBackoffMs = ev.backoffMs;
+    } else if (b.relist === null && ev.type === 'pleg.relist') b.relist = ev.time;
+    else if (b.housekeeping === null && ev.type === 'housekeeping') b.housekeeping = ev.time;
+  }
+  newestCache.set(events, b);
+  return b;
+}
+
 /**
  * The newest loop beat (an iteration, or a skip while the runtime is down: the loop still turns), relist
  * and housekeeping run in `events` (ascending seq). Walks back from the newest event and stops once all
@@ -34,28 +67,17 @@ export function lastBeats(
   config: KubeletConfiguration,
   node: NodeInfo | undefined,
 ): Record<BeatName, Beat> {
-  let loop: number | null = null;
-  let loopPeriod = config.syncTickerMs;
-  let relist: number | null = null;
-  let housekeeping: number | null = null;
-  for (let i = events.length - 1; i >= 0; i--) {
-    if (loop !== null && relist !== null && housekeeping !== null) break;
-    const ev = events[i] as TraceEvent;
-    if (loop === null && ev.type === 'loop.iteration') loop = ev.time;
-    else if (loop === null && ev.type === 'loop.skipped') {
-      loop = ev.time;
-      loopPeriod = Math.max(loopPeriod, ev.backoffMs);
-    } else if (relist === null && ev.type === 'pleg.relist') relist = ev.time;
-    else if (housekeeping === null && ev.type === 'housekeeping') housekeeping = ev.time;
-  }
+  const b = newestBeats(events);
+  const loopPeriod = Math.max(config.syncTickerMs, b.skipBackoffMs);
+  let relist = b.relist;
   const polled = node?.pleg.lastRelist ?? null;
   if (polled !== null && (relist === null || polled > relist)) relist = polled;
   const relistPeriod =
     node?.pleg.mode === 'evented' ? config.eventedPlegRelistPeriodMs : config.genericPlegRelistPeriodMs;
   return {
-    loop: { last: loop, periodMs: loopPeriod },
+    loop: { last: b.loop, periodMs: loopPeriod },
     relist: { last: relist, periodMs: relistPeriod },
-    housekeeping: { last: housekeeping, periodMs: config.housekeepingPeriodMs },
+    housekeeping: { last: b.housekeeping, periodMs: config.housekeepingPeriodMs },
   };
 }
 
