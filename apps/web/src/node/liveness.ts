@@ -33,7 +33,8 @@ interface NewestBeats {
 }
 
 /**
- * A trace's newest beats, found once per events array: a state's `events` never changes, and the node page's
+ * A trace's newest beats (walking back from the newest event, stopping once all three are found), found once per
+ * events array: a state's `events` never changes, and the node page's
  * three panels ask for the same trace's beats. A trace without one kind of beat (a kubelet log has no relist
  * or housekeeping events) is walked whole, so asking once instead of three times matters for a large replay.
  */
@@ -59,8 +60,8 @@ function newestBeats(events: readonly TraceEvent[]): NewestBeats {
 
 /**
  * The newest loop beat (an iteration, or a skip while the runtime is down: the loop still turns), relist
- * and housekeeping run in `events` (ascending seq). Walks back from the newest event and stops once all
- * three are found, so a long trace costs only its tail.
+ * and housekeeping run in `events` (ascending seq), with the period each may take. The walk is newestBeats':
+ * back from the newest event until all three are found, once per events array.
  */
 export function lastBeats(
   events: readonly TraceEvent[],
