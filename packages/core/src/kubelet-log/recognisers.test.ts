@@ -278,6 +278,31 @@ describe('back-off', () => {
     expect(of(events, 'sync.result')).toHaveLength(8);
   });
 
+  it('a sync that meets the container dead before the relist reports it: the back-off lines either side of its death are one window', () => {
+    const { events } = run([
+      k('"SyncLoop ADD" source="api" pods=["shop/web-0"]', 0),
+      k(pleg('c1', 'ContainerStarted'), 1),
+      k(finished('c1', 2), 5),
+      k(pleg('c1', 'ContainerDied'), 5),
+      k(crash('10s'), 5),
+      k(pleg('c2', 'ContainerStarted'), 16),
+      // c2 exits at 18; a sync at 19 reads the runtime's status first, the relist at 20 reports the death
+      k(crash('20s'), 19),
+      k(finished('c2', 2), 20),
+      k(pleg('c2', 'ContainerDied'), 20),
+      k(crash('20s'), 21),
+      k(crash('20s'), 25),
+      k(pleg('c3', 'ContainerStarted'), 39),
+      k(finished('c3', 2), 40),
+      k(crash('40s'), 40),
+    ]);
+    expect(of(events, 'backoff').map((w) => [w.delayS, w.origin?.line])).toEqual([
+      [10, 5],
+      [20, 7],
+      [40, 14],
+    ]);
+  });
+
   it("kuberuntime's own back-off line (-v=3) opens the window; the sync error after it is the same window", () => {
     const backOff = (delay: string) =>
       `"Back-off restarting failed container" err="back-off ${delay} restarting failed container=app pod=web-0_shop(${UID})"`;

@@ -53,8 +53,8 @@ interface Window {
   delayS: number;
   start: number;
   until: number;
-  /** the pod's PLEG start/die count when the window opened: a restart since then opens a new window */
-  plegMark: number;
+  /** the pod's count of container starts (read or inferred) when the window opened: a restart since then opens a new window */
+  startMark: number;
 }
 
 export class NodeState {
@@ -93,7 +93,7 @@ export class NodeState {
   private readonly plegSeen = new Map<string, number>();
   private readonly started = new Map<string, Set<string>>();
   private readonly lastDied = new Map<string, { time: number; exitCode?: number }>();
-  private readonly plegCount = new Map<string, number>();
+  private readonly starts = new Map<string, number>();
   private readonly containerPod = new Map<string, string>();
   private readonly windows = new Map<string, Window>();
   private readonly imageFailures = new Map<string, number>();
@@ -125,17 +125,21 @@ export class NodeState {
     this.sandboxAsked.delete(this.pods.podOf(podUID) ?? '');
     if (this.containerPod.size > 100_000) this.containerPod.clear();
     this.containerPod.set(containerID, podUID);
+    let inferredStart = false;
     if (event === 'ContainerDied') {
       const watched = this.touched.has(podUID) || this.touched.has(this.pods.podOf(podUID) ?? '');
       if (!started.has(containerID) && watched) {
         // it ran between two relists: the log shows it die but never start
         started.add(containerID);
+        inferredStart = true;
         ctx.emit({ type: 'pleg.event', event: 'ContainerStarted', containerID, podUID, inferred: true });
       }
       this.lastDied.set(podUID, exitCode === undefined ? { time: ctx.time } : { time: ctx.time, exitCode });
     }
-    if (event === 'ContainerStarted' || event === 'ContainerDied')
-      this.plegCount.set(podUID, (this.plegCount.get(podUID) ?? 0) + 1);
+    // a restart is a start (read or inferred), not a death: a sync can meet the container dead, and log its
+    // back-off, before the relist reports the death, and the back-off lines after that report are the same window
+    if (event === 'ContainerStarted' || (event === 'ContainerDied' && inferredStart))
+      this.starts.set(podUID, (this.starts.get(podUID) ?? 0) + 1);
     const d: Draft = { type: 'pleg.event', event, containerID, podUID };
     if (exitCode !== undefined) (d as { exitCode?: number }).exitCode = exitCode;
     else if (event === 'ContainerDied') {
@@ -175,7 +179,7 @@ export class NodeState {
   ): void {
     const who = ref.podUID ?? ref.pod ?? '';
     const key = `${who}/${kind}/${container}`;
-    const mark = ref.podUID ? (this.plegCount.get(ref.podUID) ?? 0) : 0;
+    const mark = ref.podUID ? (this.starts.get(ref.podUID) ?? 0) : 0;
     const open = this.windows.get(key);
     if (kind === 'image' && delayS === undefined) {
       // the image back-off message carries no delay: the kubelet's image back-off starts at 10 s and doubles
@@ -193,13 +197,13 @@ export class NodeState {
       !failedPull &&
       open &&
       open.delayS === d &&
-      open.plegMark === mark &&
+      open.startMark === mark &&
       ctx.time <= open.until + d * 1000
     )
       return;
     const died = ref.podUID ? this.lastDied.get(ref.podUID) : undefined;
     const start = died && died.time <= ctx.time && ctx.time - died.time < d * 1000 ? died.time : ctx.time;
-    const w: Window = { delayS: d, start, until: start + d * 1000, plegMark: mark };
+    const w: Window = { delayS: d, start, until: start + d * 1000, startMark: mark };
     this.windows.set(key, w);
     const ev: Draft = {
       type: 'backoff',
