@@ -92,6 +92,16 @@ describe('a kubelet log in the dashboard', () => {
     expect(await page.locator('[data-testid="log-raw-count"]').textContent()).toBe('729 kept raw');
     expect(await page.locator('[data-testid="connection-state"]').count()).toBe(0);
     await page.locator('[data-testid="raw-line"]').first().waitFor();
+    // the node's raw lines: the first 200 shown, the rest counted
+    const rawPanel = page.locator('[data-testid="raw-lines"]');
+    const onNode = Number(
+      /\((\d+) on this node\)/.exec((await rawPanel.locator('h2').textContent()) ?? '')?.[1],
+    );
+    expect(onNode).toBeGreaterThan(200);
+    expect(await rawPanel.locator('[data-testid="raw-line"]').count()).toBe(200);
+    expect(await rawPanel.locator('p.dim').textContent()).toBe(
+      `…and ${onNode - 200} more (open a pod to see its own)`,
+    );
     await page.screenshot({ path: join(RESULTS, 'kubelet-log-node-1280.png'), fullPage: true });
 
     await page.locator(`a[aria-label="trace of ${POD}"]`).click();

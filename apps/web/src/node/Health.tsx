@@ -16,21 +16,8 @@ import { useMemo } from 'react';
 import { useRecentTrace } from '../api/queries.ts';
 import { useReplay } from '../replay/context.ts';
 import { useConnection, useViewNow } from './connection.ts';
-import { type BeatName, beatState, lastBeats, stalledText } from './liveness.ts';
+import { type BeatName, beatState, lastBeats, newestRuntime, stalledText } from './liveness.ts';
 import { PanelState } from './PanelState.tsx';
-
-type RuntimeState = Extract<TraceEvent, { type: 'runtime.state' }>;
-
-function latest(events: readonly TraceEvent[]): { runtime?: RuntimeState; relist?: number } {
-  let runtime: RuntimeState | undefined;
-  let relist: number | undefined;
-  for (let i = events.length - 1; i >= 0 && (!runtime || relist === undefined); i--) {
-    const ev = events[i] as TraceEvent;
-    if (!runtime && ev.type === 'runtime.state') runtime = ev;
-    else if (relist === undefined && ev.type === 'pleg.relist') relist = ev.time;
-  }
-  return { runtime, relist };
-}
 
 /** "0.4s", "12s", "3m5s" */
 function agoText(ms: number): string {
@@ -67,7 +54,7 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
   const replay = useReplay();
   const { staleSince } = useConnection();
   const events = trace.data?.events;
-  const seen = useMemo(() => latest(events ?? []), [events]);
+  const seen = useMemo(() => newestRuntime(events ?? []), [events]);
   // the stream is gone: what these say was true at staleSince, so they lose their colour
   const stale = staleSince !== null;
   if (!node)

@@ -34,12 +34,14 @@ export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
   const periodMs = config.housekeepingPeriodMs;
   const warningMs = config.housekeepingWarningDurationMs;
   const events = trace.data?.events;
-  const runs = useMemo(() => housekeepingRuns(events ?? []), [events]);
+  const beat = useMemo(() => lastBeats(events ?? [], config, node).housekeeping, [events, config, node]);
+  // no run at all (a kubelet's log has none: its housekeeping is a loop iteration): the beats' walk, made once
+  // per events array, already says so, and the runs' own walk back over every event is spared
+  const runs = useMemo(() => (beat.last === null ? [] : housekeepingRuns(events ?? [])), [events, beat.last]);
   const layout = useMemo(
     () => layoutCadence(runs, { width: WIDTH, height: HEIGHT, periodMs, warningMs }),
     [runs, periodMs, warningMs, WIDTH],
   );
-  const beat = useMemo(() => lastBeats(events ?? [], config, node).housekeeping, [events, config, node]);
   const last = runs[runs.length - 1];
   if (node?.observing !== undefined) {
     return (

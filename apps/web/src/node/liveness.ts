@@ -24,17 +24,23 @@ export type BeatState =
   | { state: 'live'; last: number }
   | { state: 'stalled'; last: number; silentMs: number };
 
-/** the newest time of each beat in a trace, and the back-off of a newest loop beat that was a skip */
+type RuntimeState = Extract<TraceEvent, { type: 'runtime.state' }>;
+
+/**
+ * the newest time of each beat in a trace, the back-off of a newest loop beat that was a skip, and the newest
+ * runtime state (the health panel's, found on the same walk)
+ */
 interface NewestBeats {
   loop: number | null;
   skipBackoffMs: number;
   relist: number | null;
   housekeeping: number | null;
+  runtime: RuntimeState | null;
 }
 
 /**
- * A trace's newest beats (walking back from the newest event, stopping once all three are found), found once per
- * events array: a state's `events` never changes, and the node page's
+ * A trace's newest beats and runtime state (walking back from the newest event, stopping once all four are
+ * found), found once per events array: a state's `events` never changes, and the node page's
  * three panels ask for the same trace's beats. A trace without one kind of beat (a kubelet log has no relist
  * or housekeeping events) is walked whole, so asking once instead of three times matters for a large replay.
  */
@@ -43,9 +49,9 @@ const newestCache = new WeakMap<readonly TraceEvent[], NewestBeats>();
 function newestBeats(events: readonly TraceEvent[]): NewestBeats {
   const cached = newestCache.get(events);
   if (cached) return cached;
-  const b: NewestBeats = { loop: null, skipBackoffMs: 0, relist: null, housekeeping: null };
+  const b: NewestBeats = { loop: null, skipBackoffMs: 0, relist: null, housekeeping: null, runtime: null };
   for (let i = events.length - 1; i >= 0; i--) {
-    if (b.loop !== null && b.relist !== null && b.housekeeping !== null) break;
+    if (b.loop !== null && b.relist !== null && b.housekeeping !== null && b.runtime !== null) break;
     const ev = events[i] as TraceEvent;
     if (b.loop === null && ev.type === 'loop.iteration') b.loop = ev.time;
     else if (b.loop === null && ev.type === 'loop.skipped') {
@@ -53,9 +59,16 @@ function newestBeats(events: readonly TraceEvent[]): NewestBeats {
       b.skipBackoffMs = ev.backoffMs;
     } else if (b.relist === null && ev.type === 'pleg.relist') b.relist = ev.time;
     else if (b.housekeeping === null && ev.type === 'housekeeping') b.housekeeping = ev.time;
+    else if (b.runtime === null && ev.type === 'runtime.state') b.runtime = ev;
   }
   newestCache.set(events, b);
   return b;
+}
+
+/** The newest runtime state and relist in `events` (ascending seq): the beats' walk, once per events array. */
+export function newestRuntime(events: readonly TraceEvent[]): { runtime?: RuntimeState; relist?: number } {
+  const b = newestBeats(events);
+  return { runtime: b.runtime ?? undefined, relist: b.relist ?? undefined };
 }
 
 /**
