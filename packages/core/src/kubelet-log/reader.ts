@@ -13,6 +13,7 @@
  */
 import { continues, type Entry, openness } from './entry.ts';
 import { classify, type Line } from './header.ts';
+import { JournalFields } from './journal-fields.ts';
 import { LineSplitter, MAX_LINE_CHARS } from './lines.ts';
 import { Nodes } from './nodes.ts';
 import { type Prefix, SeenPrefixes } from './prefix.ts';
@@ -63,6 +64,8 @@ export class EntryReader {
   private readonly splitter: LineSplitter;
   /** records pretty-printed over many lines (json-pretty, gcloud), when the input is such a document */
   private readonly pretty: PrettyJson;
+  /** journalctl's field-per-line entries (-o verbose, -o export), when the input is such a form */
+  private readonly journal: JournalFields;
   private readonly clock: LocalClock;
   private readonly nodes = new Nodes();
   private last: Entry | undefined;
@@ -108,6 +111,15 @@ export class EntryReader {
       },
       o.maxLineChars ?? MAX_LINE_CHARS,
     );
+    this.journal = new JournalFields(
+      {
+        record: (text, line, lines) => this.take(classify(text, this.seen), line, lines),
+        dropped: (lines) => {
+          this.counts.other += lines;
+        },
+      },
+      o.maxLineChars ?? MAX_LINE_CHARS,
+    );
     this.clock = new LocalClock(o.year ?? new Date().getUTCFullYear(), o.tz);
     this.mode = o.reversed === true ? 'reversed' : o.reversed === false ? 'forward' : 'detect';
   }
@@ -132,6 +144,7 @@ export class EntryReader {
       for (let i = held.length - 1; i >= 0; i--)
         this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
     }
+    this.journal.end();
     this.pretty.end();
     if (this.carry) this.read(this.release('', this.carry.line));
     for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
@@ -204,7 +217,7 @@ export class EntryReader {
    * flagged P) are joined before they are read; the entry counts all their lines.
    */
   private processLine(raw: string, no: number, final = false): void {
-    if (this.pretty.take(raw, no)) return;
+    if (this.journal.take(raw, no) || this.pretty.take(raw, no)) return;
     // the CRI log format starts with a year; nothing else a kubelet writes starts with four digits and a dash
     const cri = raw.charCodeAt(4) === 45 && raw.charCodeAt(0) <= 57 ? CRI_RECORD.exec(raw) : null;
     if (cri) {

@@ -116,6 +116,43 @@ const RECORDS: Record<string, (lines: string[], stamps: Stamp[]) => string> = {
         return `${short(t)} ${HOST} k0s[777]: time="${time}Z" level=info msg=${JSON.stringify(l)} component=kubelet stream=stderr`;
       })
       .join('\n'),
+  'journalctl -o verbose': (ls, st) =>
+    ls
+      .map((l, i) => {
+        const t = st[i] as Stamp;
+        const day = 'Sun Mon Tue Wed Thu Fri Sat'.split(' ')[new Date(t.ms).getUTCDay()];
+        const at = `${iso(t).slice(0, 10)} ${iso(t).slice(11, 26)}`;
+        const cursor = `s=0a1b2c;i=${i.toString(16)};b=3d4e;m=${i.toString(16)};t=5f6a;x=7b8c`;
+        const fields = ['_TRANSPORT=stdout', 'PRIORITY=6', 'SYSLOG_IDENTIFIER=kubelet', `_PID=${t.pid}`];
+        return [`${day} ${at} UTC [${cursor}]`, ...fields, `_HOSTNAME=${HOST}`, `MESSAGE=${l}`].join(
+          '\n    ',
+        );
+      })
+      .join('\n'),
+  // every seventh MESSAGE as journald writes a value it cannot write as text: the name, 8 length bytes, the bytes
+  // (a length byte over 0x7f does not decode as itself: that value runs to the next field)
+  'journalctl -o export': (ls, st) => {
+    const parts: Buffer[] = [];
+    ls.forEach((l, i) => {
+      const t = st[i] as Stamp;
+      const head = [
+        `__CURSOR=s=0a1b2c;i=${i.toString(16)}`,
+        `__REALTIME_TIMESTAMP=${t.ms * 1000 + Number(t.us)}`,
+      ];
+      parts.push(
+        Buffer.from(
+          `${[...head, `_HOSTNAME=${HOST}`, 'SYSLOG_IDENTIFIER=kubelet', `_PID=${t.pid}`].join('\n')}\n`,
+        ),
+      );
+      if (i % 7 === 3) {
+        const bytes = Buffer.from(l);
+        const len = Buffer.alloc(8);
+        len.writeBigUInt64LE(BigInt(bytes.length));
+        parts.push(Buffer.from('MESSAGE\n'), len, bytes, Buffer.from('\n_TRANSPORT=stdout\n\n'));
+      } else parts.push(Buffer.from(`MESSAGE=${l}\n_TRANSPORT=stdout\n\n`));
+    });
+    return new TextDecoder().decode(Buffer.concat(parts)).replace(/\n\n$/, '');
+  },
   'Elasticsearch hits (_source in the common schema)': (ls, st) =>
     ls
       .map((l, i) =>
@@ -171,11 +208,13 @@ describe('one log behind every prefix', () => {
       expect(counted(got.summary)).toBe(got.summary.lines);
       expect(got.summary.nodes).toEqual([HOST]);
       // a record a line of the sample: an event names its record's first line, which is record n's
-      // (a record of one line: its number; one pretty-printed over many: the line of its MESSAGE)
+      // (a record of one line: its number; one pretty-printed over many, or a journal entry of a field a line:
+      // the line of its MESSAGE)
       const all = text.split('\n');
       const record = new Map<number, number>();
       all.forEach((l, i) => {
-        if (all.length === lines.length || /^\s*"MESSAGE"/.test(l)) record.set(i + 1, record.size + 1);
+        if (all.length === lines.length || /^\s*(?:"MESSAGE"|MESSAGE=|MESSAGE$)/.test(l))
+          record.set(i + 1, record.size + 1);
       });
       expect(record.size).toBe(lines.length);
       const events = got.events.map((e) => ({
