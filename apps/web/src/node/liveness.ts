@@ -41,8 +41,9 @@ interface NewestBeats {
 /**
  * A trace's newest beats and runtime state (walking back from the newest event, stopping once all four are
  * found), found once per events array: a state's `events` never changes, and the node page's
- * three panels ask for the same trace's beats. A trace without one kind of beat (a kubelet log has no relist
- * or housekeeping events) is walked whole, so asking once instead of three times matters for a large replay.
+ * three panels ask for the same trace's beats. A trace without one of the four (a kubelet log has no relist,
+ * housekeeping or runtime state; a live trace records a runtime state only when it changes) is walked whole,
+ * so asking once instead of once per panel matters for a large replay.
  */
 const newestCache = new WeakMap<readonly TraceEvent[], NewestBeats>();
 

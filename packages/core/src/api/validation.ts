@@ -16,6 +16,7 @@ import { INT32_MAX, parseQuantity } from './pod-schema.ts';
 
 export { parseQuantity };
 
+import { byteLength } from '../util/utf8.ts';
 import type { Container, Pod, StatusCause } from './v1.ts';
 
 /** One field error, as k8s.io/apimachinery/pkg/util/validation/field.Error. */
@@ -111,11 +112,6 @@ function checkLabel(field: string, v: string, out: FieldError[]): void {
 
 function checkNonNegative(field: string, v: number | undefined, out: FieldError[]): void {
   if (v !== undefined && v < 0) out.push(invalid(field, v, 'must be greater than or equal to 0'));
-}
-
-/** Length in bytes, as Go's len() counts a string (UTF-8). */
-function byteLength(s: string): number {
-  return new TextEncoder().encode(s).length;
 }
 
 const QUALIFIED_NAME_FORM = `a qualified name ${QUALIFIED_NAME_MSG.replace(/^name part /, '')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`;

@@ -13,6 +13,8 @@
  * says it is not such a form, that costs one comparison a line. Memory: one entry, at most `maxChars`.
  */
 
+import { byteLength } from '../util/utf8.ts';
+
 export interface JournalSink {
   /** one entry, as one JSON text, over `lines` lines; `line` holds its MESSAGE (else its first line) */
   record(text: string, line: number, lines: number): void;
@@ -26,26 +28,13 @@ const EXPORT_FIRST = /^__(?:CURSOR|REALTIME_TIMESTAMP)=/;
 const FIELD = /^([A-Z_][A-Z0-9_]*)=/;
 const BARE = /^[A-Z_][A-Z0-9_]*$/;
 
-/** UTF-8 length of s */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
 /** a value written as its length and bytes (export), while its lines arrive */
 interface Binary {
   key: string;
   /** the lines so far, joined by newlines; undefined before the first */
   text: string | undefined;
+  /** UTF-8 bytes of text */
+  bytes: number;
   /** the value's length in bytes once its 8 length bytes are read; -1 when they did not decode as themselves
    * (then the value runs up to the next field) */
   need: number | undefined;
@@ -115,6 +104,7 @@ export class JournalFields {
     if (b && b.need === -1 && (raw === '' || FIELD.test(raw) || BARE.test(raw))) this.endBinary();
     else if (b) {
       this.grow(raw);
+      b.bytes += (b.text === undefined ? 0 : 1) + byteLength(raw);
       b.text = b.text === undefined ? raw : `${b.text}\n${raw}`;
       if (b.need === undefined && b.text.length >= 8) {
         let n = 0;
@@ -124,7 +114,8 @@ export class JournalFields {
         }
         b.need = n;
       }
-      if (b.need !== undefined && b.need >= 0 && utf8Length(b.text.slice(8)) >= b.need) this.endBinary();
+      // (when need is known, its 8 length bytes were single-byte characters)
+      if (b.need !== undefined && b.need >= 0 && b.bytes - 8 >= b.need) this.endBinary();
       return true;
     }
     if (raw === '') {
@@ -138,7 +129,7 @@ export class JournalFields {
     if (field) this.set(field[1] as string, raw.slice((field[0] as string).length), no);
     else if (BARE.test(raw)) {
       this.grow(raw);
-      this.binary = { key: raw, text: undefined, need: undefined };
+      this.binary = { key: raw, text: undefined, bytes: 0, need: undefined };
       if (raw === 'MESSAGE') this.messageAt = no;
     } else this.append(raw);
     return true;

@@ -53,7 +53,10 @@ interface Window {
   delayS: number;
   start: number;
   until: number;
-  /** the pod's count of container starts (read or inferred) when the window opened: a restart since then opens a new window */
+  /**
+   * the pod's count of container starts (read or inferred) when the window opened: a restart since then opens a
+   * new window
+   */
   startMark: number;
 }
 
@@ -125,21 +128,17 @@ export class NodeState {
     this.sandboxAsked.delete(this.pods.podOf(podUID) ?? '');
     if (this.containerPod.size > 100_000) this.containerPod.clear();
     this.containerPod.set(containerID, podUID);
-    let inferredStart = false;
     if (event === 'ContainerDied') {
       const watched = this.touched.has(podUID) || this.touched.has(this.pods.podOf(podUID) ?? '');
       if (!started.has(containerID) && watched) {
         // it ran between two relists: the log shows it die but never start
         started.add(containerID);
-        inferredStart = true;
+        this.countStart(podUID);
         ctx.emit({ type: 'pleg.event', event: 'ContainerStarted', containerID, podUID, inferred: true });
       }
       this.lastDied.set(podUID, exitCode === undefined ? { time: ctx.time } : { time: ctx.time, exitCode });
     }
-    // a restart is a start (read or inferred), not a death: a sync can meet the container dead, and log its
-    // back-off, before the relist reports the death, and the back-off lines after that report are the same window
-    if (event === 'ContainerStarted' || (event === 'ContainerDied' && inferredStart))
-      this.starts.set(podUID, (this.starts.get(podUID) ?? 0) + 1);
+    if (event === 'ContainerStarted') this.countStart(podUID);
     const d: Draft = { type: 'pleg.event', event, containerID, podUID };
     if (exitCode !== undefined) (d as { exitCode?: number }).exitCode = exitCode;
     else if (event === 'ContainerDied') {
@@ -147,6 +146,15 @@ export class NodeState {
       this.diedWithoutCode.set(key, d);
     }
     ctx.emit(d);
+  }
+
+  /**
+   * A restart is a start (read, or inferred from a death), not a death: a sync can meet the container dead, and
+   * log its back-off, before the relist reports the death; the back-off lines after that report are the same
+   * window.
+   */
+  private countStart(podUID: string): void {
+    this.starts.set(podUID, (this.starts.get(podUID) ?? 0) + 1);
   }
 
   /**
