@@ -67,6 +67,33 @@ export function compareStories(
   return { pods, live: a, imported: b };
 }
 
+/**
+ * How much later each of a pod's container back-off windows ends in the log read back than in the live trace,
+ * in ms, window by window (`story` checks they are as many). The engine's window ends its delay after the
+ * container's finish; the log's, its delay after the death as the log shows it (the relist that saw it, or a
+ * sync that met the container dead before): a little later, never a run sooner.
+ */
+export function windowsLate(
+  live: readonly TraceEvent[],
+  imported: readonly TraceEvent[],
+  pod: string,
+): number[] {
+  const ends = (events: readonly TraceEvent[], once: boolean): number[] => {
+    const out: number[] = [];
+    const seen = new Set<string>();
+    for (const e of events) {
+      if (e.type !== 'backoff' || e.kind !== 'container' || podOf(e) !== pod) continue;
+      const key = `${e.container}/${e.until}`;
+      if (once && seen.has(key)) continue;
+      seen.add(key);
+      out.push(e.until);
+    }
+    return out;
+  };
+  const want = ends(live, true);
+  return ends(imported, false).map((t, i) => t - (want[i] ?? Number.NaN));
+}
+
 /** The live trace through the formatter alone, at verbosity v, as one log text. */
 export function formatTrace(events: readonly TraceEvent[], v: number, pid = 4242): string {
   const lines: string[] = [];

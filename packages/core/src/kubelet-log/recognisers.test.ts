@@ -296,10 +296,15 @@ describe('back-off', () => {
       k(finished('c3', 2), 40),
       k(crash('40s'), 40),
     ]);
-    expect(of(events, 'backoff').map((w) => [w.delayS, w.origin?.line])).toEqual([
-      [10, 5],
-      [20, 7],
-      [40, 14],
+    // the 20 s window counts from the sync that met c2 dead (19), not from c1's death (5): it ends when c3
+    // starts; its exit code is not c1's (c2's is read only after)
+    const t0 = events[0]?.time ?? 0;
+    expect(
+      of(events, 'backoff').map((w) => [w.delayS, w.origin?.line, (w.until - t0) / 1000, w.exitCode]),
+    ).toEqual([
+      [10, 5, 15, 2],
+      [20, 7, 39, undefined],
+      [40, 14, 80, 2],
     ]);
   });
 

@@ -95,7 +95,8 @@ export class NodeState {
   private readonly diedWithoutCode = new Map<string, Draft>();
   private readonly plegSeen = new Map<string, number>();
   private readonly started = new Map<string, Set<string>>();
-  private readonly lastDied = new Map<string, { time: number; exitCode?: number }>();
+  /** the pod's last container death, and its count of starts when it was read */
+  private readonly lastDied = new Map<string, { time: number; exitCode?: number; starts: number }>();
   private readonly starts = new Map<string, number>();
   private readonly containerPod = new Map<string, string>();
   private readonly windows = new Map<string, Window>();
@@ -136,7 +137,11 @@ export class NodeState {
         this.countStart(podUID);
         ctx.emit({ type: 'pleg.event', event: 'ContainerStarted', containerID, podUID, inferred: true });
       }
-      this.lastDied.set(podUID, exitCode === undefined ? { time: ctx.time } : { time: ctx.time, exitCode });
+      const starts = this.starts.get(podUID) ?? 0;
+      this.lastDied.set(
+        podUID,
+        exitCode === undefined ? { time: ctx.time, starts } : { time: ctx.time, exitCode, starts },
+      );
     }
     if (event === 'ContainerStarted') this.countStart(podUID);
     const d: Draft = { type: 'pleg.event', event, containerID, podUID };
@@ -173,7 +178,11 @@ export class NodeState {
 
   /**
    * A back-off the kubelet reported (a sync error or an event): opens a window unless the same one is open.
-   * The window starts when the container last died (the kubelet counts from its finish time), else now.
+   * The window starts when the container last died (the kubelet counts from its finish time), else now. A death
+   * read before the pod's last start is an earlier run's: the run since then died unreported (a sync met it
+   * dead before the relist said so), so the window starts now, when the kubelet said it waits, not at the
+   * earlier death, which would end it a whole run too soon. (The kubelet's own back-off is by container; the
+   * log's starts and deaths are read by pod, so a pod's other container starting in between does the same.)
    */
   backoff(
     ctx: Ctx,
@@ -210,7 +219,10 @@ export class NodeState {
     )
       return;
     const died = ref.podUID ? this.lastDied.get(ref.podUID) : undefined;
-    const start = died && died.time <= ctx.time && ctx.time - died.time < d * 1000 ? died.time : ctx.time;
+    const start =
+      died && died.starts === mark && died.time <= ctx.time && ctx.time - died.time < d * 1000
+        ? died.time
+        : ctx.time;
     const w: Window = { delayS: d, start, until: start + d * 1000, startMark: mark };
     this.windows.set(key, w);
     const ev: Draft = {
@@ -224,7 +236,8 @@ export class NodeState {
       ...ref,
     };
     if (image) (ev as { image?: string }).image = image;
-    if (kind === 'container' && died?.exitCode !== undefined)
+    // the exit code is the run's whose death opens the window, not an earlier run's
+    if (kind === 'container' && died?.exitCode !== undefined && died.starts === mark)
       (ev as { exitCode?: number }).exitCode = died.exitCode;
     ctx.emit(ev);
   }
