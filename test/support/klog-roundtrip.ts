@@ -54,17 +54,25 @@ export function compareStories(
   live: readonly TraceEvent[],
   imported: readonly TraceEvent[],
   v: number,
-): { pods: string[]; live: Record<string, PodStory>; imported: Record<string, PodStory> } {
+): {
+  pods: string[];
+  live: Record<string, PodStory>;
+  imported: Record<string, PodStory>;
+  /** per pod, how much later each container back-off window ends in the log read back (windowsLate) */
+  late: Record<string, number[]>;
+} {
   const pods = [
     ...new Set(live.filter((e) => e.type === 'config.update').map((e) => podOf(e) as string)),
   ].sort();
   const a: Record<string, PodStory> = {};
   const b: Record<string, PodStory> = {};
+  const late: Record<string, number[]> = {};
   for (const p of pods) {
     a[p] = story(live, p, true, v);
     b[p] = story(imported, p, false, v);
+    late[p] = windowsLate(live, imported, p);
   }
-  return { pods, live: a, imported: b };
+  return { pods, live: a, imported: b, late };
 }
 
 /**
@@ -73,11 +81,7 @@ export function compareStories(
  * container's finish; the log's, its delay after the death as the log shows it (the relist that saw it, or a
  * sync that met the container dead before): a little later, never a run sooner.
  */
-export function windowsLate(
-  live: readonly TraceEvent[],
-  imported: readonly TraceEvent[],
-  pod: string,
-): number[] {
+function windowsLate(live: readonly TraceEvent[], imported: readonly TraceEvent[], pod: string): number[] {
   const ends = (events: readonly TraceEvent[], once: boolean): number[] => {
     const out: number[] = [];
     const seen = new Set<string>();
