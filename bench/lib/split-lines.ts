@@ -18,15 +18,17 @@ import { BlockDecoder } from '@syncscope/server/log-blocks';
 let lines = 0;
 let chars = 0;
 
-/** each line, when --emit: one log.raw event's NDJSON into `out`, flushed to stdout at 1 MiB */
+/** each line, when --emit: one log.raw event's NDJSON into `out`, flushed to stdout whenever it might not fit */
 let emit: ((line: string) => void) | undefined;
 const out = Buffer.allocUnsafe(4 << 20);
 let used = 0;
 let waiting: Promise<void> | undefined;
 function emitLine(line: string): void {
   const s = `{"type":"log.raw","text":${JSON.stringify(line)},"level":"I","seq":${lines},"time":0,"node":"","origin":{"line":${lines}}}\n`;
+  // UTF-8 takes at most 3 bytes a UTF-16 unit; a line longer than the buffer goes out alone
   if (used + s.length * 3 > out.length) flush();
-  used += out.write(s, used);
+  if (s.length * 3 > out.length) process.stdout.write(s);
+  else used += out.write(s, used);
 }
 function flush(): void {
   if (used === 0) return;

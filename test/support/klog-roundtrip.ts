@@ -24,8 +24,19 @@ export interface PodStory {
 
 const podOf = (e: TraceEvent): string | undefined => ('pod' in e ? e.pod : undefined);
 
-function story(events: readonly TraceEvent[], pod: string, live: boolean, v: number): PodStory {
+/**
+ * One pod's story, and when each of its container back-off windows ends (in the story's order). The engine's
+ * window ends its delay after the container's finish; the log's, its delay after the death as the log shows it
+ * (the relist that saw it, or a sync that met the container dead before): a little later, never a run sooner.
+ */
+function story(
+  events: readonly TraceEvent[],
+  pod: string,
+  live: boolean,
+  v: number,
+): { story: PodStory; ends: number[] } {
   const s: PodStory = { config: [], pleg: [], errors: [], backoffs: [] };
+  const ends: number[] = [];
   const windows = new Set<string>();
   for (const e of events) {
     if (podOf(e) !== pod) continue;
@@ -44,9 +55,10 @@ function story(events: readonly TraceEvent[], pod: string, live: boolean, v: num
         windows.add(key);
       }
       s.backoffs.push(w);
+      if (e.kind === 'container') ends.push(e.until);
     }
   }
-  return s;
+  return { story: s, ends };
 }
 
 /** Each pod's story as the live trace tells it and as the log read back tells it. */
@@ -58,7 +70,10 @@ export function compareStories(
   pods: string[];
   live: Record<string, PodStory>;
   imported: Record<string, PodStory>;
-  /** per pod, how much later each container back-off window ends in the log read back (windowsLate) */
+  /**
+   * per pod, how much later (ms) each container back-off window ends in the log read back than in the live
+   * trace, window by window (the stories say whether they are as many)
+   */
   late: Record<string, number[]>;
 } {
   const pods = [
@@ -68,34 +83,13 @@ export function compareStories(
   const b: Record<string, PodStory> = {};
   const late: Record<string, number[]> = {};
   for (const p of pods) {
-    a[p] = story(live, p, true, v);
-    b[p] = story(imported, p, false, v);
-    late[p] = windowsLate(live, imported, p);
+    const want = story(live, p, true, v);
+    const got = story(imported, p, false, v);
+    a[p] = want.story;
+    b[p] = got.story;
+    late[p] = got.ends.map((t, i) => t - (want.ends[i] ?? Number.NaN));
   }
   return { pods, live: a, imported: b, late };
-}
-
-/**
- * How much later each of a pod's container back-off windows ends in the log read back than in the live trace,
- * in ms, window by window (`story` checks they are as many). The engine's window ends its delay after the
- * container's finish; the log's, its delay after the death as the log shows it (the relist that saw it, or a
- * sync that met the container dead before): a little later, never a run sooner.
- */
-function windowsLate(live: readonly TraceEvent[], imported: readonly TraceEvent[], pod: string): number[] {
-  const ends = (events: readonly TraceEvent[], once: boolean): number[] => {
-    const out: number[] = [];
-    const seen = new Set<string>();
-    for (const e of events) {
-      if (e.type !== 'backoff' || e.kind !== 'container' || podOf(e) !== pod) continue;
-      const key = `${e.container}/${e.until}`;
-      if (once && seen.has(key)) continue;
-      seen.add(key);
-      out.push(e.until);
-    }
-    return out;
-  };
-  const want = ends(live, true);
-  return ends(imported, false).map((t, i) => t - (want[i] ?? Number.NaN));
 }
 
 /** The live trace through the formatter alone, at verbosity v, as one log text. */

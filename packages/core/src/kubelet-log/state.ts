@@ -51,7 +51,6 @@ const PLEG_SAME_MS = 60_000;
 
 interface Window {
   delayS: number;
-  start: number;
   until: number;
   /**
    * the pod's count of container starts (read or inferred) when the window opened: a restart since then opens a
@@ -223,7 +222,7 @@ export class NodeState {
       died && died.starts === mark && died.time <= ctx.time && ctx.time - died.time < d * 1000
         ? died.time
         : ctx.time;
-    const w: Window = { delayS: d, start, until: start + d * 1000, startMark: mark };
+    const w: Window = { delayS: d, until: start + d * 1000, startMark: mark };
     this.windows.set(key, w);
     const ev: Draft = {
       type: 'backoff',
