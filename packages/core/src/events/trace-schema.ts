@@ -171,6 +171,15 @@ export const TRACE_PAYLOADS = {
     orphansKilled: Int(),
     restarted: Int(),
   }),
+  /** one container garbage collection run (kuberuntime_gc.go GarbageCollect): what it removed */
+  'container.gc': event('container.gc', {
+    durationMs: Num(),
+    containers: Int(),
+    sandboxes: Int(),
+    podLogDirs: Int(),
+    /** the run's errors, aggregated ("Container garbage collection failed") */
+    error: Opt(Str()),
+  }),
   'server.start': event('server.start', { version: Str(), runtime: Str(), endpoint: Str() }),
   'sim.fault': event('sim.fault', {
     fault: Str(),

@@ -13,10 +13,17 @@ import { PodConfig } from './config/config.ts';
 import { PodManager } from './config/pod-manager.ts';
 import { defaultKubeletConfiguration, type KubeletConfiguration } from './configuration.ts';
 import { PodCache } from './container/cache.ts';
+import {
+  type ContainerGCOptions,
+  defaultContainerGCOptions,
+  RealContainerGC,
+  type RuntimeGarbageCollector,
+} from './container/container-gc.ts';
 import type { PodStatusRT, Runtime } from './container/runtime.ts';
 import { RuntimeCache } from './container/runtime-cache.ts';
 import type { EventRecorder } from './events/event-recorder.ts';
 import { KubeletSyncer } from './kubelet-sync.ts';
+import type { PodStateProvider } from './kuberuntime/kuberuntime-gc-plan.ts';
 import type { ProbeResultsReader } from './kuberuntime/kuberuntime-manager.ts';
 import { EventedPLEG, type EventedRuntime } from './pleg/evented.ts';
 import { GenericPLEG } from './pleg/generic.ts';
@@ -42,6 +49,8 @@ export interface KubeletDeps {
   random?: () => number;
   /** how HTTP/TCP probes reach pods; the simulated node's pod IPs need its own (default: the real network) */
   netProber?: NetProber;
+  /** container GC's period and policy (default: the kubelet's 1 min; MinAge 0, 1 per container, no cap) */
+  containerGC?: Partial<ContainerGCOptions>;
 }
 
 /**
@@ -66,6 +75,8 @@ export interface KubeletRuntime extends Runtime {
 export interface KubeletParts {
   runtime: KubeletRuntime;
   recorder: EventRecorder & { list(): Event[] };
+  /** the runtime's GarbageCollect, given the pod workers' answers; without it no container GC runs */
+  containerGC?: (podState: PodStateProvider) => RuntimeGarbageCollector;
 }
 
 /**
@@ -97,6 +108,8 @@ export interface KubeletComponents {
   readonly probeManager: ProberManager;
   readonly activeDeadline: ActiveDeadlineHandler;
   readonly containerDeletor: PodContainerDeletor | undefined;
+  /** the periodic container GC (StartGarbageCollection), when the runtime has one */
+  readonly containerGC: RealContainerGC | undefined;
   /** the sync ticker's and the housekeeping ticker's channels (capacity 1: a missed tick is dropped) */
   readonly syncCh: Channel<number>;
   readonly housekeepingCh: Channel<number>;
@@ -195,6 +208,16 @@ export function newKubeletComponents(deps: KubeletDeps, parts: KubeletParts): Ku
     // as the status manager would: a deleted pod whose worker finished gets its final delete (grace 0)
     onPodFinished: (uid) => podConfig.finalDelete(uid),
   });
+  // one config source, the in-process API, which holds every pod (restored ones too) before the engine starts
+  const containerGC =
+    parts.containerGC &&
+    new RealContainerGC({
+      runtime: parts.containerGC(podWorkers),
+      sourcesReady: () => true,
+      clock,
+      trace,
+      options: { ...defaultContainerGCOptions, ...deps.containerGC },
+    });
   return {
     deps,
     config: c,
@@ -217,6 +240,7 @@ export function newKubeletComponents(deps: KubeletDeps, parts: KubeletParts): Ku
     probeManager,
     activeDeadline,
     containerDeletor,
+    containerGC,
     syncCh: new Channel<number>(1),
     housekeepingCh: new Channel<number>(1),
     plegCh,

@@ -4,6 +4,7 @@ import type { AdmittedPod } from './config/admitted-pod.ts';
 import type { PodConfig } from './config/config.ts';
 import type { PodManager } from './config/pod-manager.ts';
 import { defaultKubeletConfiguration, type KubeletConfiguration, type NodeInfo } from './configuration.ts';
+import type { GCResult } from './container/container-gc.ts';
 import type { RuntimePod } from './container/runtime.ts';
 import type { RuntimeCache } from './container/runtime-cache.ts';
 import { Recorder } from './events/recorder.ts';
@@ -15,6 +16,9 @@ import {
 } from './kubelet-components.ts';
 import { PodHandlers } from './kubelet-handlers.ts';
 import { SyncLoop } from './kubelet-loop.ts';
+import { tracedCall } from './kuberuntime/instrumented-services.ts';
+import { ContainerGC } from './kuberuntime/kuberuntime-gc.ts';
+import type { PodStateProvider } from './kuberuntime/kuberuntime-gc-plan.ts';
 import { KubeGenericRuntimeManager } from './kuberuntime/kuberuntime-manager.ts';
 import type { EventedPLEG } from './pleg/evented.ts';
 import type { PodWorkers } from './pod-workers.ts';
@@ -24,8 +28,8 @@ import type { StatusManager } from './status/status-manager.ts';
 export type { KubeletComponents, KubeletDeps, KubeletParts } from './kubelet-components.ts';
 
 /**
- * NewMainKubelet: the event recorder and the runtime manager on the CRI, then every other part wired to
- * them (newKubeletComponents). Builds only; nothing runs until Kubelet.start.
+ * NewMainKubelet: the event recorder, the runtime manager and its container GC on the CRI, then every other
+ * part wired to them (newKubeletComponents). Builds only; nothing runs until Kubelet.start.
  */
 function newMainKubelet(deps: KubeletDeps): KubeletComponents {
   const config: KubeletConfiguration = { ...defaultKubeletConfiguration, ...deps.config };
@@ -37,7 +41,17 @@ function newMainKubelet(deps: KubeletDeps): KubeletComponents {
     recorder,
     config,
   });
-  return newKubeletComponents(deps, { runtime, recorder });
+  const containerGC = (podStateProvider: PodStateProvider) =>
+    new ContainerGC({
+      cri: deps.cri,
+      call: tracedCall(deps.clock, deps.trace),
+      clock: deps.clock,
+      podStateProvider,
+      ownershipLabel: config.ownershipLabel,
+      podLogsDirectory: config.podLogsDirectory,
+      minimumGracePeriodSeconds: config.minimumGracePeriodSeconds,
+    });
+  return newKubeletComponents(deps, { runtime, recorder, containerGC });
 }
 
 /**
@@ -76,14 +90,15 @@ export class Kubelet {
 
   // ---- lifecycle (SyncLoop) ------------------------------------------------------------------------------
 
-  /** Starts the loops (see SyncLoop.start); a second call while running does nothing. */
+  /** Starts the loops (see SyncLoop.start) and the container GC; a second call while running does nothing. */
   start(): void {
     this.loop.start();
+    this.components.containerGC?.start();
   }
 
   /** Stops every loop and timer; containers keep running (see SyncLoop.stop). */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    await Promise.all([this.loop.stop(), this.components.containerGC?.stop()]);
   }
 
   updateRuntimeUp(): Promise<void> {
@@ -98,6 +113,11 @@ export class Kubelet {
   /** HandlePodCleanups, by hand (tests); traced like the loop's. */
   handlePodCleanups(): Promise<void> {
     return this.loop.housekeeping();
+  }
+
+  /** One container GC run, by hand (tests); traced like the periodic ones. Undefined without a GC. */
+  garbageCollect(): Promise<GCResult | undefined> {
+    return this.components.containerGC?.garbageCollect() ?? Promise.resolve(undefined);
   }
 
   relist(): Promise<void> {
