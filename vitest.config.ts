@@ -1,11 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
-// Five projects: unit tests beside the code (fake clock, never waiting on the wall clock), slow tests beside
-// the code (*.slow.test.ts: the soak, and the few checks timed in real milliseconds), end-to-end tests that
-// start the server on the simulated node (real gRPC over a unix socket), scenarios on a private containerd
-// (root), and browser tests in Debian's Chromium. scripts/test-all.sh runs them one project at a time.
-const besideTheCode = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'];
-const slow = ['packages/*/src/**/*.slow.test.ts', 'apps/*/src/**/*.slow.test.ts'];
+// Three tiers. unit: tests beside the code that run in the test's own process on the fake clock (no child
+// processes, no listening sockets, no waiting on the wall clock); `pnpm test:quick` runs them. integration:
+// tests beside the code named *.int.test.ts (child processes, real sockets, real time, the soak). Both take
+// test/lint too: checks over the project's own source (import cycles, layer rules). Then the
+// end-to-end projects: the server on the simulated node (real gRPC over a unix socket), scenarios on a
+// private containerd (root) and browser tests in Debian's Chromium. scripts/test-all.sh runs them all.
+const besideTheCode = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/lint/**/*.test.ts'];
+const integration = [
+  'packages/*/src/**/*.int.test.ts',
+  'apps/*/src/**/*.int.test.ts',
+  'test/lint/**/*.int.test.ts',
+];
 export default defineConfig({
   test: {
     projects: [
@@ -13,16 +19,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: besideTheCode,
-          exclude: ['**/node_modules/**', ...slow],
+          exclude: ['**/node_modules/**', ...integration],
           environment: 'node',
+          pool: 'threads',
         },
       },
       {
         test: {
-          name: 'slow',
-          include: slow,
+          name: 'integration',
+          include: integration,
           environment: 'node',
           testTimeout: 300_000,
+          hookTimeout: 60_000,
           fileParallelism: false,
         },
       },

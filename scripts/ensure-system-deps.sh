@@ -2,7 +2,9 @@
 # Installs the Debian packages the test suite runs against, if missing: Chromium for the browser tests,
 # containerd + runc + busybox-static + CNI plugins + iptables for the real-node tests, and kubectl (Debian's
 # kubernetes-client) for the kubectl tests unless a kubectl is already on PATH. Needs root (apt-get).
+# With --check it installs nothing: it names what is missing and the command that installs it, and exits 1.
 set -euo pipefail
+check="${1:-}"
 pkgs=(containerd runc busybox-static containernetworking-plugins iptables chromium)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -10,6 +12,11 @@ for p in "${pkgs[@]}"; do
 done
 command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
 [ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$check" = --check ]; then
+  echo "missing Debian packages: ${missing[*]}; install them with: sudo apt-get install -y ${missing[*]}" >&2
+  echo "(or run .ci/run, which installs them)" >&2
+  exit 1
+fi
 if [ "$(id -u)" != 0 ]; then
   echo "ensure-system-deps: missing ${missing[*]}; run as root or: sudo apt-get install -y ${missing[*]}" >&2
   exit 1

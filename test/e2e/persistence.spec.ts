@@ -31,6 +31,7 @@ import {
   tempDir,
   waitOnStream,
 } from '../support/server-process.ts';
+import { until } from '../support/until.ts';
 import { type WaitableTrace, waitOnTrace as waitOn } from '../support/wait-trace.ts';
 
 const WAIT_MS = 30_000;
@@ -193,18 +194,18 @@ function readJournal(dir: string): TraceEvent[] {
 
 /** Resolves once the journal on disk holds an event matching pred (the writer flushes every 100 ms). */
 async function waitOnDisk(dir: string, what: string, pred: (ev: TraceEvent) => boolean): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const names = (await readdir(dir)).filter((n) => n.endsWith('.ndjson'));
-    const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-    const found = texts
-      .join('')
-      .split('\n')
-      .some((line) => line.endsWith('}') && pred(JSON.parse(line) as TraceEvent));
-    if (found) return;
-    if (Date.now() > deadline) throw new Error(`journal never held ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(
+    `the journal to hold ${what}`,
+    async () => {
+      const names = (await readdir(dir)).filter((n) => n.endsWith('.ndjson'));
+      const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+      return texts
+        .join('')
+        .split('\n')
+        .some((line) => line.endsWith('}') && pred(JSON.parse(line) as TraceEvent));
+    },
+    WAIT_MS,
+  );
 }
 
 describe('the server process', () => {

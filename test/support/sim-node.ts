@@ -8,8 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-
-const WAIT_MS = 30_000;
+import { until } from './until.ts';
 
 export interface NodeInfo {
   pid: number;
@@ -65,20 +64,5 @@ export function alive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
-  }
-}
-
-/** Polls check every 50 ms until it yields a value other than undefined/false; fails after timeoutMs. */
-export async function until<T>(
-  what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = WAIT_MS,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await Promise.resolve(check()).catch(() => undefined);
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }

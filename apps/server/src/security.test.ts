@@ -1,7 +1,7 @@
 /**
  * The access rules of access.ts as a client meets them: the token on every route but the health endpoint
  * (header, or the WebSocket subprotocol), Origin and Host checks, and what stays out of reach without a
- * simulator. The attack suite (attack.test.ts) tries the odd spellings over a real socket.
+ * simulator. The attack suite (attack.int.test.ts) tries the odd spellings over a real socket.
  */
 import { networkInterfaces } from 'node:os';
 import { FakeClock } from '@syncscope/core/clock';

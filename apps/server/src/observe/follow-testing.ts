@@ -1,5 +1,5 @@
 /**
- * Test support for the log followers (log-follow.test.ts, journal-follow.test.ts): kubelet lines that the
+ * Test support for the log followers (log-follow.int.test.ts, journal-follow.int.test.ts): kubelet lines that the
  * parser turns into one event each, and a sink that resolves waits when the events or warnings arrive.
  */
 import type { TraceEvent } from '@syncscope/core/trace';

@@ -16,6 +16,10 @@ describe('the heap goal', () => {
     }
     // the importer runs as a plain JavaScript bundle (scripts/bundled.mjs)
     expect(scripts['import-log']).toBe(`node ${HEAP_FLAGS.join(' ')} scripts/bundled.mjs import-log`);
+    // and the image's entry point (deploy/Dockerfile) starts the server the same way
+    const docker = readFileSync(new URL('deploy/Dockerfile', ROOT), 'utf8');
+    const entry = JSON.parse(docker.match(/^ENTRYPOINT (\[.*\])$/m)?.[1] ?? '[]') as string[];
+    expect(entry.slice(0, 1 + HEAP_FLAGS.length)).toEqual(['node', ...HEAP_FLAGS]);
   });
 
   it('reaches V8 from there: a process started with the flags says so, one without does not', () => {
