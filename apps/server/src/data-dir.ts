@@ -3,9 +3,26 @@
  * state: it is created if missing, must be a directory, and must take a file being created, written, synced
  * and removed. Returns undefined when it can, else one line saying why ("data dir /x is not writable:
  * EROFS: read-only file system"), which main prints before exiting 1. Synchronous; leaves nothing behind.
+ *
+ * It also makes the directory private: it is created 0700, and at every start the directory, the files and
+ * the directories directly in it are tightened to 0700/0600 if looser (the stores below tighten their own:
+ * store/pods, trace). Pod specs carry env values; nobody else on the host has any business reading them.
+ *
+ * startFailure(err) is the one line main prints for anything else that ends a start (no stack).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { DIR_MODE, FILE_MODE, tightenMode } from './store/atomic-file.ts';
 
 function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
@@ -13,9 +30,12 @@ function reason(err: unknown): string {
   return e.code && !msg.startsWith(e.code) ? `${e.code}: ${msg}` : msg;
 }
 
-export function checkDataDir(dir: string): string | undefined {
+export function checkDataDir(
+  dir: string,
+  warn: (msg: string) => void = (msg) => console.warn(msg),
+): string | undefined {
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
       return `data dir ${dir} cannot be created: ${reason(err)}`;
@@ -38,5 +58,38 @@ export function checkDataDir(dir: string): string | undefined {
   } catch (err) {
     return `data dir ${dir} is not writable: ${reason(err)}`;
   }
+  makePrivate(dir, warn);
   return undefined;
+}
+
+/** The data dir and what lies directly in it: directories 0700, regular files 0600 (sockets, symlinks left). */
+function makePrivate(dir: string, warn: (msg: string) => void): void {
+  tightenMode(dir, DIR_MODE, warn);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (st.isDirectory()) tightenMode(path, DIR_MODE, warn);
+      else if (st.isFile()) tightenMode(path, FILE_MODE, warn);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/**
+ * The one line a start that failed prints (after `syncscope: `): the error's message, which names the file
+ * and the cause (`ENOTDIR: not a directory, mkdir '/x/store/pods'`), its first line only, never the stack.
+ */
+export function startFailure(err: unknown): string {
+  const e = err as Partial<NodeJS.ErrnoException> | undefined;
+  const msg = typeof e?.message === 'string' && e.message !== '' ? e.message : String(err);
+  const line = msg.split('\n')[0] as string;
+  return e?.code && !line.startsWith(e.code) && e.syscall ? `${e.code}: ${line}` : line;
 }

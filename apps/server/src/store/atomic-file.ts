@@ -7,20 +7,48 @@
  *   3. rename it over `path` (readers see the old file or the new one, never a mix),
  *   4. fsync the directory (the rename itself survives a power loss).
  * A crash before 3 leaves the old file intact plus a stray `*.tmp`, which readers must ignore (isTempFile).
+ *
+ * Modes: what the server keeps in its data dir (pod specs with their env values, the trace) is its own:
+ * files are made 0600 and directories 0700 (FILE_MODE, DIR_MODE), and ones found looser at start are
+ * tightened (tightenMode).
  */
 import {
+  chmodSync,
   closeSync,
   constants,
   fsyncSync,
   openSync,
   renameSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 
 const TEMP_SUFFIX = '.tmp';
+/** Mode of every file the server writes in its data dir: the owner's only. */
+export const FILE_MODE = 0o600;
+/** Mode of every directory the server makes in its data dir. */
+export const DIR_MODE = 0o700;
+
+/**
+ * Takes from path's mode every permission `mode` does not give (0644 → 0600 for FILE_MODE). Returns whether
+ * it changed; a failure (not the owner, a read-only file system) is warned about, never thrown.
+ */
+export function tightenMode(path: string, mode: number, warn: (msg: string) => void): boolean {
+  try {
+    const now = statSync(path).mode & 0o777;
+    if ((now & ~mode) === 0) return false;
+    chmodSync(path, now & mode);
+    return true;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code !== 'ENOENT')
+      warn(`cannot make ${path} private (mode ${mode.toString(8)}): ${e.code ?? e.message}`);
+    return false;
+  }
+}
 
 export function isTempFile(name: string): boolean {
   return name.endsWith(TEMP_SUFFIX);
@@ -47,7 +75,7 @@ export function fsyncDirSync(dir: string): void {
 
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}${TEMP_SUFFIX}`;
-  const fd = openSync(tmp, 'w', 0o644);
+  const fd = openSync(tmp, 'w', FILE_MODE);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
     let off = 0;

@@ -11,14 +11,14 @@
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fsyncDirSync, writeFileAtomicSync } from './atomic-file.ts';
+import { DIR_MODE, fsyncDirSync, writeFileAtomicSync } from './atomic-file.ts';
 
 const DAMAGED_DIR = 'damaged';
 
 /** A free path in `<dir>/damaged/` for `name` with the current time (and a counter on a clash). */
 function target(dir: string, name: string, suffix = ''): string {
   const damaged = join(dir, DAMAGED_DIR);
-  mkdirSync(damaged, { recursive: true });
+  mkdirSync(damaged, { recursive: true, mode: DIR_MODE });
   const stamp = new Date().toISOString().replace(/:/g, '-');
   let path = join(damaged, `${name}.${stamp}${suffix}`);
   for (let n = 1; existsSync(path); n++) path = join(damaged, `${name}.${stamp}-${n}${suffix}`);

@@ -29,12 +29,19 @@ import { close, fsync, openSync, readFileSync, rmSync, statSync, write } from 'n
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TraceEvent } from '@syncscope/core/trace';
-import { fsyncDirSync } from './atomic-file.ts';
-import { recoverSegments } from './recovery.ts';
-import { decodeLine, encodeEvent, forEachLine, lineSeq, type Segment, segmentName } from './segment.ts';
+import { FILE_MODE, fsyncDirSync } from './atomic-file.ts';
+import { recoverSegments, reportChecksumFailures } from './recovery.ts';
+import { encodeEvent, type Segment, segmentName } from './segment.ts';
 import { emptyIndex, indexBufferSliced, indexEvent, type TraceFilter } from './segment-index.ts';
-import { Collector, decodeSliced, SLICE_MS, yieldToLoop } from './segment-read.ts';
-import { SeqReservation } from './seq-reservation.ts';
+import {
+  Collector,
+  checksumFailures,
+  decodeAll,
+  decodeSliced,
+  SLICE_MS,
+  yieldToLoop,
+} from './segment-read.ts';
+import { type ReservationIO, SeqReservation } from './seq-reservation.ts';
 
 export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
@@ -56,6 +63,8 @@ export interface TraceJournalOptions {
   /** fsync the segment after every write, so events also survive a power loss (default false). */
   fsync?: boolean;
   warn?: (msg: string) => void;
+  /** How seq reservations reach the disk (seq-reservation.ts); tests inject a disk that refuses. */
+  reservationIO?: ReservationIO;
 }
 
 export type { TraceFilter } from './segment-index.ts';
@@ -101,7 +110,7 @@ export class TraceJournal {
     this.flushIntervalMs = opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.fsyncWrites = opts.fsync ?? false;
     this.warn = opts.warn ?? ((msg) => console.warn(msg));
-    this.seqs = new SeqReservation(this.dir, this.warn);
+    this.seqs = new SeqReservation(this.dir, this.warn, undefined, opts.reservationIO);
   }
 
   /**
@@ -124,9 +133,10 @@ export class TraceJournal {
   }
 
   /**
-   * Resolves once the pods of the segments found at open are indexed (segment-index.ts), which runs after
+   * Resolves once the pods of the segments found at open are indexed (segment-index.ts) and their records'
+   * checksums checked (counted in badRecords, each damaged segment named in one warning), which runs after
    * open in the background, in slices. Reads before then are as right, only slower: they open segments a
-   * pod filter will later skip.
+   * pod filter will later skip (readers check every record's checksum themselves).
    */
   whenIndexed(): Promise<void> {
     return this.indexed;
@@ -140,14 +150,19 @@ export class TraceJournal {
     return Math.max(this.last, this.reservedAtOpen);
   }
 
-  /** Bad lines found between good ones at open (kept on disk, skipped by readers). */
+  /**
+   * Bad records found: between good ones at open, and those failing their checksum in the older segments
+   * once whenIndexed() resolves (kept on disk, skipped by readers). The metric
+   * syncscope_journal_bad_records_total.
+   */
   get badRecords(): number {
     return this.bad;
   }
 
   /**
    * The recorder's reserver (TraceRecorder.reserveSeqs): durably reserves seqs from next on and returns the
-   * highest. Synchronous: one small file written with fsync.
+   * highest. Synchronous: one small file written with fsync. When that write fails it returns less than
+   * next (a refusal: the recorder issues no seq it could issue twice after a crash).
    */
   reserveSeqs(next: number): number {
     return this.seqs.extend(next);
@@ -300,9 +315,8 @@ export class TraceJournal {
     const disk: TraceEvent[][] = [];
     let have = mem.length;
     for (let i = this.segments.length - 1; i >= 0 && have < n; i--) {
-      const evs: TraceEvent[] = [];
-      const text = readText((this.segments[i] as Segment).path);
-      if (text !== undefined) forEachLine(text, (line) => void pushDecoded(evs, line));
+      const buf = readBuffer((this.segments[i] as Segment).path);
+      const evs = buf === undefined ? [] : decodeAll(buf);
       disk.unshift(evs);
       have += evs.length;
     }
@@ -360,6 +374,9 @@ export class TraceJournal {
       const found = await indexBufferSliced(buf, buf.length, seg.index.lastSeq);
       seg.index.starts = found.starts;
       seg.index.pods = found.pods;
+      // damage inside a record that its frame does not show (open judged these segments by frame only)
+      const failed = await checksumFailures(buf, buf.length);
+      this.bad += reportChecksumFailures(seg.path, failed, this.warn);
     }
   }
 
@@ -396,7 +413,7 @@ export class TraceJournal {
         bytes += q.bytes;
         i++;
       }
-      this.fd ??= openSync(seg.path, 'a');
+      this.fd ??= openSync(seg.path, 'a', FILE_MODE);
       try {
         await writeAll(this.fd, Buffer.from(lines.join('')));
         if (this.fsyncWrites) await fsyncFd(this.fd);
@@ -415,7 +432,7 @@ export class TraceJournal {
     await this.closeSegment(this.fsyncWrites);
     const path = join(this.dir, segmentName(firstSeq));
     const seg: Segment = { firstSeq, path, bytes: 0, events: 0, index: emptyIndex(firstSeq) };
-    this.fd = openSync(seg.path, 'a');
+    this.fd = openSync(seg.path, 'a', FILE_MODE);
     seg.bytes = statSync(seg.path).size;
     if (this.fsyncWrites) fsyncDirSync(this.dir);
     this.segments.push(seg);
@@ -442,24 +459,9 @@ export class TraceJournal {
   }
 }
 
-function pushDecoded(out: TraceEvent[], line: string, after = 0): void {
-  const seq = lineSeq(line);
-  if (seq !== undefined && seq <= after) return;
-  const ev = decodeLine(line);
-  if (ev && ev.seq > after) out.push(ev);
-}
-
 function readBuffer(path: string): Buffer | undefined {
   try {
     return readFileSync(path);
-  } catch {
-    return undefined; // deleted by retention since we listed it
-  }
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
   } catch {
     return undefined; // deleted by retention since we listed it
   }

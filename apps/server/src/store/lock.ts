@@ -17,10 +17,15 @@
  *     backs off. Otherwise it unlinks `lock`, drops the claim, and competes for a fresh `lock` by link()
  *     as on a clean start. A claim left by a contender that died within those few steps is cleared once it
  *     is older than CLAIM_ABANDONED_MS.
+ * Something other than a regular file at `lock` (a FIFO, whose read would never return; a directory; a
+ * symlink) was never written by a server: it is moved aside with a warning (plain-file.ts), and the lock
+ * taken. The lock file is 0600 and a data dir it creates 0700.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {
   closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
   linkSync,
   mkdirSync,
@@ -35,7 +40,8 @@ import {
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fsyncDirSync } from './atomic-file.ts';
+import { DIR_MODE, FILE_MODE, fsyncDirSync } from './atomic-file.ts';
+import { readPlainFile } from './plain-file.ts';
 
 const LOCK_FILE = 'lock';
 const CLAIM_ABANDONED_MS = 5_000;
@@ -73,9 +79,12 @@ export class DataDirLock {
     private owner: LockOwner,
   ) {}
 
-  /** Takes the lock of dataDir (created if missing), or throws DataDirInUseError naming the live owner. */
-  static acquire(dataDir: string): DataDirLock {
-    mkdirSync(dataDir, { recursive: true });
+  /**
+   * Takes the lock of dataDir (created if missing), or throws DataDirInUseError naming the live owner.
+   * `warn` hears of a lock that was not a regular file, moved aside.
+   */
+  static acquire(dataDir: string, warn: (msg: string) => void = (msg) => console.warn(msg)): DataDirLock {
+    mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
     const path = join(dataDir, LOCK_FILE);
     const me: LockOwner = {
       pid: process.pid,
@@ -86,8 +95,8 @@ export class DataDirLock {
     };
     for (let i = 0; i < ATTEMPTS; i++) {
       if (createExclusive(path, me)) return new DataDirLock(path, me);
-      const seen = readText(path);
-      if (seen === undefined) continue; // released between our link and our read: try again
+      const seen = readLock(path, warn);
+      if (seen === undefined) continue; // released between our link and our read, or set aside: try again
       const owner = parseOwner(seen);
       if (owner && ownerAlive(owner)) throw new DataDirInUseError(dataDir, owner);
       claimStale(path, seen);
@@ -202,7 +211,7 @@ function parseOwner(text: string): LockOwner | undefined {
 }
 
 function writeDurable(path: string, owner: LockOwner): void {
-  const fd = openSync(path, 'w', 0o644);
+  const fd = openSync(path, 'w', FILE_MODE);
   try {
     writeSync(fd, `${JSON.stringify(owner)}\n`);
     fsyncSync(fd);
@@ -211,13 +220,26 @@ function writeDurable(path: string, owner: LockOwner): void {
   }
 }
 
+/** The text of the regular file path; undefined when it is missing or not a regular file (never blocks). */
 function readText(path: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENXIO') return undefined;
     throw err;
   }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The lock's text; undefined when there is none (or something else was there, now moved aside). */
+function readLock(path: string, warn: (msg: string) => void): string | undefined {
+  return readPlainFile(path, 'lock:', warn)?.toString('utf8');
 }
 
 function statMs(path: string): number | undefined {

@@ -1,4 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pod } from '@syncscope/core/api/v1';
@@ -111,5 +122,86 @@ describe('PodStore', () => {
     expect(() => store.put(pod('none', '', '2026-01-01T12:00:00Z'))).toThrow(/invalid metadata.uid/);
     expect(() => store.remove('.hidden')).toThrow(/invalid metadata.uid/);
     expect(existsSync(join(dir, '..', 'escape.json'))).toBe(false);
+  });
+
+  it('never trusts a stored pod to lead outside the data dir: bad names and a symlinked file are refused', () => {
+    const store = open();
+    store.put(pod('good', 'uid-good', '2026-01-01T12:00:00Z'));
+    const tampered = (uid: string, change: (p: Pod) => void) => {
+      const p = pod('x', uid, '2026-01-01T12:00:01Z');
+      change(p);
+      writeFileSync(join(dir, `${uid}.json`), JSON.stringify(p));
+    };
+    // each of these becomes part of a path: <podLogsDirectory>/<ns>_<name>_<uid>/<container>/
+    tampered('uid-ns', (p) => {
+      p.metadata.namespace = '../../../outside';
+    });
+    tampered('uid-name', (p) => {
+      p.metadata.name = '../../outside';
+    });
+    tampered('uid-ctr', (p) => {
+      (p.spec.containers[0] as { name: string }).name = '../../../../outside';
+    });
+    // a pod file that is a symlink to a file outside the data dir
+    const outside = join(dir, '..', 'outside.json');
+    writeFileSync(outside, JSON.stringify(pod('linked', 'uid-link', '2026-01-01T12:00:02Z')));
+    symlinkSync(outside, join(dir, 'uid-link.json'));
+
+    expect(
+      open()
+        .load()
+        .map((p) => p.metadata.name),
+    ).toEqual(['good']);
+    expect(warnings).toEqual([
+      `pod store: skipping ${join(dir, 'uid-ctr.json')}: spec.containers holds a container name "../../../../outside" that is not a valid name`,
+      expect.stringMatching(
+        new RegExp(
+          `^pod store: ${join(dir, 'uid-link.json')} is a symlink, not expected there; moved to ${join(dir, 'uid-link.json')}\\.damaged-`,
+        ),
+      ),
+      `pod store: skipping ${join(dir, 'uid-name.json')}: metadata.name "../../outside" is not a valid name`,
+      `pod store: skipping ${join(dir, 'uid-ns.json')}: metadata.namespace "../../../outside" is not a valid namespace`,
+    ]);
+    expect(readFileSync(outside, 'utf8')).toContain('linked'); // the target is left alone
+  });
+
+  it('moves aside a directory where a pod file or the store should be, and starts', () => {
+    mkdirSync(join(dir, 'uid-dir.json'), { recursive: true });
+    const store = open();
+    store.put(pod('good', 'uid-good', '2026-01-01T12:00:00Z'));
+    expect(
+      open()
+        .load()
+        .map((p) => p.metadata.name),
+    ).toEqual(['good']);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^pod store: .*uid-dir\.json is a directory, not expected there; moved to .*uid-dir\.json\.damaged-/,
+      ),
+    ]);
+
+    // the store's directory itself is a file
+    const other = join(dir, '..', 'other');
+    writeFileSync(other, 'not a directory');
+    warnings = [];
+    new PodStore(other, { warn: (m) => warnings.push(m) }).put(pod('p', 'uid-p', '2026-01-01T12:00:00Z'));
+    expect(statSync(other).isDirectory()).toBe(true);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^pod store: .*other is a regular file, not expected there; moved to /),
+    ]);
+  });
+
+  it('keeps pod specs private: files 0600 in a 0700 directory, looser ones tightened at load', () => {
+    const store = open();
+    store.put(pod('web', 'uid-web', '2026-01-01T12:00:00Z'));
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    const file = join(dir, 'uid-web.json');
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(file)).toBe(0o600);
+    chmodSync(dir, 0o755);
+    chmodSync(file, 0o644);
+    open().load();
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(file)).toBe(0o600);
   });
 });

@@ -9,12 +9,18 @@
  *    of the first few; the newest segment is judged line by line ('full'), older ones by frame, so a start
  *    reads 256 MiB of history in a few hundred ms rather than seconds;
  *  - each segment's last seq is kept in its index (segment-index.ts), and the newest segment's pods;
+ *  - a record whose checksum does not match (segment.ts) is a bad line like any other: counted, reported
+ *    with its offset, skipped; the newest segment's checksums are checked here, the older ones' after open
+ *    (TraceJournal.whenIndexed), where a frame with zeros in it is found here already;
+ *  - segments found readable by others are made 0600, the directory 0700;
  *  - the newest segment's torn or invalid tail (a crash mid-write, zeros of a lost page) is copied into
  *    `damaged/`, then cut; a newest segment holding nothing whole is moved there (an empty one is deleted).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, type Stats, truncateSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, type Stats, truncateSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { FILE_MODE, tightenMode } from './atomic-file.ts';
 import { copyAside, errorText, setAside } from './damage.ts';
+import { ensurePlainDir } from './plain-file.ts';
 import {
   countLines,
   parseSegmentName,
@@ -37,7 +43,7 @@ export interface Recovered {
 type Warn = (msg: string) => void;
 
 export function recoverSegments(dir: string, warn: Warn): Recovered {
-  mkdirSync(dir, { recursive: true });
+  ensurePlainDir(dir, 'trace journal:', warn);
   let segments: Segment[] = readdirSync(dir)
     .map((name) => ({ name, firstSeq: parseSegmentName(name) }))
     .filter((s): s is { name: string; firstSeq: number } => s.firstSeq !== undefined)
@@ -99,7 +105,10 @@ function isPlainFile(dir: string, path: string, warn: Warn): boolean {
     setAsideUnreadable(dir, path, err, warn);
     return false;
   }
-  if (st.isFile()) return true;
+  if (st.isFile()) {
+    tightenMode(path, FILE_MODE, warn);
+    return true;
+  }
   const what = st.isDirectory() ? 'EISDIR: a directory' : 'not a regular file';
   setAsideUnreadable(dir, path, new Error(what), warn);
   return false;
@@ -139,6 +148,25 @@ function reportBad(path: string, scan: ScanResult, trailing: Buffer | 0, warn: W
   const more = count > offsets.length ? ', ...' : '';
   warn(
     `trace journal: ${path}: ${count} bad record${count === 1 ? '' : 's'} skipped, ` +
+      `at byte ${offsets.join(', ')}${more}`,
+  );
+  return count;
+}
+
+/**
+ * One warning line for the records of an older segment found failing their checksum after open (see
+ * TraceJournal.whenIndexed); returns how many.
+ */
+export function reportChecksumFailures(
+  path: string,
+  failed: { count: number; offsets: number[] },
+  warn: Warn,
+): number {
+  const { count, offsets } = failed;
+  if (count === 0) return 0;
+  const more = count > offsets.length ? ', ...' : '';
+  warn(
+    `trace journal: ${path}: ${count} bad record${count === 1 ? '' : 's'} skipped (checksum), ` +
       `at byte ${offsets.join(', ')}${more}`,
   );
   return count;

@@ -6,11 +6,20 @@
  *  - a line at or below the seq already seen is passed by its `{"seq":N` prefix, never parsed;
  *  - with a pod filter (podFilter), a line that names neither the pod nor `server.start` is passed by a
  *    byte search, never parsed;
+ *  - a line whose checksum does not match (segment.ts) is skipped, as one that does not parse;
  *  - the async readers work in slices of SLICE_MS and yield to the event loop (setImmediate) between them,
  *    so timers, I/O and the sync loop run in between.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
-import { bufferLineSeq, decodeLine, type Segment } from './segment.ts';
+import {
+  bufferLineSeq,
+  decodeRecord,
+  failsChecksum,
+  type LineState,
+  newLineState,
+  REPORTED_BAD_OFFSETS,
+  type Segment,
+} from './segment.ts';
 import { mayHold, podNeedles, podOf, type TraceFilter } from './segment-index.ts';
 
 /** Longest run of decoding between two turns of the event loop. */
@@ -48,13 +57,47 @@ export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * The lines of buf[0, end) whole by their frame whose checksum fails (segment.ts failsChecksum): how many,
+ * and the byte offsets of the first few. Sliced: an older segment is checked after open, in the background.
+ */
+export async function checksumFailures(
+  buf: Buffer,
+  end: number,
+): Promise<{ count: number; offsets: number[] }> {
+  const state = newLineState();
+  const offsets: number[] = [];
+  let count = 0;
+  await eachLineSliced(buf.subarray(0, end), (start, lineEnd) => {
+    if (failsChecksum(buf, start, lineEnd, state)) {
+      count++;
+      if (offsets.length < REPORTED_BAD_OFFSETS) offsets.push(start);
+    }
+    return true;
+  });
+  return { count, offsets };
+}
+
+/** The whole events of buf, oldest first, blocking until done (boot: TraceJournal.tail). */
+export function decodeAll(buf: Buffer): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  const state = newLineState();
+  eachLine(buf, 0, (start, end) => {
+    const ev = decodeRecord(buf, start, end, state);
+    if (ev) out.push(ev);
+    return true;
+  });
+  return out;
+}
+
 /** The events of buf with seq > after, oldest first (sliced: see eachLineSliced). */
 export async function decodeSliced(buf: Buffer, after: number): Promise<TraceEvent[]> {
   const out: TraceEvent[] = [];
+  const state = newLineState();
   await eachLineSliced(buf, (start, end) => {
     const seq = bufferLineSeq(buf, start, end);
     if (seq !== undefined && seq <= after) return true;
-    const ev = decodeLine(buf.toString('utf8', start, end));
+    const ev = decodeRecord(buf, start, end, state);
     if (ev && ev.seq > after) out.push(ev);
     return true;
   });
@@ -74,6 +117,8 @@ export class Collector {
   /** Per needle, where it next occurs in hitBuf at or after the line being judged (Infinity: nowhere). */
   private hits: number[] = [];
   private hitBuf: Buffer | undefined;
+  /** How the lines of the buffer being read were written (segment.ts LineState). */
+  private lines: LineState = newLineState();
 
   constructor(
     since: number,
@@ -102,12 +147,14 @@ export class Collector {
 
   /** Takes the events of one segment's bytes, blocking until done; false once the answer is complete. */
   addBuffer(buf: Buffer | undefined): boolean {
+    this.lines = newLineState();
     if (buf !== undefined && !this.full) eachLine(buf, 0, (s, e) => this.line(buf, s, e));
     return !this.full;
   }
 
   /** addBuffer in slices, yielding to the event loop between them. */
   async addBufferSliced(buf: Buffer | undefined): Promise<boolean> {
+    this.lines = newLineState();
     if (buf !== undefined && !this.full) await eachLineSliced(buf, (s, e) => this.line(buf, s, e));
     return !this.full;
   }
@@ -130,7 +177,7 @@ export class Collector {
         return true;
       }
     }
-    const ev = decodeLine(buf.toString('utf8', start, end));
+    const ev = decodeRecord(buf, start, end, this.lines);
     if (!ev || ev.seq <= this.seen) return true;
     return this.take(ev);
   }

@@ -4,17 +4,31 @@
  *   <dir>/trace-0000000000000001.ndjson   seq 1 .. 41 803
  *   <dir>/trace-0000000000041804.ndjson   seq 41 804 .. (the segment being appended)
  *
- * One event per line, `seq` written first (`{"seq":17,"type":...,"time":...}`) so a reader can skip lines
- * below a seq without parsing them. Within and across segments seq is strictly increasing; a segment named
- * N holds only seqs >= N, so the segment that may contain seq s is the last one named <= s.
+ * One event per line, `seq` written first and a checksum last:
+ *
+ *   {"seq":17,"type":...,"time":...,"crc":"1c291ca3"}
+ *   '---------- crc32 of these bytes ----------'
+ *
+ * so a reader can skip lines below a seq without parsing them, and damage inside a line (a block of zeros a
+ * lost page left, a flipped bit) is found without trusting the JSON to fail: the checksum, CRC-32 (crc32.ts)
+ * in 8 lowercase hex digits, covers the line's bytes before `,"crc":"`. Every line is still a JSON object
+ * (`jq` reads a segment); the event is that object without `crc`. Lines of a journal written before
+ * checksums have none and are judged by their shape, as then; once a line of a segment has a checksum,
+ * every later line of it must have one (a server appends to the segment an older one left, never the other
+ * way round). Within and across segments seq is strictly increasing; a segment named N holds only seqs >= N,
+ * so the segment that may contain seq s is the last one named <= s.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
 import { checkTraceEvent } from '@syncscope/core/trace';
+import { crc32 } from './crc32.ts';
 import type { SegmentIndex } from './segment-index.ts';
 
 const NAME = /^trace-(\d{16})\.ndjson$/;
 const SEQ_PREFIX = '{"seq":';
 const SEQ_PREFIX_BYTES = Buffer.from(SEQ_PREFIX);
+const CRC_KEY = Buffer.from(',"crc":"');
+/** `,"crc":"` + 8 hex digits + `"}`. */
+const CRC_TAIL_BYTES = CRC_KEY.length + 10;
 
 export interface Segment {
   firstSeq: number;
@@ -35,22 +49,52 @@ export function parseSegmentName(name: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** The line for an event, newline included; seq first (see the file comment). */
+/** The line for an event, newline included; seq first, checksum last (see the file comment). */
 export function encodeEvent(ev: TraceEvent): string {
   const { seq, ...rest } = ev;
-  return `${JSON.stringify({ seq, ...rest })}\n`;
+  const json = JSON.stringify({ seq, ...rest });
+  const body = json.slice(0, -1);
+  const crc = crc32(Buffer.from(body)).toString(16).padStart(8, '0');
+  return `${body},"crc":"${crc}"}\n`;
 }
 
-/** The seq of a line without parsing all of it; undefined if the line does not start like ours. */
-export function lineSeq(line: string): number | undefined {
-  if (!line.startsWith(SEQ_PREFIX)) return undefined;
-  let end = SEQ_PREFIX.length;
-  while (end < line.length && line.charCodeAt(end) >= 48 && line.charCodeAt(end) <= 57) end++;
-  if (end === SEQ_PREFIX.length || (line[end] !== ',' && line[end] !== '}')) return undefined;
-  return Number(line.slice(SEQ_PREFIX.length, end));
+/**
+ * How the lines of one segment read so far were written: whether one had a checksum (then every later one
+ * must), and where the next zero byte is (scanSegment's frame check). One per segment buffer, read in order.
+ */
+export interface LineState {
+  checksummed: boolean;
+  /** Offset of the next 0 byte at or after the line being judged; -1 before the first look, Infinity: none. */
+  nextZero: number;
 }
 
-/** lineSeq for the line buf[start, end), without making a string of it. */
+export function newLineState(): LineState {
+  return { checksummed: false, nextZero: -1 };
+}
+
+/**
+ * Where the event JSON of the line buf[start, end) ends, before its checksum: end - CRC_TAIL_BYTES for a
+ * line whose checksum matches, end for a line without one (written before checksums, and none of this
+ * segment before it had one); -1 for a damaged line (a checksum that does not match, or none where one is
+ * due). With `verify` false only the checksum's shape is looked at, not its value.
+ */
+export function recordBody(buf: Buffer, start: number, end: number, state: LineState, verify = true): number {
+  const tail = end - CRC_TAIL_BYTES;
+  if (tail <= start || buf[end - 1] !== 0x7d || !hasCrcKey(buf, tail)) return state.checksummed ? -1 : end;
+  state.checksummed = true;
+  if (buf[end - 2] !== 0x22) return -1;
+  if (!verify) return tail;
+  let want = 0;
+  for (let i = tail + CRC_KEY.length; i < end - 2; i++) {
+    const b = buf[i] as number;
+    const digit = b >= 48 && b <= 57 ? b - 48 : b >= 97 && b <= 102 ? b - 87 : -1;
+    if (digit < 0) return -1;
+    want = want * 16 + digit;
+  }
+  return crc32(buf, start, tail) === want ? tail : -1;
+}
+
+/** The seq of the line buf[start, end) read from its `{"seq":N` prefix, without parsing the line. */
 export function bufferLineSeq(buf: Buffer, start: number, end: number): number | undefined {
   const p = SEQ_PREFIX_BYTES.length;
   if (end - start <= p || buf.compare(SEQ_PREFIX_BYTES, 0, p, start, start + p) !== 0) return undefined;
@@ -62,28 +106,33 @@ export function bufferLineSeq(buf: Buffer, start: number, end: number): number |
   return seq;
 }
 
-export function decodeLine(line: string): TraceEvent | undefined {
+/** Whether `,"crc":"` is at buf[at]: byte by byte, cheaper than a call into Buffer.compare per line. */
+function hasCrcKey(buf: Buffer, at: number): boolean {
+  for (let i = 0; i < CRC_KEY.length; i++) if (buf[at + i] !== CRC_KEY[i]) return false;
+  return true;
+}
+
+/** The event JSON of a line whose body ends at `body` (recordBody), as a string. */
+function bodyText(buf: Buffer, start: number, end: number, body: number): string {
+  return body === end ? buf.toString('utf8', start, end) : `${buf.toString('utf8', start, body)}}`;
+}
+
+/** The event of the line buf[start, end); undefined when it is damaged or not an event. */
+export function decodeRecord(
+  buf: Buffer,
+  start: number,
+  end: number,
+  state: LineState,
+): TraceEvent | undefined {
+  const body = recordBody(buf, start, end, state);
+  if (body < 0) return undefined;
   let v: unknown;
   try {
-    v = JSON.parse(line);
+    v = JSON.parse(bodyText(buf, start, end, body));
   } catch {
     return undefined;
   }
   return checkTraceEvent(v) === undefined ? (v as TraceEvent) : undefined;
-}
-
-/**
- * Calls fn for each complete line of text (a trailing piece without a newline is not a line yet: it is
- * being written, or was torn by a crash). Stops early when fn returns false.
- */
-export function forEachLine(text: string, fn: (line: string) => boolean | undefined): void {
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    if (nl < 0) return;
-    if (nl > start && fn(text.slice(start, nl)) === false) return;
-    start = nl + 1;
-  }
 }
 
 export interface ScanResult {
@@ -100,9 +149,11 @@ export interface ScanResult {
 export const REPORTED_BAD_OFFSETS = 5;
 
 /**
- * How a line is judged: `full` parses it (a JSON object with an integer seq, a time and a type); `frame`
- * only looks at its bytes (starts with `{"seq":<digits>` and ends with `}`), some ten times faster, for
- * the older segments read at every start.
+ * How a line is judged: `full` checks its checksum (recordBody) and parses it (a JSON object with an
+ * integer seq, a time and a type); `frame` only looks at its bytes, some five times faster, for the older
+ * segments read at every start: it starts with `{"seq":<digits>`, ends with `}` or a checksum's shape, and
+ * holds no zero byte (JSON never has one: zeros a lost page left that ran lines together do). The
+ * checksums of the older segments are checked after open, in the background (checksumFailures).
  */
 export type ScanDepth = 'full' | 'frame';
 
@@ -121,10 +172,11 @@ export function scanSegment(buf: Buffer, firstSeq: number, depth: ScanDepth = 'f
   let badSinceGood: number[] = [];
   let bad = 0;
   const badOffsets: number[] = [];
+  const state = newLineState();
   for (;;) {
     const nl = buf.indexOf(0x0a, off);
     if (nl < 0) break;
-    const seq = depth === 'full' ? envelopeSeq(buf.toString('utf8', off, nl)) : frameSeq(buf, off, nl);
+    const seq = goodSeq(buf, off, nl, depth, state);
     const at = off;
     off = nl + 1;
     if (seq === undefined || seq <= lastSeq) {
@@ -140,6 +192,39 @@ export function scanSegment(buf: Buffer, firstSeq: number, depth: ScanDepth = 'f
     validBytes = off;
   }
   return { validBytes, events, lastSeq, bad, badOffsets };
+}
+
+/**
+ * Whether the line buf[start, end), whole by its frame (scanSegment's `frame`), fails its checksum: the
+ * damage the frame cannot see (a changed byte). Lines are judged in order with one state per buffer.
+ */
+export function failsChecksum(buf: Buffer, start: number, end: number, state: LineState): boolean {
+  const checksummed = state.checksummed;
+  if (goodSeq(buf, start, end, 'frame', state) === undefined) return false;
+  state.checksummed = checksummed;
+  return recordBody(buf, start, end, state) < 0;
+}
+
+/** The seq of the line buf[start, end) if it is whole (judged as `depth` says), else undefined. */
+function goodSeq(
+  buf: Buffer,
+  start: number,
+  end: number,
+  depth: ScanDepth,
+  state: LineState,
+): number | undefined {
+  const body = recordBody(buf, start, end, state, depth === 'full');
+  if (body < 0) return undefined;
+  if (depth === 'full') return envelopeSeq(bodyText(buf, start, end, body));
+  const seq = frameSeq(buf, start, end);
+  if (seq === undefined) return seq;
+  // zeros (a lost page) that ran lines together leave a frame that looks whole
+  if (state.nextZero >= 0 && state.nextZero < start) state.nextZero = -1;
+  if (state.nextZero < 0) {
+    const z = buf.indexOf(0, start);
+    state.nextZero = z < 0 ? Number.POSITIVE_INFINITY : z;
+  }
+  return state.nextZero < end ? undefined : seq;
 }
 
 function envelopeSeq(line: string): number | undefined {

@@ -9,27 +9,51 @@
  * max(last seq on disk, reserved). A crash leaves a gap, never a reuse; a clean shutdown gives back what it
  * did not use (release), so a clean restart has no gap.
  *
- * Two files, each holding one decimal number, each replaced atomically (temp file, fsync, rename, directory
- * fsync) and only ever raised by the path that owns it; a start takes the larger:
+ * Two files, each holding one decimal number (zero-padded to a fixed width), each only ever raised by the
+ * path that owns it; a start takes the larger:
  *   seq-reserved       renewed in the background (libuv's thread pool) once half the block is used, so the
  *                      engine does not wait for the disk: a write takes 1 ms on an idle ext4 and 10-70 ms on
  *                      a busy one, and at 25,000 events/s the half block left lasts 200 ms
  *   seq-reserved.now   written synchronously inside record() only when the block ran out before the
  *                      background write finished (and at start), so no seq is ever issued unreserved
- * Who calls it: TraceJournal (open; extend as the recorder's reserver; settle and release on close). extend
- * never throws: when nothing can be written it warns once and grants the block from memory (the journal,
- * on the same disk, is then failing too, so nothing newer would survive a crash anyway).
+ * A write overwrites the file's bytes in place and fsyncs it (overwriteDurable): it needs no new block, so
+ * it goes on working on a full disk (ENOSPC), where a new temp file could not be created. A file is created
+ * (atomically) only when missing. The number fits one sector, so a power loss leaves the old or the new one.
+ *
+ * When a reservation cannot be written all the same (EIO, EROFS, ENOSPC on a copy-on-write file system),
+ * extend refuses: it grants nothing past what is durable, warns once, and tries again at the next call. The
+ * recorder then issues no seq (TraceRecorder.reserve throws) rather than one a crash could make it issue
+ * twice.
+ * Who calls it: TraceJournal (open; extend as the recorder's reserver; settle and release on close).
  */
 
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { open as openFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeFileDurableSync, writeFileAtomicSync } from './atomic-file.ts';
+import { FILE_MODE, removeFileDurableSync, tightenMode, writeFileAtomicSync } from './atomic-file.ts';
+import { errorText } from './damage.ts';
+import { readPlainFile } from './plain-file.ts';
 
 export const SEQ_RESERVED_FILE = 'seq-reserved';
 export const SEQ_RESERVED_NOW_FILE = 'seq-reserved.now';
 /** Seqs reserved per write; the background renewal starts when half are used. */
 const SEQ_BLOCK = 10_000;
+/** Digits of a reservation on disk: every one is written at the same width, over the one before. */
+const WIDTH = 16;
+
+/** How a reservation reaches the disk; tests inject a failing one (a full disk, an I/O error). */
+export interface ReservationIO {
+  /** Replaces the number in path durably (fsynced before it returns); throws when the disk refuses. */
+  write(path: string, text: string): void;
+  /** write() through the thread pool. */
+  writeAsync(path: string, text: string): Promise<void>;
+}
+
+export const diskIO: ReservationIO = { write: overwriteDurable, writeAsync: overwriteDurableAsync };
+
+function format(seq: number): string {
+  return `${String(seq).padStart(WIDTH, '0')}\n`;
+}
 
 export class SeqReservation {
   readonly path: string;
@@ -47,6 +71,7 @@ export class SeqReservation {
     private readonly dir: string,
     private readonly warn: (msg: string) => void,
     private readonly block = SEQ_BLOCK,
+    private readonly io: ReservationIO = diskIO,
   ) {
     this.path = join(dir, SEQ_RESERVED_FILE);
     this.nowPath = join(dir, SEQ_RESERVED_NOW_FILE);
@@ -65,16 +90,21 @@ export class SeqReservation {
 
   private read(path: string, lastOnDisk: number): number {
     let text: string;
+    let setAside = false;
     try {
-      text = readFileSync(path, 'utf8');
+      const buf = readPlainFile(path, 'trace journal:', (msg) => {
+        setAside = true;
+        this.warn(msg);
+      });
+      if (buf === undefined) return setAside ? lastOnDisk + 2 * this.block : 0;
+      text = buf.toString('utf8');
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return 0;
       this.warn(
-        `trace journal: ${path} cannot be read (${code}); assuming seqs were served past the journal`,
+        `trace journal: ${path} cannot be read (${errorText(err)}); assuming seqs were served past the journal`,
       );
       return lastOnDisk + 2 * this.block;
     }
+    tightenMode(path, FILE_MODE, this.warn);
     const n = Number(text.trim());
     if (!/^\d+\s*$/.test(text) || !Number.isSafeInteger(n)) {
       this.warn(`trace journal: ${path} does not hold a seq; assuming seqs were served past the journal`);
@@ -92,7 +122,8 @@ export class SeqReservation {
    * The recorder's reserver, called with the next seq to issue (at start, then at half of each grant):
    * returns the highest seq that may be issued. With seqs left it returns what is already durable (with a
    * finished background renewal added) and, once half a block or less is left, starts a renewal; with none
-   * left it writes seq-reserved.now before returning.
+   * left it writes seq-reserved.now before returning. When that write fails it returns what is durable,
+   * below `next`: a refusal (see the file comment), never a grant from memory.
    */
   extend(next: number): number {
     if (this.ahead > this.upTo) this.upTo = this.ahead;
@@ -102,13 +133,13 @@ export class SeqReservation {
     }
     const upTo = next + this.block - 1;
     try {
-      writeFileAtomicSync(this.nowPath, `${upTo}\n`);
+      this.io.write(this.nowPath, format(upTo));
       this.failing = false;
+      this.upTo = upTo;
     } catch (err) {
       this.failed(err);
     }
-    this.upTo = upTo;
-    return upTo;
+    return this.upTo;
   }
 
   /** Resolves once no background renewal is running. */
@@ -125,7 +156,7 @@ export class SeqReservation {
     const keep = Math.max(last, this.floor);
     if (keep >= Math.max(this.upTo, this.ahead)) return;
     try {
-      writeFileAtomicSync(this.path, `${keep}\n`);
+      this.io.write(this.path, format(keep));
       removeFileDurableSync(this.nowPath);
       this.upTo = keep;
       this.ahead = 0;
@@ -135,22 +166,8 @@ export class SeqReservation {
   }
 
   private async renew(upTo: number): Promise<void> {
-    const tmp = `${this.path}.${process.pid}.bg.tmp`;
     try {
-      const fh = await openFile(tmp, 'w', 0o644);
-      try {
-        await fh.writeFile(`${upTo}\n`);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await rename(tmp, this.path);
-      const dh = await openFile(this.dir, 'r');
-      try {
-        await dh.sync();
-      } finally {
-        await dh.close();
-      }
+      await this.io.writeAsync(this.path, format(upTo));
       this.ahead = Math.max(this.ahead, upTo);
       this.failing = false;
     } catch (err) {
@@ -164,8 +181,68 @@ export class SeqReservation {
     if (!this.failing)
       this.warn(
         `trace journal: cannot reserve seqs in ${this.dir} (${(err as Error).message}); ` +
-          'after a crash some seqs may be issued twice',
+          `no seq past ${this.upTo} is issued until it can`,
       );
     this.failing = true;
+  }
+}
+
+/**
+ * Writes text over the first bytes of path (same width every time, so nothing is left of the old number)
+ * and fsyncs it; creates path atomically when it is missing. (An older version's shorter number is
+ * covered whole.)
+ */
+function overwriteDurable(path: string, text: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    writeFileAtomicSync(path, text);
+    return;
+  }
+  try {
+    const buf = Buffer.from(text);
+    if (writeSync(fd, buf, 0, buf.length, 0) !== buf.length) throw new Error(`short write to ${path}`);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function overwriteDurableAsync(path: string, text: string): Promise<void> {
+  let fh: Awaited<ReturnType<typeof openFile>>;
+  try {
+    fh = await openFile(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await createDurableAsync(path, text);
+    return;
+  }
+  try {
+    const buf = Buffer.from(text);
+    const { bytesWritten } = await fh.write(buf, 0, buf.length, 0);
+    if (bytesWritten !== buf.length) throw new Error(`short write to ${path}`);
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function createDurableAsync(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.bg.tmp`;
+  const fh = await openFile(tmp, 'w', FILE_MODE);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+  const dh = await openFile(join(path, '..'), 'r');
+  try {
+    await dh.sync();
+  } finally {
+    await dh.close();
   }
 }

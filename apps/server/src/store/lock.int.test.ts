@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +87,33 @@ describe('DataDirLock', () => {
     plant({ pid: process.pid, host: 'elsewhere' });
     expect(() => DataDirLock.acquire(dir)).toThrow(DataDirInUseError);
     expect(() => DataDirLock.acquire(dir)).toThrow(`in use by pid ${process.pid} on host elsewhere`);
+  });
+
+  it('moves aside a directory or a symlink where the lock should be, with one warning, and takes the lock 0600', () => {
+    mkdirData();
+    const warnings: string[] = [];
+    mkdirSync(join(lockFile(), 'inside'), { recursive: true });
+    held.push(DataDirLock.acquire(dir, (m) => warnings.push(m)));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^lock: ${lockFile()} is a directory, not expected there; moved to ${lockFile()}\\.damaged-`,
+        ),
+      ),
+    ]);
+    expect(owner().pid).toBe(process.pid);
+    expect(statSync(lockFile()).mode & 0o777).toBe(0o600);
+    (held.pop() as DataDirLock).release();
+
+    // a symlink to another server's lock file is not followed
+    const elsewhere = join(dir, '..', 'elsewhere.json');
+    writeFileSync(elsewhere, JSON.stringify({ pid: process.pid, host: 'elsewhere', nonce: 'x' }));
+    symlinkSync(elsewhere, lockFile());
+    warnings.length = 0;
+    held.push(DataDirLock.acquire(dir, (m) => warnings.push(m)));
+    expect(warnings).toEqual([
+      expect.stringContaining(`lock: ${lockFile()} is a symlink, not expected there`),
+    ]);
   });
 
   it('keeps a lock taken over while a slower contender was still deciding to take over the stale one', async () => {
