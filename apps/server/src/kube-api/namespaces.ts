@@ -11,22 +11,11 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { sendStatus } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
+import type { Namespace } from './namespace-object.ts';
 import { notFoundOf, sendList, sendObject } from './respond.ts';
 import { namespacePrinter } from './table/nodes.ts';
 
-export interface Namespace {
-  apiVersion: 'v1';
-  kind: 'Namespace';
-  metadata: {
-    name: string;
-    uid?: string;
-    resourceVersion?: string;
-    creationTimestamp: string;
-    labels: Record<string, string>;
-  };
-  spec: { finalizers: string[] };
-  status: { phase: 'Active' };
-}
+export type { Namespace } from './namespace-object.ts';
 
 /** The namespaces of `pods`, plus default, by name. */
 function namespacesOf(pods: readonly Pod[], startedAt: number, resourceVersion: string): Namespace[] {

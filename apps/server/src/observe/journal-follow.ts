@@ -13,14 +13,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { RealClock, type Timer } from '@syncscope/core/clock';
-import { LogFeed } from './log-feed.ts';
 import type {
   FollowState,
   FollowStats,
   JournalOptions,
   LogFollower,
   LogFollowerOptions,
-} from './log-follow.ts';
+} from './follow-types.ts';
+import { LogFeed } from './log-feed.ts';
 
 export const JOURNALCTL_MISSING =
   "journalctl not found: --kubelet-journal needs systemd's journalctl; use --kubelet-log FILE";

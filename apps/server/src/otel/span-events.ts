@@ -5,7 +5,7 @@
  * they have one (k8s.container.name, container.exit_code, container.image.name).
  */
 import type { TraceEvent } from '@syncscope/core/trace';
-import type { Attrs, SpanEventRecord } from './span-model.ts';
+import type { Attrs, SpanEventRecord } from './span-record.ts';
 
 /** The span event for a pod-scoped event that is not a span of its own, or undefined (not exported). */
 export function spanEventOf(ev: TraceEvent): SpanEventRecord | undefined {

@@ -21,31 +21,9 @@
 import { createHash } from 'node:crypto';
 import type { TraceEvent, WorkerState } from '@syncscope/core/trace';
 import { spanEventOf } from './span-events.ts';
+import type { Attrs, SpanEventRecord, SpanRecord } from './span-record.ts';
 
-type AttrValue = string | number | boolean;
-export type Attrs = Record<string, AttrValue>;
-
-export interface SpanEventRecord {
-  name: string;
-  timeMs: number;
-  attributes: Attrs;
-}
-
-export interface SpanRecord {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  startMs: number;
-  endMs: number;
-  attributes: Attrs;
-  events: SpanEventRecord[];
-  droppedEvents: number;
-  /** set when the span failed: the status message */
-  error?: string;
-  /** the node the events came from (an imported log's `node`); absent: this server's node */
-  node?: string;
-}
+export type { Attrs, SpanEventRecord, SpanRecord } from './span-record.ts';
 
 export interface SpanModelOptions {
   emit: (span: SpanRecord) => void;

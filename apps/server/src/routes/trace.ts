@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import type { TraceSource } from '../context.ts';
-import { podFilter } from '../store/segment-index.ts';
+import { podFilter } from '../store/index.ts';
 import { checked, IntQuery, TextQuery } from './params.ts';
 
 const DEFAULT_TRACE_LIMIT = 10_000;

@@ -1,5 +1,13 @@
-import type { Shell } from './interpreter.ts';
-import { basename, resolveExecutable, ShellExit, type Stdio } from './process.ts';
+import { basename, type Proc, resolveExecutable, ShellExit, type Stdio } from './process.ts';
+
+/** What a builtin may touch of the shell it runs in (interpreter.ts's Shell is one). */
+export interface Shell {
+  readonly proc: Proc;
+  readonly vars: Map<string, string>;
+  readonly status: number;
+  setTrap(cmds: string | null): void;
+  waitJobs(io: Stdio): Promise<number>;
+}
 
 /**
  * Shell builtins: commands ash runs itself, whether or not the image has a binary of that name. Each gets

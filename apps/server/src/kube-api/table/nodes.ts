@@ -4,7 +4,7 @@
  * KERNEL-VERSION CONTAINER-RUNTIME), and NAME STATUS AGE.
  */
 import { translateTimestampSince } from '@syncscope/core/kubectl';
-import type { Namespace } from '../namespaces.ts';
+import type { Namespace } from '../namespace-object.ts';
 import type { Node } from '../node-object.ts';
 import { AGE_COLUMN, column, NAME_COLUMN, type Printer } from './table.ts';
 

@@ -14,7 +14,7 @@
  * Ephemeral containers are not modelled.
  */
 import type { Container, Pod } from '../../api/v1.ts';
-import type { PlanSummary, ProbeResult } from '../../events/trace.ts';
+import type { PlanSummary } from '../../events/trace.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { hashContainerHex } from './hash.ts';
 import {
@@ -22,6 +22,7 @@ import {
   findNextInitContainerToRun,
   isInitContainerFailed,
 } from './init-containers.ts';
+import type { ComputePodActionsContext, ContainerKillReason, PodActions } from './pod-actions.ts';
 import {
   describeStatus as describe,
   findContainerStatusByName,
@@ -31,41 +32,6 @@ import {
   shouldContainerBeRestarted,
   shouldRestartOnFailure,
 } from './util.ts';
-
-export type ContainerKillReason = '' | 'StartupProbe' | 'LivenessProbe' | 'FailedPostStartHook' | 'Unknown';
-
-interface ContainerToKillInfo {
-  name: string;
-  container: Container;
-  message: string;
-  reason: ContainerKillReason;
-}
-
-/** podActions: the plan. Indexes refer to pod.spec.containers / pod.spec.initContainers. */
-export interface PodActions {
-  killPod: boolean;
-  createSandbox: boolean;
-  sandboxID: string;
-  attempt: number;
-  /** legacy init path: the single init container to start next */
-  nextInitContainerToStart?: Container;
-  /** sidecar path: init containers to start, in spec order */
-  initContainersToStart: number[];
-  containersToStart: number[];
-  /** container ID → what to kill and the Killing message */
-  containersToKill: Map<string, ContainerToKillInfo>;
-  /** true when the sidecar (restartable init container) path decided the init containers */
-  handleRestartableInitContainers: boolean;
-  reasons: string[];
-}
-
-/** Probe results the decision reads (the prober's liveness/startup result managers), by container ID. */
-export interface ComputePodActionsContext {
-  livenessResult?(containerID: string): ProbeResult | undefined;
-  startupResult?(containerID: string): ProbeResult | undefined;
-  /** engine time, only used to word the reasons */
-  now?: number;
-}
 
 export function computePodActions(
   pod: Pod,

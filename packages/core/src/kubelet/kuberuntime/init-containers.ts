@@ -7,8 +7,8 @@
  */
 import type { Container, Pod } from '../../api/v1.ts';
 import type { ContainerStatusRT, PodStatusRT } from '../container/runtime.ts';
-import type { ComputePodActionsContext, ContainerKillReason, PodActions } from './compute-pod-actions.ts';
 import { hashContainerHex } from './hash.ts';
+import type { ComputePodActionsContext, ContainerKillReason, PodActions } from './pod-actions.ts';
 import {
   describeStatus as describe,
   findContainerStatusByName,

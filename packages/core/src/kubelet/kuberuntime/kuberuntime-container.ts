@@ -23,7 +23,6 @@ import type {
 import { isNotFound } from '../../cri/types.ts';
 import type { PodStatusRT } from '../container/runtime.ts';
 import { Reasons } from '../events/event-recorder.ts';
-import type { ContainerKillReason } from './compute-pod-actions.ts';
 import { grpcMessage } from './instrumented-services.ts';
 import { buildPodLogsDirectory } from './kuberuntime-sandbox.ts';
 import {
@@ -33,6 +32,7 @@ import {
   newContainerAnnotations,
   newContainerLabels,
 } from './labels.ts';
+import type { ContainerKillReason } from './pod-actions.ts';
 import { parseQuantity } from './quantity.ts';
 import type { RuntimeContext } from './runtime-context.ts';
 import { containerFieldPath, findContainerStatusByName, formatPod, getContainerSpec } from './util.ts';
