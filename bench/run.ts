@@ -26,6 +26,8 @@ const ALL = [
   'p9-table',
   'p10-watch',
   'p11-journal',
+  'p12-bounds',
+  'p13-streams',
 ];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];

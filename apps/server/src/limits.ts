@@ -13,7 +13,7 @@
  *     and a client that sends its request at once (a health check) is still served during one.
  *
  * httpServerOptions() goes into the Fastify constructor; limitConnections() is called once on app.server,
- * before listen (createHttpApp does both).
+ * before listen (createHttpApp does both), and on the https port's server (kube-tls.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -93,11 +93,15 @@ export function limitConnections(
   const waiting = new Set<Socket>();
   let total = 0;
   const counted = new WeakMap<Socket, string>();
+  /** Counted sockets by peer: over TLS a request's socket is the TLSSocket on the counted TCP socket. */
+  const byPeer = new Map<string, Socket>();
+  const peerOf = (s: Socket) => `${s.remoteAddress}:${s.remotePort}`;
 
   const release = (socket: Socket) => {
     const key = counted.get(socket);
     if (key === undefined) return;
     counted.delete(socket);
+    if (byPeer.get(peerOf(socket)) === socket) byPeer.delete(peerOf(socket));
     waiting.delete(socket);
     total--;
     const entry = byAddress.get(key);
@@ -130,12 +134,13 @@ export function limitConnections(
     waiting.add(socket);
     total++;
     counted.set(socket, key);
+    byPeer.set(peerOf(socket), socket);
     socket.once('close', () => release(socket));
   });
   const served = (req: { socket: Socket }) => {
-    const socket = req.socket;
-    const key = counted.get(socket);
-    if (key === undefined) return;
+    const socket = counted.has(req.socket) ? req.socket : byPeer.get(peerOf(req.socket));
+    const key = socket && counted.get(socket);
+    if (!socket || key === undefined) return;
     waiting.delete(socket);
     byAddress.get(key)?.waiting.delete(socket);
   };
@@ -143,3 +148,32 @@ export function limitConnections(
   server.on('upgrade', served);
   return { maxConnections, maxConnectionsPerAddress };
 }
+
+// ---- the work one PATCH may ask for (kube-api/patch.ts, kube-api/pod-writes.ts) ----
+
+/** Operations in one JSON patch (the apiserver's maxJSONPatchOperations, handlers/patch.go): past it 413. */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+/**
+ * Bytes (as JSON) all the `copy` operations of one JSON patch may add together: 3 × the body limit, as the
+ * apiserver sets json-patch's AccumulatedCopySizeLimit from its own. Copying an array into itself doubles
+ * the document each time; this stops it after a few MiB instead of gigabytes (422, json-patch's words).
+ */
+export const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
+
+/**
+ * JSON values (scalars, lists, maps) all the `copy` operations of one JSON patch may make together. Here
+ * each is a heap object, not a few bytes as in Go: 3 MiB of `[[],[[]],…]` is a million of them and 0.3 s
+ * of work. 100,000 is far more than a pod holds (a 10,000-entry env list is 30,000); past it 422.
+ */
+export const JSON_PATCH_MAX_COPY_VALUES = 100_000;
+
+/**
+ * Array elements one JSON patch may shift (each insert or removal in an array moves the elements after it)
+ * plus object members it may count to test equality: 10,000 operations at the head of a list of 300,000
+ * items would otherwise take seconds. 10^8 is about 0.1 s of work, far past what a real patch needs (413).
+ */
+export const JSON_PATCH_MAX_WORK = 100_000_000;
+
+/** Nesting a patch, or the pod a patch makes, may have: the manifest's cap (admission.ts MAX_MANIFEST_DEPTH). */
+export const MAX_OBJECT_DEPTH = 100;

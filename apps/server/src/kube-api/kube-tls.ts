@@ -17,10 +17,7 @@ import { createServer, type Server } from 'node:https';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { httpServerOptions } from '../limits.ts';
-
-/** kubectl opens a few connections at a time; more than this on the https port are refused. */
-const MAX_TLS_CONNECTIONS = 256;
+import { type ConnectionLimits, httpServerOptions, limitConnections } from '../limits.ts';
 
 export interface ServingCert {
   cert: string;
@@ -64,21 +61,43 @@ export function ensureServingCert(dataDir: string, host: string): ServingCert {
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
 }
 
-/** Serves `app` over TLS on host:port (0: any free port); resolves to the server once it listens. */
+/** A TLS handshake must be done within this, as the API server's (Go http.Server TLSHandshakeTimeout). */
+export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+
+export interface TlsLimits extends ConnectionLimits {
+  /** Default TLS_HANDSHAKE_TIMEOUT_MS. */
+  handshakeTimeoutMs?: number;
+}
+
+/**
+ * Serves `app` over TLS on host:port (0: any free port); resolves to the server once it listens.
+ *
+ * The limits are the plain port's (limits.ts): the same timeouts once the handshake is done, the same caps
+ * on sockets in total and per address (a socket that has not sent a whole request — here: not finished
+ * its handshake, or not sent a request over it — makes room for a new one), and before all that a
+ * handshake that must finish within handshakeTimeoutMs. So idle sockets that never say ClientHello neither
+ * shut the port nor hold a descriptor for long.
+ */
 export async function listenTls(
   app: FastifyInstance,
   cert: ServingCert,
   host: string,
   port: number,
+  opts: TlsLimits = {},
 ): Promise<Server> {
-  // the plain listener's timeouts (limits.ts), so a slow client holds a TLS socket no longer than a plain one
   const limits = httpServerOptions();
-  const server = createServer({ cert: cert.cert, key: cert.key, ...limits.http }, (req, res) =>
-    app.routing(req, res),
+  const server = createServer(
+    {
+      cert: cert.cert,
+      key: cert.key,
+      handshakeTimeout: opts.handshakeTimeoutMs ?? TLS_HANDSHAKE_TIMEOUT_MS,
+      ...limits.http,
+    },
+    (req, res) => app.routing(req, res),
   );
   server.keepAliveTimeout = limits.keepAliveTimeout ?? server.keepAliveTimeout;
   server.setTimeout(limits.connectionTimeout ?? 0);
-  server.maxConnections = MAX_TLS_CONNECTIONS;
+  limitConnections(server, opts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

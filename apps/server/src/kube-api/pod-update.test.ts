@@ -81,4 +81,17 @@ describe('pod update rules', () => {
     const name = checkPodUpdate(current, { ...body, metadata: { name: 'other' } }, 'default', 'web');
     expect(!name.ok && name.status.code).toBe(400);
   });
+
+  it('an update without spec, or without containers, is 422 Invalid (defaulting never sees it)', () => {
+    for (const spec of [undefined, null, {}]) {
+      const out = checkPodUpdate(
+        old,
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec },
+        'default',
+        'web',
+      );
+      expect(!out.ok && out.status.code).toBe(422);
+      expect(!out.ok && out.status.details?.causes?.[0]?.field).toMatch(/^spec(\.containers)?$/);
+    }
+  });
 });

@@ -17,7 +17,7 @@ import { setPodDefaults } from '@syncscope/core/api/defaults';
 import type { FieldError } from '@syncscope/core/api/validation';
 import { decodePod, invalidMessage, validatePod } from '@syncscope/core/api/validation';
 import { badRequest, status } from '../status.ts';
-import { canonical } from './patch.ts';
+import { canonical, jsonEqual } from './patch.ts';
 
 const UPDATABLE_POD_SPEC_FIELDS = [
   '`spec.containers[*].image`',
@@ -30,7 +30,7 @@ const UPDATABLE_POD_SPEC_FIELDS = [
 export type Update = { ok: true; pod: Pod } | { ok: false; status: Status };
 
 /** 422 Invalid, as errors.NewInvalid words it for a pod. */
-function invalidUpdate(name: string, errs: FieldError[]): Status {
+export function invalidUpdate(name: string, errs: FieldError[]): Status {
   return status(422, 'Invalid', invalidMessage(name, errs), { name, kind: 'pods', causes: errs });
 }
 
@@ -45,11 +45,26 @@ export function conflict(name: string, why: string): Status {
 const MODIFIED =
   'the object has been modified; please apply your changes to the latest version and try again';
 
-/** The paths where two specs differ, one a line, as a short account of what the update tried to change. */
+/** Lines of specDiff at most: the message says what changed, not all of it (a list may be 10,000 long). */
+const MAX_DIFF_LINES = 20;
+
+/** A value of a diff line, cut after MAX_DIFF_VALUE characters. */
+const MAX_DIFF_VALUE = 200;
+const shortened = (s: string) => (s.length > MAX_DIFF_VALUE ? `${s.slice(0, MAX_DIFF_VALUE)}…` : s);
+
+/**
+ * The paths where two specs differ, one a line, as a short account of what the update tried to change:
+ * at most MAX_DIFF_LINES of them, then `…`.
+ */
 function specDiff(a: unknown, b: unknown, path: string, out: string[]): void {
-  if (canonical(a) === canonical(b)) return;
+  if (out.length > MAX_DIFF_LINES) return;
+  if (jsonEqual(a, b)) return;
+  if (out.length === MAX_DIFF_LINES) {
+    out.push('  …');
+    return;
+  }
   const isObj = (v: unknown) => typeof v === 'object' && v !== null;
-  if (isObj(a) && isObj(b) && Array.isArray(a) === Array.isArray(b) && out.length < 20) {
+  if (isObj(a) && isObj(b) && Array.isArray(a) === Array.isArray(b)) {
     const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
     for (const k of keys) {
       const sub = Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`;
@@ -57,7 +72,7 @@ function specDiff(a: unknown, b: unknown, path: string, out: string[]): void {
     }
     return;
   }
-  out.push(`  ${path}: ${canonical(a) ?? 'null'} -> ${canonical(b) ?? 'null'}`);
+  out.push(`  ${path}: ${shortened(canonical(a))} -> ${shortened(canonical(b))}`);
 }
 
 /** The errors of ValidatePodUpdate's spec rules for old → next (both defaulted). */
@@ -97,12 +112,11 @@ export function podUpdateErrors(old: PodSpec, next: PodSpec): FieldError[] {
   const tol = (s: PodSpec) => s as PodSpec & { tolerations?: unknown[] };
   const oldTol = tol(old).tolerations ?? [];
   const newTol = tol(munged).tolerations ?? [];
-  if (oldTol.every((t, i) => canonical(t) === canonical(newTol[i])))
-    tol(munged).tolerations = tol(old).tolerations;
+  if (oldTol.every((t, i) => jsonEqual(t, newTol[i]))) tol(munged).tolerations = tol(old).tolerations;
   const oldGrace = old.terminationGracePeriodSeconds;
   if (oldGrace !== undefined && oldGrace < 0 && munged.terminationGracePeriodSeconds === 1)
     munged.terminationGracePeriodSeconds = oldGrace;
-  if (canonical(munged) !== canonical(old)) {
+  if (!jsonEqual(munged, old)) {
     const diff: string[] = [];
     specDiff(old, munged, 'spec', diff);
     errs.push({
@@ -148,6 +162,9 @@ export function checkPodUpdate(old: Pod, body: unknown, namespace: string, name:
       return { ok: false, status: conflict(name, MODIFIED) };
   }
   pod.metadata = { ...meta, name, namespace };
+  // defaulting needs a spec with containers: without them the update is invalid as it stands (422)
+  if (!Array.isArray(pod.spec?.containers))
+    return { ok: false, status: invalidUpdate(name, validatePod(pod, namespace)) };
   const defaulted = setPodDefaults(pod);
   const errs = validatePod(defaulted, namespace);
   if (errs.length === 0) errs.push(...podUpdateErrors(old.spec, defaulted.spec));

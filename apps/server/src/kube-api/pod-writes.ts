@@ -9,18 +9,32 @@
  * (an image change restarts that container: the kubelet sees its hash change). An update that changes
  * nothing is not written, and the pod keeps its resourceVersion, as with the apiserver. Each returns what
  * to send: a Pod (with its resourceVersion) or a Status. Called on the event loop; nothing awaits.
+ *
+ * A PATCH is bounded by its request (the event loop is everyone's): a patch nested deeper than a pod may be
+ * is 400, a JSON patch past its limits (patch.ts JsonPatchLimits) 413 or 422, and a patched pod deeper than
+ * a pod may be is 422 (field `patch`) or larger than a request body may be 413, before anything else reads it.
  */
 
 import { type AdmittedPod, gracefulDeletion } from '@syncscope/core';
 import type { Pod, Status } from '@syncscope/core/api';
 import type { PassiveClock } from '@syncscope/core/clock';
 import { MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
+import { BODY_LIMIT_BYTES } from '../context.ts';
 import type { Engine } from '../engine.ts';
+import { MAX_OBJECT_DEPTH } from '../limits.ts';
 import { badRequest, notFound, status, unsupportedMediaType } from '../status.ts';
 import { preconditionFailure, readDeleteOptions } from './delete-options.ts';
-import { applyPatch, canonical, type Json, PATCH_MEDIA_TYPES, PatchError, type PatchType } from './patch.ts';
+import {
+  applyPatch,
+  type Json,
+  jsonBounds,
+  jsonEqual,
+  PATCH_MEDIA_TYPES,
+  PatchError,
+  type PatchType,
+} from './patch.ts';
 import { boundToNode } from './pod-reads.ts';
-import { checkPodUpdate } from './pod-update.ts';
+import { checkPodUpdate, invalidUpdate } from './pod-update.ts';
 import { type PodVersions, withVersion } from './watch.ts';
 
 export interface WriteContext {
@@ -55,7 +69,7 @@ function update(ctx: WriteContext, old: AdmittedPod, next: Pod): Pod {
   const uid = old.metadata.uid;
   const { status: _s, ...oldConfig } = old;
   const { resourceVersion: _rv, ...oldMeta } = oldConfig.metadata;
-  if (canonical({ ...oldConfig, metadata: oldMeta }) !== canonical(next)) ctx.engine.updatePod(next);
+  if (!jsonEqual({ ...oldConfig, metadata: oldMeta }, next)) ctx.engine.updatePod(next);
   return stamped(ctx, uid) ?? next;
 }
 
@@ -93,17 +107,34 @@ export function patchPod(
   } catch (e) {
     return badRequest(`error decoding patch: ${(e as Error).message}`);
   }
+  // the body is within BODY_LIMIT_BYTES already; its depth bounds the recursion of the merges
+  if (jsonBounds(patch, MAX_OBJECT_DEPTH + 2, Number.POSITIVE_INFINITY) === 'deep')
+    return badRequest(`error decoding patch: the patch is nested deeper than ${MAX_OBJECT_DEPTH + 2} levels`);
   let patched: Json;
   try {
     patched = applyPatch(type, structuredClone(old) as unknown as Json, patch);
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
-    return status(422, 'Invalid', e.message);
+    return e.code === 413 ? tooLarge(e.message) : status(422, 'Invalid', e.message);
   }
+  const bounds = jsonBounds(patched, MAX_OBJECT_DEPTH, BODY_LIMIT_BYTES);
+  if (bounds === 'large')
+    return tooLarge(`the patched pod is larger than the limit of ${BODY_LIMIT_BYTES} bytes`);
+  if (bounds === 'deep')
+    return invalidUpdate(t.name, [
+      {
+        field: 'patch',
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "<patched pod>": nested deeper than ${MAX_OBJECT_DEPTH} levels`,
+      },
+    ]);
   const checked = checkPodUpdate(old, patched, t.ns, t.name);
   if (!checked.ok) return checked.status;
   return update(ctx, old, checked.pod);
 }
+
+/** 413, as errors.NewRequestEntityTooLargeError words it. */
+const tooLarge = (why: string) => status(413, 'RequestEntityTooLarge', `Request entity too large: ${why}`);
 
 export function deletePod(
   ctx: WriteContext,

@@ -20,6 +20,7 @@
  * (preSerialization), so list-then-watch clients have a version to start from.
  */
 import type { Pod, Status } from '@syncscope/core/api';
+import { MAX_TIMEOUT_MS } from '@syncscope/core/clock';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { addressKey } from '../limits.ts';
@@ -31,7 +32,7 @@ import { type PodPredicate, podSelector } from './watch-selector.ts';
 
 const WATCH_URLS = new Set(['/api/v1/pods', '/api/v1/namespaces/:ns/pods']);
 const BOOKMARK_MS = 60_000;
-/** The apiserver's --min-request-timeout: a watch without timeoutSeconds ends after this long. */
+/** The apiserver's --min-request-timeout: a watch without timeoutSeconds (or with 0) ends after this long. */
 const DEFAULT_WATCH_SECONDS = 1800;
 const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 /** A BOOKMARK before the timeout ends the stream is sent this long ahead of it. */
@@ -59,6 +60,16 @@ interface WatchQuery {
 }
 
 const isTrue = (v: string | undefined) => v === 'true' || v === '1';
+
+/**
+ * How long a watch lasts: timeoutSeconds, or DEFAULT_WATCH_SECONDS when it is absent or 0 (the apiserver's
+ * ListResource does the same). The apiserver puts no upper bound on it: a large value is a long watch. A Node
+ * timer longer than MAX_TIMEOUT_MS (2^31 - 1 ms, about 24.8 days) fires at once, so the delay stops there.
+ */
+function watchTimeoutMs(timeoutSeconds: number | undefined): number {
+  const seconds = timeoutSeconds || DEFAULT_WATCH_SECONDS;
+  return Math.min(seconds * 1000, MAX_TIMEOUT_MS);
+}
 
 function expired(rv: number, oldest: number): Status {
   return status(410, 'Expired', `too old resource version: ${rv} (${oldest})`);
@@ -202,7 +213,7 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
     }
     if (ended) return;
     unsubscribe = versions.subscribe(deliver);
-    const ms = (timeout ?? DEFAULT_WATCH_SECONDS) * 1000;
+    const ms = watchTimeoutMs(timeout);
     timers.push(setTimeout(end, ms));
     if (isTrue(q.allowWatchBookmarks)) {
       const every = setInterval(bookmark, bookmarkMs);

@@ -5,7 +5,7 @@
  * recorder (the same journal as managed mode: history and seqs go on across restarts) → read-only CRI →
  * Observer (observer.ts: the PLEG over every pod on the runtime) → `server.start` (runtime `observe`) → the
  * HTTP app, with every write refused by a 403 Status before any route runs (a pod create or delete, a
- * fault) → the observer's relist.
+ * fault; decided on the matched route, not on how its path was spelled) → the observer's relist.
  *
  * The routes are the managed mode's: the views read the same trace, and container logs are read from the
  * kubelet's layout under podLogsDirectory (/var/log/pods by default). Listening is main.ts's, with the same
@@ -27,7 +27,7 @@ import {
   readOnlyCri,
 } from '@syncscope/core';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_WEB_ROOT, SERVER_VERSION, type ServerOptions } from '../app.ts';
 import { createHttpApp } from '../http.ts';
 import { SHUTDOWN_TIMEOUT_MS, TRACE_DIR, within } from '../lifecycle.ts';
@@ -63,6 +63,17 @@ export interface ObservedApp {
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Would the request change something? Decided on the route the router matched, as access is (access.ts):
+ * any method but a read, or a route that declares itself a write, however the target was spelled
+ * (percent-escapes, an absolute-form `http://host/api/...`, dot segments). A request no route matched goes
+ * to the 404 handler, which changes nothing.
+ */
+function isWrite(req: FastifyRequest): boolean {
+  if (req.is404) return false;
+  return !READS.has(req.method) || req.routeOptions.config.access === 'write';
+}
 
 export async function buildObserveApp(opts: ObserveAppOptions): Promise<ObservedApp> {
   return withDataDirLock(opts.dataDir, (lock) => buildLocked(opts, lock));
@@ -111,8 +122,7 @@ async function buildLocked(opts: ObserveAppOptions, lock: DataDirLock): Promise<
   });
   // after the access check (a request without the token still gets its 401): nothing here writes
   app.addHook('onRequest', async (req, reply) => {
-    if (!READS.has(req.method) && req.url.startsWith('/api/'))
-      return sendStatus(reply, status(403, 'Forbidden', OBSERVE_REFUSAL));
+    if (isWrite(req)) return sendStatus(reply, status(403, 'Forbidden', OBSERVE_REFUSAL));
   });
   recordListening(app.server, lock, warn);
   observer.start();

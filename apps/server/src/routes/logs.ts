@@ -4,7 +4,9 @@
  *
  * The logs of one container instance as `kubectl logs` prints them (text/plain): the current instance, or
  * with previous=true the one before it. With follow=true the answer stays open and carries what the
- * instance writes next (kube-api/log-follow.ts) until it stops running or the client goes. Errors are v1 Status objects with the API server's and kubelet's
+ * instance writes next (kube-api/log-follow.ts) until it stops running or the client goes; a client that stops
+ * reading holds the follower at the file (backpressure), so it costs no more memory however much the
+ * container writes. Errors are v1 Status objects with the API server's and kubelet's
  * wording (see pod-logs.ts). The log directory is `podLogsDirectory` when given, else the engine's
  * configuration (GET /api/v1/node shows it).
  */
