@@ -7,28 +7,16 @@
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { authFetch } from '../api/auth.ts';
-import { buildReplay, ReplayFacts, type ReplayStore, replayOfTrace } from '../lib/replay.ts';
+import {
+  buildReplay,
+  type KubeletLogReplay,
+  ReplayFacts,
+  type ReplayStore,
+  replayOfTrace,
+} from '../lib/replay.ts';
 import { applyEvents, emptyTraceState, type TraceState } from '../lib/trace-store.ts';
 import { fileLines, type LineSource, serverLines } from './lines.ts';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
-
-/** What a replay of a kubelet log carries besides the trace (ReplayStore.log). */
-export interface KubeletLogReplay {
-  summary: ImportSummary;
-  lines: LineSource;
-  /** every event of every node, for switching nodes */
-  all: readonly TraceEvent[];
-  /** each node's trace, built while the events arrived (by `node`, '' for none) */
-  byNode?: ReadonlyMap<string, TraceState>;
-  /** each node's pods and node facts, gathered from the same events as they arrived */
-  facts?: ReadonlyMap<string, ReplayFacts>;
-  /** the node shown (null: the log names none) */
-  node: string | null;
-  /** the opened file, kept for Share; absent for a log read back from the server */
-  file?: Blob;
-  /** the server's id once shared (or when read from the server) */
-  sharedId?: string;
-}
 
 export interface ParsedLog {
   events: TraceEvent[];

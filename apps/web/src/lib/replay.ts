@@ -6,14 +6,37 @@
  * Pods are rebuilt from the events alone: every pod-scoped event names its pod ("namespace/name"); the
  * first one dates its creation (config.update ADD when present), the newest status.update gives its status,
  * a config.update DELETE its deletionTimestamp and REMOVE drops it. The trace carries no spec, so each
- * container is taken from the statuses (name and image), which is all the node and pod views print.
+ * container is taken from the statuses (name and image), which is all the node and pod views print. Where the
+ * trace states no full status (a kubelet log), core's pod-state reducer works the pods' and containers' states
+ * out of the events (lib/pod-facts.ts), each fact marked stated, inferred or unknown.
  * "Now" is frozen at the last event, so ages and the timeline's right edge stay where the trace ends.
  */
 import { type Container, type Pod, type PodList, type PodStatus, rfc3339 } from '@syncscope/core/api';
 import { defaultKubeletConfiguration, type NodeInfo } from '@syncscope/core/kubelet/configuration';
+import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
-import type { KubeletLogReplay } from '../kubelet-log/open.ts';
+import type { LineSource } from '../kubelet-log/lines.ts';
+import { podWithFacts } from './pod-facts.ts';
+import { PodStateReducer } from './pod-state-core.ts';
 import { DEFAULT_TRACE_LIMIT, fromEvents, type TraceState } from './trace-store.ts';
+
+/** What a replay of a kubelet log carries besides the trace (ReplayStore.log). */
+export interface KubeletLogReplay {
+  summary: ImportSummary;
+  lines: LineSource;
+  /** every event of every node, for switching nodes */
+  all: readonly TraceEvent[];
+  /** each node's trace, built while the events arrived (by `node`, '' for none) */
+  byNode?: ReadonlyMap<string, TraceState>;
+  /** each node's pods and node facts, gathered from the same events as they arrived */
+  facts?: ReadonlyMap<string, ReplayFacts>;
+  /** the node shown (null: the log names none) */
+  node: string | null;
+  /** the opened file, kept for Share; absent for a log read back from the server */
+  file?: Blob;
+  /** the server's id once shared (or when read from the server) */
+  sharedId?: string;
+}
 
 export interface ReplayStore {
   /** Distinguishes one import from the next in query keys. */
@@ -56,9 +79,12 @@ export class ReplayFacts {
   private mode: 'generic' | 'evented' = 'generic';
   private lastRelist: number | null = null;
   private lastIteration: number | null = null;
+  /** each pod's and container's state as the kubelet would report it, folded event by event */
+  private readonly state = new PodStateReducer();
 
   add(events: readonly TraceEvent[]): this {
     for (const ev of events) {
+      this.state.add(ev);
       if (ev.type === 'server.start') this.start = ev;
       else if (ev.type === 'runtime.state') this.runtimeState = ev;
       else if (ev.type === 'pleg.mode') this.mode = ev.mode;
@@ -102,7 +128,7 @@ export class ReplayFacts {
     const pods: Pod[] = [];
     for (const f of this.byUID.values()) {
       if (f.removed) continue;
-      pods.push({
+      const pod: Pod = {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: {
@@ -117,7 +143,10 @@ export class ReplayFacts {
           initContainers: containersOf(f.status?.initContainerStatuses),
         },
         ...(f.status ? { status: f.status } : {}),
-      });
+      };
+      // a log's pods get their status from the reducer (a log seldom states one), with each fact's provenance
+      const facts = this.state.snapshot(f.uid);
+      pods.push(facts ? podWithFacts(pod, facts, f.status) : pod);
     }
     return pods;
   }

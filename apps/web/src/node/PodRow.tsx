@@ -6,6 +6,7 @@
  */
 import { type Pod, printPod } from '@syncscope/core/api';
 import { memo } from 'react';
+import { type Cell, factClass, factsOf, rowCells } from '../lib/pod-facts.ts';
 import { routeHref } from '../lib/route.ts';
 import { statusTone } from './status-tone.ts';
 
@@ -27,6 +28,9 @@ export interface PodRowProps {
 
 export const PodRow = memo(function PodRow(p: PodRowProps) {
   const r = printPod(p.pod, p.now);
+  // a replay's pod: the reducer's facts (stated, inferred by a named rule, or unknown) instead of printPod's
+  const facts = factsOf(p.pod);
+  const cells = facts && rowCells(facts);
   const href = routeHref({ view: 'pod', namespace: r.namespace, name: r.name });
   return (
     <tr
@@ -44,9 +48,14 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
       <td className="pod-name" title={r.name}>
         {r.name}
       </td>
-      <td className="num">{r.ready}</td>
-      <td className={`status status-${statusTone(r.status)}`}>{r.status}</td>
-      <td className="num">{r.restarts}</td>
+      <FactCell className="num" printed={r.ready} cell={cells?.ready} testid="ready" />
+      <FactCell
+        className={`status status-${statusTone(cells ? cells.status.text : r.status)}`}
+        printed={r.status}
+        cell={cells?.status}
+        testid="status"
+      />
+      <FactCell className="num" printed={r.restarts} cell={cells?.restarts} testid="restarts" />
       <td className="num">{r.age}</td>
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: only stops the row's click from opening the pod */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
@@ -84,3 +93,28 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
     </tr>
   );
 });
+
+/** A cell of kubectl's string (live), or of a replay's fact with its provenance as the title. */
+function FactCell({
+  className,
+  printed,
+  cell,
+  testid,
+}: {
+  className: string;
+  printed: string;
+  cell: Cell | undefined;
+  testid: string;
+}) {
+  if (!cell) return <td className={className}>{printed}</td>;
+  return (
+    <td
+      className={`${className} ${factClass(cell.basis)}`}
+      title={cell.title}
+      data-basis={cell.basis}
+      data-testid={`cell-${testid}`}
+    >
+      {cell.text}
+    </td>
+  );
+}

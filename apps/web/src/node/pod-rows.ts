@@ -5,6 +5,7 @@
  * one sort per change of list or sort, and one linear scan per keystroke in the filter.
  */
 import { type Pod, printPod } from '@syncscope/core/api';
+import { factsOf, type RowCells, rowCells } from '../lib/pod-facts.ts';
 
 export type SortKey = 'namespace' | 'name' | 'ready' | 'status' | 'restarts' | 'age';
 type SortDir = 'asc' | 'desc';
@@ -23,7 +24,10 @@ export interface PodEntry {
   /** printPod's STATUS and READY when the list arrived (they do not depend on the clock) */
   status: string;
   ready: string;
+  /** RESTARTS as a number; −1 when a replay's trace does not show it */
   restarts: number;
+  /** a replay's pod: the cells as core's pod-state reducer worked them out, with their provenance */
+  cells?: RowCells;
   /** creation time, ms since epoch (0 when the pod has none) */
   created: number;
   /** the grace period a delete uses when none is given: the pod's terminationGracePeriodSeconds */
@@ -42,17 +46,21 @@ export function naturalCompare(a: string, b: string): number {
 export function podEntry(pod: Pod, now: number): PodEntry {
   const printed = printPod(pod, now);
   const created = pod.metadata.creationTimestamp ? Date.parse(pod.metadata.creationTimestamp) : 0;
+  const facts = factsOf(pod);
+  const cells = facts && rowCells(facts);
+  const status = cells ? (cells.status.basis === 'unknown' ? '' : cells.status.text) : printed.status;
   return {
     pod,
     namespace: printed.namespace,
     name: printed.name,
     uid: pod.metadata.uid ?? '',
-    status: printed.status,
-    ready: printed.ready,
-    restarts: Number.parseInt(printed.restarts, 10) || 0,
+    status,
+    ready: cells ? cells.ready.text : printed.ready,
+    restarts: cells ? cells.restartsN : Number.parseInt(printed.restarts, 10) || 0,
+    ...(cells ? { cells } : {}),
     created: Number.isNaN(created) ? 0 : created,
     graceS: pod.spec.terminationGracePeriodSeconds ?? 30,
-    haystack: `${printed.name}\n${printed.status}`.toLowerCase(),
+    haystack: `${printed.name}\n${status}`.toLowerCase(),
   };
 }
 

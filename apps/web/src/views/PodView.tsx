@@ -9,9 +9,13 @@ import { printPod } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { usePodTrace, useRecentTrace } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
+import { type Cell, factClass, factsOf, rowCells } from '../lib/pod-facts.ts';
+import { provenance } from '../lib/pod-state-core.ts';
 import type { TraceState } from '../lib/trace-store.ts';
 import { BackoffInspector } from '../pod/BackoffInspector.tsx';
+import { FactContainers } from '../pod/FactContainers.tsx';
 import { PodHistory } from '../pod/PodHistory.tsx';
+import { ReplayBackoff } from '../pod/ReplayBackoff.tsx';
 import { useKnownPod } from '../pod/use-known-pod.ts';
 import '../pod/pod.css';
 import { statusTone } from './NodeView.tsx';
@@ -89,6 +93,8 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
   const faults = useRecentTrace(selectFaults).data ?? [];
   const events = trace.data?.events ?? [];
   const pod = known.pod;
+  // a replay's pod: its state as core's pod-state reducer worked it out of the trace, with provenance
+  const facts = pod && factsOf(pod);
 
   return (
     <>
@@ -112,12 +118,13 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           {pod && (
             <section className="panel">
               <h2>Containers</h2>
-              <ContainersTable pod={pod} />
+              {facts ? <FactContainers facts={facts} /> : <ContainersTable pod={pod} />}
               <Conditions pod={pod} />
             </section>
           )}
         </div>
-        {pod && !known.gone && (
+        {facts && <ReplayBackoff facts={facts} />}
+        {pod && !facts && !known.gone && (
           <BackoffInspector
             namespace={namespace}
             name={name}
@@ -159,6 +166,9 @@ function Conditions({ pod }: { pod: Pod }) {
 
 function PodSummary({ pod, now }: { pod: Pod; now: number }) {
   const row = printPod(pod, now);
+  const facts = factsOf(pod);
+  const cells = facts && rowCells(facts);
+  const phase = facts?.phase;
   return (
     <section className="panel pod-summary">
       <h1 className="mono" data-testid="pod-title">
@@ -166,15 +176,29 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
       </h1>
       <dl className="facts">
         <dt>STATUS</dt>
-        <dd className={`mono status status-${statusTone(row.status)}`} data-testid="pod-status">
-          {row.status}
-        </dd>
+        <FactDd
+          className={`mono status status-${statusTone(cells ? cells.status.text : row.status)}`}
+          printed={row.status}
+          cell={cells?.status}
+          testid="pod-status"
+        />
         <dt>phase</dt>
-        <dd className="mono">{pod.status?.phase ?? ''}</dd>
+        <FactDd
+          className="mono"
+          printed={pod.status?.phase ?? ''}
+          cell={
+            phase && {
+              text: phase.basis === 'unknown' ? '—' : phase.value,
+              basis: phase.basis,
+              title: provenance(phase),
+            }
+          }
+          testid="pod-phase"
+        />
         <dt>READY</dt>
-        <dd className="mono">{row.ready}</dd>
+        <FactDd className="mono" printed={row.ready} cell={cells?.ready} testid="pod-ready" />
         <dt>RESTARTS</dt>
-        <dd className="mono">{row.restarts}</dd>
+        <FactDd className="mono" printed={row.restarts} cell={cells?.restarts} testid="pod-restarts" />
         <dt>AGE</dt>
         <dd className="mono">{row.age}</dd>
         <dt>UID</dt>
@@ -182,5 +206,35 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
       </dl>
       {pod.status?.message && <p className="sub">{pod.status.message}</p>}
     </section>
+  );
+}
+
+/** A fact of the summary: kubectl's string (live), or a replay's fact with its provenance as the title. */
+function FactDd({
+  className,
+  printed,
+  cell,
+  testid,
+}: {
+  className: string;
+  printed: string;
+  cell: Cell | undefined;
+  testid: string;
+}) {
+  if (!cell)
+    return (
+      <dd className={className} data-testid={testid}>
+        {printed}
+      </dd>
+    );
+  return (
+    <dd
+      className={`${className} ${factClass(cell.basis)}`}
+      title={cell.title}
+      data-basis={cell.basis}
+      data-testid={testid}
+    >
+      {cell.text}
+    </dd>
   );
 }

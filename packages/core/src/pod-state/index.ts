@@ -1,0 +1,19 @@
+/**
+ * Pod state from a trace (`@syncscope/core` and, browser-safe, this folder): PodStateReducer folds the
+ * engine's, an imported log's or an observer's events into each pod's and container's state as the kubelet
+ * would report it, each fact stated, inferred by a named rule, or unknown. See ./types.ts and ./reducer.ts.
+ */
+export { PodStateReducer } from './reducer.ts';
+export { exitReason, RULES } from './rules.ts';
+export { toContainerStatus } from './snapshot.ts';
+export type {
+  BackoffRungState,
+  BackoffState,
+  Basis,
+  ContainerSnapshot,
+  ContainerStateInfo,
+  Fact,
+  PodSnapshot,
+  Source,
+} from './types.ts';
+export { factValue, provenance } from './types.ts';

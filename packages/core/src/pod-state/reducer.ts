@@ -1,0 +1,191 @@
+/**
+ * PodStateReducer: folds any trace (the engine's, an imported kubelet log's, an observer's) into each pod's
+ * and container's state as the kubelet would report it, every fact with its provenance (./types.ts).
+ *
+ *   const r = new PodStateReducer();
+ *   for (const ev of events) r.add(ev);     // O(1) amortised per event
+ *   r.snapshot(uid)                          // the pod now; computed on demand, cached until its next event
+ *
+ * What each event says (the rules in ./rules.ts):
+ *   config.update   ADD (a pod REMOVEd and ADDed again starts over), DELETE (terminating), REMOVE
+ *   worker.*        a kill or a terminating worker: deaths from now on restart nothing
+ *   pleg.event      ContainerStarted / ContainerDied (with the exit code when the trace has it)
+ *   sync.result     StartContainer errors fill the reason cache (CrashLoopBackOff, ErrImagePull, …); a
+ *                   StartContainer that succeeded clears it
+ *   backoff         the window in force, and the name of the container whose death started it
+ *   runtime.call    a StopContainer of one named container: the next death in the pod is its own
+ *   probe.result    readiness
+ *   status.update   the kubelet's own status: stated facts, newer than anything inferred before it
+ * Browser-safe: no Node imports.
+ */
+import type { TraceEvent, TraceOf } from '../events/trace.ts';
+import { PodBackoffs } from './backoffs.ts';
+import { PodContainers } from './containers.ts';
+import type { PodFold } from './fold.ts';
+import { RULES } from './rules.ts';
+import { podSnapshot } from './snapshot.ts';
+import type { PodSnapshot, Source } from './types.ts';
+
+function sourceOf(ev: TraceEvent): Source {
+  return ev.origin ? { seq: ev.seq, line: ev.origin.line } : { seq: ev.seq };
+}
+
+export class PodStateReducer {
+  private readonly pods = new Map<string, PodFold>();
+  private asOf = 0;
+
+  /** Folds one event (events in seq order). */
+  add(ev: TraceEvent): void {
+    if (ev.time > this.asOf) this.asOf = ev.time;
+    const uid = 'podUID' in ev ? ev.podUID : undefined;
+    const name = 'pod' in ev ? ev.pod : undefined;
+    if (!uid || !name) return;
+    let p = this.pods.get(uid);
+    if (!p) {
+      p = {
+        uid,
+        pod: name,
+        removed: false,
+        containers: new PodContainers(),
+        backoffs: new PodBackoffs(),
+        seq: 0,
+      };
+      this.pods.set(uid, p);
+    }
+    if (ev.node !== undefined) p.node = ev.node;
+    p.seq = ev.seq;
+    p.cached = undefined;
+    this.fold(p, ev, sourceOf(ev));
+  }
+
+  addAll(events: Iterable<TraceEvent>): this {
+    for (const ev of events) this.add(ev);
+    return this;
+  }
+
+  private fold(p: PodFold, ev: TraceEvent, from: Source): void {
+    const c = p.containers;
+    switch (ev.type) {
+      case 'config.update':
+        if (ev.op === 'ADD') {
+          if (p.removed) {
+            // a static pod REMOVEd and ADDed again with its UID: a new life, new containers
+            p.containers = new PodContainers();
+            p.backoffs = new PodBackoffs();
+            p.status = undefined;
+          }
+          p.added ??= from;
+          p.removed = false;
+          p.deleted = undefined;
+          p.containers.terminating = false;
+        } else if (ev.op === 'DELETE') {
+          p.deleted ??= { at: ev.time, from };
+          c.terminating = true;
+        } else if (ev.op === 'REMOVE') {
+          p.removed = true;
+          c.terminating = true;
+        }
+        return;
+      case 'worker.update':
+        if (ev.updateType === 'SyncPodKill') c.terminating = true;
+        return;
+      case 'worker.state':
+        if (ev.to !== 'SyncPod') c.terminating = true;
+        return;
+      case 'pleg.event':
+        this.pleg(p, ev, from);
+        return;
+      case 'sync.result':
+        for (const a of ev.actions) {
+          if (a.action !== 'StartContainer') continue;
+          const slot = c.named(a.target, from, false);
+          slot.changed = ev.seq;
+          if (a.error) {
+            const rule = a.error === 'CrashLoopBackOff' ? RULES.crashLoop : RULES.syncError;
+            slot.reason = { reason: a.error, from, rule, ...(a.message ? { message: a.message } : {}) };
+          } else {
+            slot.reason = undefined;
+            p.backoffs.imageDone(a.target, ev.time, from);
+          }
+        }
+        return;
+      case 'backoff':
+        this.backoff(p, ev, from);
+        return;
+      case 'runtime.call':
+        if (ev.method === 'StopContainer' && ev.container && !ev.error) c.killed(ev.container, from);
+        return;
+      case 'probe.result':
+        if (ev.probe === 'Readiness' && ev.container && ev.result !== 'Unknown')
+          c.named(ev.container, from, false).readiness = { ready: ev.result === 'Success', from };
+        return;
+      case 'status.update': {
+        const st = ev.status;
+        p.status = {
+          from,
+          ...(st.phase ? { phase: st.phase } : {}),
+          ...(st.reason ? { reason: st.reason } : {}),
+        };
+        for (const cs of st.initContainerStatuses ?? []) c.stated(cs, true, from);
+        for (const cs of st.containerStatuses ?? []) c.stated(cs, false, from);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private pleg(p: PodFold, ev: TraceOf<'pleg.event'>, from: Source): void {
+    // the engine and the observer name every container in their PLEG events: an unnamed one is the sandbox
+    if (ev.containerName === undefined && !ev.origin) return;
+    const c = p.containers;
+    if (ev.event === 'ContainerStarted') {
+      const inst = c.started(ev.containerID, ev.time, from, ev.inferred === true, ev.containerName);
+      const name = inst.slot.name?.value;
+      if (name !== undefined) p.backoffs.started(name, ev.time, from);
+    } else if (ev.event === 'ContainerDied') {
+      c.died(ev.containerID, ev.time, from, ev.exitCode, ev.containerName);
+    }
+  }
+
+  private backoff(p: PodFold, ev: TraceOf<'backoff'>, from: Source): void {
+    const c = p.containers;
+    if (ev.kind === 'image') {
+      const slot = c.named(ev.container, from, false);
+      if (slot.reason?.reason !== 'ErrImagePull') {
+        slot.reason = { reason: 'ImagePullBackOff', from, rule: RULES.syncError };
+        slot.changed = ev.seq;
+      }
+      p.backoffs.add(ev, undefined);
+      return;
+    }
+    const slot = c.backoff(ev.container, from);
+    if (slot.cur?.died || !slot.cur) {
+      if (slot.reason?.reason !== 'CrashLoopBackOff') {
+        slot.reason = { reason: 'CrashLoopBackOff', from, rule: RULES.crashLoop };
+        slot.changed = ev.seq;
+      }
+    }
+    p.backoffs.add(ev, slot.cur);
+  }
+
+  /** The pod now (undefined when the trace never named it). Cached until the pod's next event. */
+  snapshot(uid: string): PodSnapshot | undefined {
+    const p = this.pods.get(uid);
+    if (!p) return undefined;
+    if (!p.cached || p.cached.asOf !== this.asOf) p.cached = podSnapshot(p, this.asOf);
+    return p.cached;
+  }
+
+  /** Every pod the trace named, in order of first appearance. */
+  snapshots(): PodSnapshot[] {
+    const out: PodSnapshot[] = [];
+    for (const uid of this.pods.keys()) out.push(this.snapshot(uid) as PodSnapshot);
+    return out;
+  }
+
+  /** The time of the last event folded: the trace's "now". */
+  get now(): number {
+    return this.asOf;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The kubelet's rules the reducer infers by, in words: what an `inferred` fact's `rule` says. Each names the
+ * kubelet code it follows (kubelet v1.32; kubectl's printPod for the STATUS word).
+ */
+export const RULES = {
+  running: 'a ContainerStarted PLEG event: the runtime reports the container running',
+  terminated:
+    'a ContainerDied PLEG event: the container exited; its reason from the exit code as the runtime gives it (0 Completed, else Error)',
+  startedBeforeDeath:
+    'the log shows the container dying without a start: it ran between two relists (an inferred ContainerStarted)',
+  lastState:
+    "the previous instance's termination becomes LastTerminationState (convertToAPIContainerStatuses)",
+  restartCount:
+    'restart count = starts after the first (each start writes restartCount+1 on the new instance)',
+  restartPair:
+    'a start after a death in the pod restarts the dead container (the kubelet starts a container again only after it died)',
+  restartsSinceStatus: "restart count = the last stated status's count + starts since",
+  crashLoop:
+    'CrashLoopBackOff from a back-off line: the StartContainer error the reason cache holds until the next start (Waiting reason)',
+  syncError:
+    "the sync's StartContainer error, held by the reason cache until the next start, is the Waiting reason",
+  reasonCleared: "a successful StartContainer clears the reason cache: the runtime's state shows again",
+  backoffName:
+    'the back-off line (or a kill, or a sync error) names the container whose death or start the log gives only by ID',
+  notReady: 'a container that is not running is not ready',
+  readiness: "ready from the container's latest readiness probe result",
+  phaseRunning:
+    'getPhase: a container running (or restarting under restartPolicy Always) makes the pod Running',
+  phasePending: 'getPhase: a pod the kubelet added whose containers have not started is Pending',
+  creating:
+    "a pod added whose containers have not started: each waits as ContainerCreating (convertToAPIContainerStatuses' default; PodInitializing if it has init containers, which a log does not show)",
+  noStartYet: 'no container of the pod has started since it was added: no restarts',
+  statusWord: "kubectl's printPod over the container states",
+  terminating:
+    'kubectl prints Terminating for a pod with a deletionTimestamp (a DELETE) not yet Succeeded/Failed',
+  readyCount: "kubectl's READY: running and ready containers of all the status lists",
+} as const;
+
+/** The terminated reason a runtime gives an exit code (containerd and CRI-O: 0 Completed, else Error). */
+export function exitReason(exitCode: number | undefined): string | undefined {
+  if (exitCode === undefined) return undefined;
+  return exitCode === 0 ? 'Completed' : 'Error';
+}
+
+/** Waiting reasons that come from a failed StartContainer (the reason cache) and keep a container waiting. */
+export const START_ERRORS: ReadonlySet<string> = new Set([
+  'CrashLoopBackOff',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'ErrImageNeverPull',
+  'InvalidImageName',
+  'ImageInspectError',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+  'PreStartHookError',
+  'PostStartHookError',
+]);
