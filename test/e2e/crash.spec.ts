@@ -150,7 +150,9 @@ describe('kill -9', () => {
 
 describe.skipIf(!isRoot)('a data dir that refuses writes', () => {
   it(
-    rootOnly('answers 507 to a create on a full disk, lets a delete through, and takes writes again once there is space'),
+    rootOnly(
+      'answers 507 to a create on a full disk, lets a delete through, and takes writes again once there is space',
+    ),
     async () => {
       const dataDir = await tmpfs('2m');
       const one = await startServer(dataDir, cleanups);

@@ -4,7 +4,7 @@
  * value other than undefined or false, and that value is returned. A check that throws counts as "not yet".
  * Waits on an engine in the test's own process use waitOnTrace (wait-trace.ts) instead.
  */
-export const WAIT_MS = 30_000;
+const WAIT_MS = 30_000;
 
 export async function until<T>(
   what: string,

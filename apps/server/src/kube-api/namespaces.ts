@@ -15,8 +15,6 @@ import type { Namespace } from './namespace-object.ts';
 import { notFoundOf, sendList, sendObject } from './respond.ts';
 import { namespacePrinter } from './table/nodes.ts';
 
-export type { Namespace } from './namespace-object.ts';
-
 /** The namespaces of `pods`, plus default, by name. */
 function namespacesOf(pods: readonly Pod[], startedAt: number, resourceVersion: string): Namespace[] {
   const oldest = new Map<string, string>([['default', rfc3339(startedAt)]]);

@@ -19,7 +19,6 @@ import { type FSWatcher, watch } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { type Clock, RealClock, type Timer } from '@syncscope/core/clock';
-import type { TraceEvent } from '@syncscope/core/trace';
 import type { FollowState, FollowStats, LogFollower, LogFollowerOptions } from './follow-types.ts';
 import { startJournalFollower } from './journal-follow.ts';
 import { LogFeed } from './log-feed.ts';

@@ -78,7 +78,7 @@ export function newLineState(): LineState {
  * segment before it had one); -1 for a damaged line (a checksum that does not match, or none where one is
  * due). With `verify` false only the checksum's shape is looked at, not its value.
  */
-export function recordBody(buf: Buffer, start: number, end: number, state: LineState, verify = true): number {
+function recordBody(buf: Buffer, start: number, end: number, state: LineState, verify = true): number {
   const tail = end - CRC_TAIL_BYTES;
   if (tail <= start || buf[end - 1] !== 0x7d || !hasCrcKey(buf, tail)) return state.checksummed ? -1 : end;
   state.checksummed = true;

@@ -43,7 +43,7 @@ export interface Slot {
 }
 
 /** A runtime container ID without its `runtime://` scheme, as PLEG events carry it. */
-export function bareID(id: string): string {
+function bareID(id: string): string {
   const i = id.indexOf('://');
   return i >= 0 ? id.slice(i + 3) : id;
 }

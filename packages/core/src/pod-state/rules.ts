@@ -41,18 +41,3 @@ export function exitReason(exitCode: number | undefined): string | undefined {
   if (exitCode === undefined) return undefined;
   return exitCode === 0 ? 'Completed' : 'Error';
 }
-
-/** Waiting reasons that come from a failed StartContainer (the reason cache) and keep a container waiting. */
-export const START_ERRORS: ReadonlySet<string> = new Set([
-  'CrashLoopBackOff',
-  'ImagePullBackOff',
-  'ErrImagePull',
-  'ErrImageNeverPull',
-  'InvalidImageName',
-  'ImageInspectError',
-  'CreateContainerConfigError',
-  'CreateContainerError',
-  'RunContainerError',
-  'PreStartHookError',
-  'PostStartHookError',
-]);

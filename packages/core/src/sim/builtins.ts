@@ -1,7 +1,7 @@
 import { basename, type Proc, resolveExecutable, ShellExit, type Stdio } from './process.ts';
 
 /** What a builtin may touch of the shell it runs in (interpreter.ts's Shell is one). */
-export interface Shell {
+interface Shell {
   readonly proc: Proc;
   readonly vars: Map<string, string>;
   readonly status: number;
