@@ -137,7 +137,9 @@ export function limitConnections(
     byPeer.set(peerOf(socket), socket);
     socket.once('close', () => release(socket));
   });
-  const served = (req: { socket: Socket }) => {
+  // an in-process request (fastify's inject, injectWS) has no socket of its own: nothing was counted
+  const served = (req: { socket?: Socket }) => {
+    if (!req.socket) return;
     const socket = counted.has(req.socket) ? req.socket : byPeer.get(peerOf(req.socket));
     const key = socket && counted.get(socket);
     if (!socket || key === undefined) return;
