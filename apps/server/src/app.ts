@@ -36,6 +36,7 @@ import {
 import { type Clock, RealClock } from '@syncscope/core/clock';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
+import { ContainerLogManager } from '@syncscope/core/kubelet/logs';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Example, loadExamples } from './examples.ts';
@@ -60,7 +61,7 @@ import { KubeletMetrics } from './metrics.ts';
 import type { OtlpConfig } from './otel/config.ts';
 import { attachOtlp } from './otel/exporter.ts';
 import type { SimControl } from './sim-control.ts';
-import { linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
+import { describeDown, linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
 import { type DataDirLock, recordListening, withDataDirLock } from './store/lock.ts';
 import type { PodStore } from './store/pod-store.ts';
 
@@ -98,6 +99,8 @@ export interface ServerOptions {
   limits?: HttpOptions['limits'];
   /** Export the trace as OpenTelemetry spans (--otlp-endpoint; otel/). */
   otlp?: OtlpConfig;
+  /** Imported logs kept at most (--imports-max-count, --imports-max-bytes). */
+  importsQuota?: HttpOptions['importsQuota'];
 }
 
 export interface AppOptions extends ServerOptions {
@@ -131,6 +134,8 @@ export interface BuiltApp {
   lock: DataDirLock;
   clock: Clock;
   simulated: boolean;
+  /** The simulated node process (absent with a real runtime or an in-process `sim`). */
+  simNode?: SimNodeLink;
   runtimeEndpoint: string;
   close(): Promise<void>;
 }
@@ -171,7 +176,12 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
         throw new Error(
           'the simulated node process runs on real time: pass a RealClock, or an in-process `sim`',
         );
-      node = await linkSimNode({ dataDir: opts.dataDir, idleStopMs: opts.simIdleStopMs, warn });
+      node = await linkSimNode({
+        dataDir: opts.dataDir,
+        idleStopMs: opts.simIdleStopMs,
+        clockState: () => clock.state,
+        warn,
+      });
       // one time for both processes: an adopted node may run sped up, and ahead of the wall clock
       clock.setState(node.info.clock);
       endpoint = node.info.endpoint;
@@ -197,6 +207,10 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     simulated,
     ...(netProber ? { netProber } : {}),
   });
+  // A node process that dies is respawned by the link; the kubelet sees it go and come back at its next
+  // runtime check: ask at once rather than within runtimeUpPeriodMs (the Node NotReady, /readyz 503).
+  const unwatchNode = node?.onChange(() => void engine.updateRuntimeUp());
+  const logManager = containerLogManager(engine.config, cri, clock, warn);
   const metrics = new KubeletMetrics(trace, engine, history.journal);
   const otlp = attachOtlp(trace, opts.otlp, {
     nodeName: { ...defaultKubeletConfiguration, ...config }.nodeName,
@@ -223,7 +237,10 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
 
   const app = await createHttpApp({
     engine: api,
-    health: () => storeHealth(store, persistence) ?? traceHealth(history.failures),
+    health: () =>
+      storeHealth(store, persistence) ??
+      traceHealth(history.failures) ??
+      (node && !node.state.up ? `degraded: ${describeDown(node.state)}` : undefined),
     trace: history,
     clock,
     token: opts.token,
@@ -234,6 +251,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     logger: opts.logger,
     podLogsDirectory: config.podLogsDirectory,
     importsDir: join(opts.dataDir, 'imports'),
+    importsQuota: opts.importsQuota,
     metrics,
     limits: opts.limits,
     sim: simControl,
@@ -256,6 +274,7 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
   }
   recordListening(app.server, lock, warn);
   engine.start();
+  logManager.start();
 
   let closed: Promise<void> | undefined;
   const close = () => {
@@ -263,7 +282,8 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     const step = SHUTDOWN_TIMEOUT_MS / 5;
     closed ??= (async () => {
       await within(app.close(), step);
-      await within(engine.stop(), step);
+      unwatchNode?.();
+      await within(Promise.all([engine.stop(), logManager.stop()]), step);
       const exported = within(otlp.close(), step);
       cri.close();
       await node?.close(step);
@@ -289,9 +309,47 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
     lock,
     clock,
     simulated,
+    ...(node ? { simNode: node } : {}),
     runtimeEndpoint: endpoint,
     close,
   };
+}
+
+/**
+ * The kubelet's container log manager on this server's runtime (kubelet.go starts it in Run): the logs of
+ * the running containers it created are rotated at containerLogMaxSizeBytes. A failure is warned once until
+ * the next round without it (a runtime that is down would say the same every 10 s).
+ */
+function containerLogManager(
+  config: KubeletConfiguration,
+  cri: RemoteRuntime,
+  clock: Clock,
+  warn: (msg: string) => void,
+): ContainerLogManager {
+  let said = new Set<string>();
+  let saying = new Set<string>();
+  const manager = new ContainerLogManager({
+    runtime: {
+      listContainers: async (f) => {
+        // a round begins: what the last one said and this one does not is over
+        said = saying;
+        saying = new Set();
+        return cri.listContainers(f);
+      },
+      containerStatus: (id) => cri.containerStatus(id),
+      reopenContainerLog: (id) => cri.reopenContainerLog(id),
+    },
+    clock,
+    policy: { maxSize: config.containerLogMaxSizeBytes, maxFiles: config.containerLogMaxFiles },
+    monitorIntervalMs: config.containerLogMonitorIntervalMs,
+    ownershipLabel: config.ownershipLabel,
+    onError: (message, err) => {
+      const line = `container log manager: ${message}: ${err instanceof Error ? err.message : String(err)}`;
+      saying.add(line);
+      if (!said.has(line)) warn(line);
+    },
+  });
+  return manager;
 }
 
 function manifestNamespace(v: unknown): string {

@@ -19,7 +19,7 @@ import kubeApi from './kube-api/index.ts';
 import watchRoutes from './kube-api/watch-routes.ts';
 import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
-import importsRoutes from './routes/imports.ts';
+import importsRoutes, { type ImportsOptions } from './routes/imports.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';
 import nodeRoutes from './routes/node.ts';
@@ -52,6 +52,8 @@ export interface HttpOptions extends ContextOptions {
   sim?: SimControl;
   /** `<data-dir>/imports`: where POST /api/v1/imports keeps logs (routes/imports.ts); none without it. */
   importsDir?: string;
+  /** The imports kept at most (routes/imports.ts); default DEFAULT_IMPORT_QUOTA. */
+  importsQuota?: ImportsOptions['quota'];
   /** Made by buildApp before the engine starts so no event is missed; otherwise made here. */
   metrics?: KubeletMetrics;
   /** What /healthz says instead of `ok` (e.g. the pod store refusing writes); undefined when healthy. */
@@ -149,7 +151,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(metricsRoutes, { metrics: opts.metrics });
   await app.register(traceRoutes);
   await app.register(traceStream, opts.limits ?? {});
-  await app.register(importsRoutes, { dir: opts.importsDir });
+  await app.register(importsRoutes, { dir: opts.importsDir, quota: opts.importsQuota });
   await app.register(nodeRoutes, { examples: opts.examples, health: opts.health });
   await app.register(web, { webRoot: opts.webRoot });
   for (const [url, { methods, routes }] of [...served]) {

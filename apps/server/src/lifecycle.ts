@@ -4,7 +4,8 @@
  * Pods: the PodStore plays the API server's part, and a change is acknowledged only once it is on disk.
  * The API's writes (a POST, a PUT or PATCH, a DELETE, a startup example) go through durableEngine: the pod as it will be
  * is stored first and handed to the engine only after the write returned; when the disk refuses, the
- * request fails with a 507/503 Status and the engine never sees the change. The engine's own changes (the
+ * request fails with a 507/503 Status and the engine never sees the change; but a DELETE on a full disk
+ * goes on (deleting frees space), its record removed rather than rewritten. The engine's own changes (the
  * final REMOVE of a deleted pod whose worker finished, any UPDATE) are written after the fact by
  * persistPods, which follows the `config.update` trace events: they are recorded synchronously inside
  * PodConfig, after its map has changed, so `podConfig.get(uid)` is the new object. The API's changes come
@@ -110,7 +111,22 @@ export function durableEngine(engine: DurableTarget, store: PodStore, clock: Pas
       const deleted = old && gracefulDeletion(old, gracePeriodSeconds, now, phase);
       // grace 0 ends in a REMOVE at once, which persistPods writes through; the deleted pod is stored
       // first all the same, so an acknowledged delete is never undone by a crash in between
-      if (deleted) stored(() => store.put(deleted));
+      if (deleted) {
+        try {
+          store.put(deleted);
+        } catch (err) {
+          if (!(err instanceof StoreWriteError)) throw err;
+          // A delete frees space: a full disk never refuses one. The pod's record is removed instead (an
+          // unlink needs no room), so the delete holds across a crash too (the containers left are orphans
+          // that housekeeping stops); any other refusal (read-only, I/O error) is the 503 as for a create.
+          if (storeFailureStatus(err).code !== 507) throw new StatusError(storeFailureStatus(err));
+          try {
+            store.remove(uid);
+          } catch {
+            // still the engine's to finish: persistPods retries the record with the next change
+          }
+        }
+      }
       engine.deletePod(uid, gracePeriodSeconds, now);
     },
     getPods: () => engine.getPods(),

@@ -15,8 +15,9 @@ import { defaultKubeletConfiguration, type KubeletConfiguration } from '@syncsco
 import { parse as parseYaml } from 'yaml';
 import { MIN_TOKEN_LENGTH } from './access.ts';
 import { buildApp, handleShutdownSignals } from './app.ts';
-import { checkDataDir } from './data-dir.ts';
+import { checkDataDir, startFailure } from './data-dir.ts';
 import { isLoopbackAddress } from './hosts.ts';
+import { DEFAULT_IMPORT_QUOTA } from './imports/store.ts';
 import { closeTls, ensureServingCert, listenTls } from './kube-api/kube-tls.ts';
 import { clientURL, writeKubeconfig } from './kube-api/kubeconfig.ts';
 import { buildObserveApp } from './observe/app.ts';
@@ -50,6 +51,14 @@ Options (each also from the environment):
                               default 0 = any free port)
   --max-pods <n>              pods the node admits; past it a new pod is rejected (Failed, OutOfpods)
                               (MAX_PODS, default 110, the kubelet's)
+  --container-log-max-size <q>  a running container's log is rotated at this size, bytes or 10Mi, 500Ki, 1Gi
+                              (CONTAINER_LOG_MAX_SIZE, default 10Mi, the kubelet's)
+  --container-log-max-files <n>  log files kept per container, the live one included, >= 2
+                              (CONTAINER_LOG_MAX_FILES, default 5, the kubelet's)
+  --imports-max-count <n>     imported logs kept at most; one more is refused (403 exceeded quota)
+                              (IMPORTS_MAX_COUNT, default 100)
+  --imports-max-bytes <q>     bytes the imported logs keep on disk in all (their logs and traces), bytes or
+                              512Mi, 2Gi; an import past it is refused (IMPORTS_MAX_BYTES, default 1Gi)
   --config <file>             engine constants, YAML or JSON, with the names GET /api/v1/node shows
                               (e.g. {maxContainerBackOffMs: 60000}) (KUBELET_CONFIG)
   --observe                   watch the node's own kubelet, read-only: needs --runtime-endpoint; no pods are
@@ -66,6 +75,15 @@ Options (each also from the environment):
                               OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES)
   -h, --help                  this text
 `;
+
+/** A byte count as the kubelet's quantities write it: 1048576, 1024Ki, 10Mi, 1Gi (or K, M, G: powers of 1000). */
+function parseByteQuantity(text: string): number | undefined {
+  const m = /^(\d{1,15})(Ki|Mi|Gi|K|M|G)?$/.exec(text);
+  if (!m) return undefined;
+  const unit = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, K: 1e3, M: 1e6, G: 1e9 }[m[2] ?? ''] ?? 1;
+  const n = Number(m[1]) * unit;
+  return Number.isSafeInteger(n) ? n : undefined;
+}
 
 function fail(message: string): never {
   process.stderr.write(`syncscope: ${message}\n`);
@@ -85,6 +103,10 @@ async function main(): Promise<void> {
     'journal-max-bytes': { type: 'string' },
     'journal-flush-ms': { type: 'string' },
     'max-pods': { type: 'string' },
+    'container-log-max-size': { type: 'string' },
+    'container-log-max-files': { type: 'string' },
+    'imports-max-count': { type: 'string' },
+    'imports-max-bytes': { type: 'string' },
     'node-name': { type: 'string' },
     'kube-tls-port': { type: 'string' },
     config: { type: 'string' },
@@ -139,6 +161,30 @@ async function main(): Promise<void> {
       fail(`--max-pods must be a whole number >= 0, got ${maxPodsText}`);
     config = { ...config, maxPods: Number(maxPodsText) };
   }
+  const logSizeText = v['container-log-max-size'] ?? (env.CONTAINER_LOG_MAX_SIZE || undefined);
+  if (logSizeText !== undefined) {
+    const size = parseByteQuantity(logSizeText);
+    if (size === undefined)
+      fail(`--container-log-max-size must be a size like 10Mi, 500Ki or 1048576, got ${logSizeText}`);
+    config = { ...config, containerLogMaxSizeBytes: size };
+  }
+  const logFilesText = v['container-log-max-files'] ?? (env.CONTAINER_LOG_MAX_FILES || undefined);
+  if (logFilesText !== undefined) {
+    if (!/^\d{1,6}$/.test(logFilesText) || Number(logFilesText) < 2)
+      fail(`--container-log-max-files must be a whole number >= 2, got ${logFilesText}`);
+    config = { ...config, containerLogMaxFiles: Number(logFilesText) };
+  }
+  const importsCountText = v['imports-max-count'] ?? (env.IMPORTS_MAX_COUNT || undefined);
+  if (importsCountText !== undefined && !/^\d{1,9}$/.test(importsCountText))
+    fail(`--imports-max-count must be a whole number >= 0, got ${importsCountText}`);
+  const importsBytesText = v['imports-max-bytes'] ?? (env.IMPORTS_MAX_BYTES || undefined);
+  const importsBytes = importsBytesText === undefined ? undefined : parseByteQuantity(importsBytesText);
+  if (importsBytesText !== undefined && importsBytes === undefined)
+    fail(`--imports-max-bytes must be a size like 1Gi, 512Mi or 1073741824, got ${importsBytesText}`);
+  const importsQuota = {
+    maxCount: importsCountText === undefined ? DEFAULT_IMPORT_QUOTA.maxCount : Number(importsCountText),
+    maxBytes: importsBytes ?? DEFAULT_IMPORT_QUOTA.maxBytes,
+  };
   const tlsPortText = v['kube-tls-port'] ?? (env.KUBE_TLS_PORT || '0');
   if (!/^\d+$/.test(tlsPortText) || Number(tlsPortText) > 65535)
     fail(`--kube-tls-port must be 0..65535, got ${tlsPortText}`);
@@ -222,12 +268,12 @@ async function main(): Promise<void> {
       ? { kubeletLog: kubeletJournal ? { journal: true } : { file: resolve(kubeletLogFile as string) } }
       : {}),
     kubeletLogV,
+    importsQuota,
     ...(otlp ? { otlp } : {}),
     logger: { level: env.LOG_LEVEL ?? 'warn' },
   }).catch(async (e: unknown) => {
-    if (!(e instanceof DataDirInUseError)) throw e;
     await ctd?.stop();
-    process.stderr.write(`syncscope: ${e.message}\n`);
+    process.stderr.write(`syncscope: ${e instanceof DataDirInUseError ? e.message : startFailure(e)}\n`);
     process.exit(1);
   });
   let tls: Awaited<ReturnType<typeof listenTls>> | undefined;
@@ -302,6 +348,6 @@ function readKubeletConfig(file: string): Partial<KubeletConfiguration> {
 }
 
 main().catch((e) => {
-  process.stderr.write(`syncscope: ${(e as Error).stack ?? String(e)}\n`);
+  process.stderr.write(`syncscope: ${startFailure(e)}\n`);
   process.exit(1);
 });

@@ -6,23 +6,27 @@
  *
  * writeImport streams the body (inflated first when it is gzip, a rotated `kubelet.log.1.gz`, and made UTF-8 when
  * it is UTF-16 with a byte-order mark, as Windows PowerShell saves text; log.txt keeps the UTF-8 text) through the
- * core parser: each chunk is written to log.txt, fed to the parser,
- * and the events it released are written before the next chunk is read, so neither the text nor the events
- * are ever held whole. Everything is written under `.tmp-<id>`, fsynced, then renamed into place and the
+ * core parser, which runs on a worker thread (parse-thread.ts: a slow parse never holds the event loop): each
+ * chunk is written to log.txt while the worker parses it, and the events it released are written before the
+ * next chunk is read, so neither the text nor the events are ever held whole. The store's quota
+ * (ImportQuota) is checked before the body is read, as it grows, and once it is whole. Everything is written under `.tmp-<id>`, fsynced, then renamed into place and the
  * directory fsynced: an import the server acknowledged is on disk, and one cut short leaves nothing a list shows.
  *
  * Ids are 22 characters of base64url (128 random bits); isImportId is the only way a path is made from one.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { asUtf8, type ImportSummary, KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { asUtf8, type ImportSummary } from '@syncscope/core/kubelet-log';
 import { maybeGunzip } from '../gzip-input.ts';
 import { StoreWriteError } from '../store/write-error.ts';
+import { type ParseAnswer, ParsePool } from './parse-thread.ts';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const INDEX_EVERY = 1024;
+/** How far the reading of a body may run ahead of its parse (the chunks wait in the parse thread's queue). */
+const MAX_PARSE_BEHIND = 4 * 1024 * 1024;
 /** The longest line /log answers; the rest is cut. */
 const MAX_LINE_BYTES = 16 * 1024;
 
@@ -87,14 +91,66 @@ async function writeJson(path: string, value: unknown): Promise<void> {
   }
 }
 
-export class ImportStore {
-  constructor(readonly dir: string) {}
+/**
+ * How much the store keeps: at most maxCount imports and maxBytes on disk in all (the log, its trace and
+ * index). An import past either is refused (QuotaExceeded: 403 Forbidden, as the API server refuses an object
+ * past a ResourceQuota), never made room for by deleting an older one: a shared link stays valid until its
+ * import is deleted by hand.
+ */
+export interface ImportQuota {
+  maxCount: number;
+  maxBytes: number;
+}
 
-  /** Creates the directory and drops what an interrupted import left. Called once before serving. */
+export const DEFAULT_IMPORT_QUOTA: ImportQuota = { maxCount: 100, maxBytes: 1024 * 1024 * 1024 };
+
+/** An import the quota does not allow; nothing is kept. The message is the API server's quota refusal. */
+export class QuotaExceeded extends Error {
+  constructor(
+    readonly resource: 'count' | 'bytes',
+    name: string,
+    readonly requested: number,
+    readonly used: number,
+    readonly limited: number,
+  ) {
+    const flag = resource === 'count' ? '--imports-max-count' : '--imports-max-bytes';
+    super(
+      `imports "${name}" is forbidden: exceeded quota: imports, requested: ${resource}=${requested}, ` +
+        `used: ${resource}=${used}, limited: ${resource}=${limited} (${flag}; delete an import to make room)`,
+    );
+  }
+}
+
+/** Bytes of the files directly in `dir`. */
+async function dirBytes(dir: string): Promise<number> {
+  let sum = 0;
+  for (const name of await readdir(dir)) sum += (await stat(join(dir, name))).size;
+  return sum;
+}
+
+export class ImportStore {
+  private readonly used = { count: 0, bytes: 0 };
+  private readonly sizes = new Map<string, number>();
+  /** imports being written now: each counts against maxCount already */
+  private writing = 0;
+  private readonly parsers = new ParsePool(INDEX_EVERY);
+
+  constructor(
+    readonly dir: string,
+    readonly quota?: ImportQuota,
+  ) {}
+
+  /** Creates the directory, drops what an interrupted import left, counts what is kept. Called once before serving. */
   async init(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     for (const name of await readdir(this.dir)) {
       if (name.startsWith('.tmp-')) await rm(join(this.dir, name), { recursive: true, force: true });
+      else if (isImportId(name)) {
+        const bytes = await dirBytes(join(this.dir, name)).catch(() => 0);
+        this.sizes.set(name, bytes);
+        this.used.count++;
+        this.used.bytes += bytes;
+      }
     }
   }
 
@@ -103,54 +159,83 @@ export class ImportStore {
    * read-only, I/O error) rejects with a StoreWriteError naming the file; like every other failure it leaves
    * nothing behind.
    */
-  async write(body: AsyncIterable<Buffer | string>, name: string): Promise<ImportMeta> {
+  async write(
+    body: AsyncIterable<Buffer | string>,
+    name: string,
+    expectedBytes?: number,
+  ): Promise<ImportMeta> {
+    const { quota, used } = this;
+    if (quota && used.count + this.writing >= quota.maxCount)
+      throw new QuotaExceeded('count', name, 1, used.count + this.writing, quota.maxCount);
+    if (quota && expectedBytes !== undefined && used.bytes + expectedBytes > quota.maxBytes)
+      throw new QuotaExceeded('bytes', name, expectedBytes, used.bytes, quota.maxBytes);
     const id = randomBytes(16).toString('base64url');
     const tmp = join(this.dir, `.tmp-${id}`);
     const logPath = join(tmp, 'log.txt');
     const tracePath = join(tmp, 'trace.ndjson');
     let log: FileHandle | undefined;
     let trace: FileHandle | undefined;
+    let done = false;
+    const parser = this.parsers.acquire();
+    this.writing++;
     try {
       await disk(tmp, () => mkdir(tmp));
       log = await disk(logPath, () => open(logPath, 'w'));
       trace = await disk(tracePath, () => open(tracePath, 'w'));
       const index: ImportIndex = { eventOffsets: [], lineOffsets: [0] };
-      let out: string[] = [];
       let traceBytes = 0;
-      let events = 0;
-      const parser = new KubeletLogParser({
-        onEvent: (ev) => {
-          if (events % INDEX_EVERY === 0) index.eventOffsets.push(traceBytes);
-          events++;
-          const line = `${JSON.stringify(ev)}\n`;
-          traceBytes += Buffer.byteLength(line);
-          out.push(line);
-        },
-      });
-      const flush = async (fh: FileHandle) => {
-        if (out.length === 0) return;
-        const text = out.join('');
-        out = [];
-        await disk(tracePath, () => fh.write(text));
+      const took = async (a: ParseAnswer, fh: FileHandle) => {
+        // the worker counts the offsets from the trace's first byte
+        for (const o of a.offsets) index.eventOffsets.push(o);
+        if (a.bytes.length > 0) await disk(tracePath, () => fh.write(a.bytes));
+        traceBytes += a.bytes.length;
       };
-      const decoder = new TextDecoder('utf-8');
       let size = 0;
       let lines = 1;
+      const behind: { answer: Promise<ParseAnswer>; bytes: number; done: boolean }[] = [];
+      let unparsed = 0;
       for await (const chunk of asUtf8(maybeGunzip(body))) {
         if (size + chunk.length > MAX_IMPORT_BYTES) throw new TooLarge();
+        if (quota && used.bytes + size + chunk.length + traceBytes > quota.maxBytes)
+          throw new QuotaExceeded(
+            'bytes',
+            name,
+            size + chunk.length + traceBytes,
+            used.bytes,
+            quota.maxBytes,
+          );
         for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) {
           if (lines % INDEX_EVERY === 0) index.lineOffsets.push(size + i + 1);
           lines++;
         }
         size += chunk.length;
         const fh = log;
+        // the body is read at the network's pace (the request must arrive within its timeout) and the parse
+        // follows on its thread; only past MAX_PARSE_BEHIND bytes unparsed does the reading wait for it
+        const entry = { answer: parser.feed(chunk), bytes: chunk.length, done: false };
+        // awaited below, or the import failed first
+        entry.answer.then(
+          () => {
+            entry.done = true;
+          },
+          () => {
+            entry.done = true;
+          },
+        );
+        behind.push(entry);
+        unparsed += chunk.length;
         await disk(logPath, () => fh.write(chunk));
-        parser.feed(decoder.decode(chunk, { stream: true }));
-        await flush(trace);
+        while (unparsed > MAX_PARSE_BEHIND || behind[0]?.done) {
+          const next = behind.shift();
+          if (!next) break;
+          unparsed -= next.bytes;
+          await took(await next.answer, trace);
+        }
       }
-      parser.feed(decoder.decode());
-      const summary = parser.end();
-      await flush(trace);
+      for (const next of behind.splice(0)) await took(await next.answer, trace);
+      const last = await parser.end();
+      await took(last, trace);
+      const summary = last.summary;
       if (summary.events === 0) throw new NoKubeletLines(`no kubelet lines in ${summary.lines} lines`);
       const [l, t] = [log, trace];
       await disk(logPath, () => l.sync());
@@ -170,17 +255,38 @@ export class ImportStore {
       };
       await writeJson(join(tmp, 'index.json'), index);
       await writeJson(join(tmp, 'meta.json'), meta);
+      const stored = await dirBytes(tmp);
+      if (quota && used.bytes + stored > quota.maxBytes)
+        throw new QuotaExceeded('bytes', name, stored, used.bytes, quota.maxBytes);
       await disk(tmp, () => syncDir(tmp));
       await disk(this.dir, () => rename(tmp, join(this.dir, id)));
       await disk(this.dir, () => syncDir(this.dir));
+      done = true;
+      used.count++;
+      used.bytes += stored;
+      this.sizes.set(id, stored);
       return meta;
     } catch (e) {
       await rm(tmp, { recursive: true, force: true });
       throw e;
     } finally {
+      this.writing--;
+      // a thread still parsing an import cut short is not given back (its answer would reach the next one)
+      if (done) this.parsers.release(parser);
+      else await parser.close();
       await log?.close().catch(() => {});
       await trace?.close().catch(() => {});
     }
+  }
+
+  /** Ends the idle parse thread (the server is closing). */
+  async close(): Promise<void> {
+    await this.parsers.close();
+  }
+
+  /** What the kept imports hold now: their number and their bytes on disk. */
+  usage(): { count: number; bytes: number } {
+    return { ...this.used };
   }
 
   /** The meta of every import, oldest first. */
@@ -243,6 +349,12 @@ export class ImportStore {
     if (!(await this.meta(id))) return false;
     await rm(join(this.dir, id), { recursive: true, force: true });
     await syncDir(this.dir);
+    const bytes = this.sizes.get(id);
+    if (bytes !== undefined) {
+      this.sizes.delete(id);
+      this.used.count--;
+      this.used.bytes -= bytes;
+    }
     return true;
   }
 }

@@ -6,7 +6,8 @@
  *                   Kubernetes resources and are not listed.
  *   GET /apis       APIGroupList: no group
  *   GET /version    the version of the Kubernetes API the server speaks (the kubelet release it models)
- *   GET /livez, /readyz   `ok`, as the API server's health endpoints (public, as /healthz)
+ *   GET /livez, /readyz   `ok`, as the API server's health endpoints (public, as /healthz); /readyz is a 503
+ *                   naming the runtime while the kubelet finds it down (the Node is NotReady then)
  * An aggregated-discovery Accept header gets the plain documents with Content-Type application/json, which
  * clients take as "no aggregated discovery" and read as above. Any other path under /api, /apis, /openapi
  * or /version is a 404 Status (routes/web.ts).
@@ -93,9 +94,18 @@ async function discovery(app: FastifyInstance, opts: { version: string }): Promi
     compiler: 'syncscope',
     platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
   }));
-  for (const path of ['/livez', '/readyz']) {
-    app.get(path, PUBLIC_ROUTE, async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok'));
-  }
+  app.get('/livez', PUBLIC_ROUTE, async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok'));
+  // Ready while the kubelet finds its runtime up (the Node's Ready condition): a runtime that is down or
+  // unreachable is a 503 naming it, in the API server's failed-check format.
+  app.get('/readyz', PUBLIC_ROUTE, async (_req, reply) => {
+    const { runtime } = app.syncscope.engine.nodeInfo();
+    if (runtime.ready) return reply.type('text/plain; charset=utf-8').send('ok');
+    const name = runtime.endpoint || runtime.name || 'container runtime';
+    return reply
+      .code(503)
+      .type('text/plain; charset=utf-8')
+      .send(`[-]runtime ${name} failed: ${runtime.errors.join('; ')}\nreadyz check failed\n`);
+  });
 }
 
 export default fp(discovery, { name: 'syncscope-kube-discovery' });

@@ -2,8 +2,11 @@
  * Imported kubelet logs, kept by the server so a replay can be shared as a link:
  *   POST   /api/v1/imports?name=            text/plain body (the log, ≤ 64 MiB, or that log gzip-compressed, as a
  *                                            rotated kubelet.log.1.gz is; more is a 413), parsed while it
- *                                            arrives and kept on disk before the 201 {id, name, summary}; a
- *                                            disk that refuses is a 507 (no space) or 503 naming the cause
+ *                                            arrives (on a worker thread) and kept on disk before the 201
+ *                                            {id, name, summary}; a disk that refuses is a 507 (no space) or
+ *                                            503 naming the cause; past the quota (a count and bytes kept,
+ *                                            --imports-max-count, --imports-max-bytes) a 403 Forbidden
+ *                                            "exceeded quota" naming the limit: nothing older is evicted
  *   GET    /api/v1/imports                  {items: meta[]}, oldest first
  *   GET    /api/v1/imports/{id}             the meta (name, size, lines, nodes, pods, time range, created)
  *   GET    /api/v1/imports/{id}/trace?since=&limit=   a page, in the shape of GET /api/v1/trace
@@ -20,9 +23,18 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { GzipError } from '../gzip-input.ts';
-import { ImportStore, MAX_IMPORT_BYTES, NoKubeletLines, TooLarge } from '../imports/store.ts';
+import { ParseFailed } from '../imports/parse-thread.ts';
+import {
+  DEFAULT_IMPORT_QUOTA,
+  type ImportQuota,
+  ImportStore,
+  MAX_IMPORT_BYTES,
+  NoKubeletLines,
+  QuotaExceeded,
+  TooLarge,
+} from '../imports/store.ts';
 import { badRequest, sendStatus, status, unsupportedMediaType } from '../status.ts';
-import { StoreWriteError, storeFailureStatus } from '../store/write-error.ts';
+import { StoreWriteError, storeFailureStatus } from '../store/index.ts';
 import { checked, IntQuery, PathParam, StringQuery } from './params.ts';
 import { nextSince, PageQuery, pageWindow } from './trace.ts';
 
@@ -32,6 +44,8 @@ const NAME = /^[^/\\\p{Cc}]{1,255}$/u;
 export interface ImportsOptions {
   /** `<data-dir>/imports`; without it every route answers 404 (a server with no data dir keeps nothing). */
   dir?: string;
+  /** How many imports and bytes are kept at most (--imports-max-count, --imports-max-bytes). */
+  quota?: ImportQuota;
 }
 
 const notFound = (id: string) =>
@@ -46,8 +60,9 @@ const LineQuery = Type.Object({ line: IntQuery(1) });
 
 export default async function importsRoutes(fastify: FastifyInstance, opts: ImportsOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const store = opts.dir ? new ImportStore(opts.dir) : undefined;
+  const store = opts.dir ? new ImportStore(opts.dir, opts.quota ?? DEFAULT_IMPORT_QUOTA) : undefined;
   await store?.init();
+  app.addHook('onClose', async () => store?.close());
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
@@ -73,12 +88,27 @@ export default async function importsRoutes(fastify: FastifyInstance, opts: Impo
     }
     const name = req.query.name;
     const body = (req.body ?? []) as AsyncIterable<Buffer>;
+    const length = Number(req.headers['content-length']);
     try {
-      const meta = await store.write(body, name ?? 'kubelet.log');
+      const meta = await store.write(
+        body,
+        name ?? 'kubelet.log',
+        Number.isFinite(length) ? length : undefined,
+      );
       return reply.code(201).send({ id: meta.id, name: meta.name, summary: meta });
     } catch (e) {
       if (e instanceof TooLarge) return sendStatus(reply.header('connection', 'close'), tooLarge());
+      if (e instanceof QuotaExceeded) {
+        const forbidden = status(403, 'Forbidden', e.message, {
+          name: name ?? 'kubelet.log',
+          kind: 'imports',
+        });
+        return sendStatus(reply.header('connection', 'close'), forbidden);
+      }
       if (e instanceof NoKubeletLines) return sendStatus(reply, badRequest(e.message));
+      // the parser gave up on this log (e.g. JSON nested past the stack): the log, not the server
+      if (e instanceof ParseFailed)
+        return sendStatus(reply.header('connection', 'close'), badRequest(e.message));
       if (e instanceof GzipError) {
         const msg = `the body starts as gzip but cannot be inflated: ${e.message}`;
         return sendStatus(reply.header('connection', 'close'), badRequest(msg));

@@ -1,7 +1,13 @@
 /**
  * The server's hold on its simulated node process: linkSimNode adopts the node already serving the data
  * directory (a server before this one died without stopping it) or spawns a new one, then keeps it alive
- * with heartbeats until close().
+ * with heartbeats until close(). A node that dies under the server (its process gone: kill -9, a crash) is
+ * seen at once (one this server spawned: its exit) or within LIVENESS_CHECK_MS (an adopted one: its pid),
+ * reported through onChange and `state` (the server then has the kubelet check the runtime: the Node goes
+ * NotReady, /readyz 503), and spawned again on the same sockets and the server's clock, after 0.5 s doubling
+ * to 30 s while respawns keep dying within a minute (respawnDelay). The new node starts empty: the dead one's
+ * containers died with it and it kept no state on disk, so the kubelet starts the pods' sandboxes and
+ * containers again, as after a node reboot.
  *
  * The node is spawned detached: its own session and process group, no tie to the server's stdio (its output
  * goes to <dataDir>/sim-node.log). So neither kill -9 of the server, nor a signal to the server's process
@@ -18,11 +24,18 @@ import { realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { RealClock } from '@syncscope/core/clock';
+import type { RealClock, RealClockState } from '@syncscope/core/clock';
 import type { RuntimeService } from '@syncscope/core/cri';
 import type { SimControl } from '../sim-control.ts';
 import { SimNodeClient } from './client.ts';
-import { CONTROL_SOCKET, IDLE_STOP_ENV, NODE_LOG, type NodeInfo, SIM_SOCKET } from './protocol.ts';
+import {
+  CLOCK_STATE_ENV,
+  CONTROL_SOCKET,
+  IDLE_STOP_ENV,
+  NODE_LOG,
+  type NodeInfo,
+  SIM_SOCKET,
+} from './protocol.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ENTRY = join(here, 'main.ts');
@@ -32,39 +45,158 @@ const POLL_MS = 25;
 
 export interface SimNodeLink {
   client: SimNodeClient;
-  /** The node as it was when linked (its clock state is what the server's clock takes). */
-  info: NodeInfo;
+  /** The node as it was when linked, or respawned last (its clock state is what the server's clock takes). */
+  readonly info: NodeInfo;
   /** True when an already running node was adopted, false when this call spawned it. */
   adopted: boolean;
-  /** Stops heartbeats, asks the node to stop, and waits (up to timeoutMs) for its process to end. */
+  /** Whether the node process runs now, and if not, why and when the next respawn is. */
+  readonly state: SimNodeState;
+  /** Calls `l` on every change of `state` (the node died; a respawn failed; it runs again). */
+  onChange(l: (state: SimNodeState) => void): () => void;
+  /** Stops heartbeats and respawns, asks the node to stop, and waits (up to timeoutMs) for its process to end. */
   close(timeoutMs: number): Promise<void>;
 }
+
+/**
+ * The node process as the server sees it. `up`: it runs (pid). Down: it died (`why`: how, e.g. `killed by
+ * SIGKILL`), since `since` (wall ms); `respawnAt` is when the next spawn is tried, `attempts` the spawns
+ * tried since it died (each failure doubles the wait, respawnDelay).
+ */
+export type SimNodeState =
+  | { up: true; pid: number; respawns: number }
+  | {
+      up: false;
+      pid: number;
+      why: string;
+      since: number;
+      respawnAt: number;
+      attempts: number;
+      respawns: number;
+    };
 
 export interface LinkOptions {
   dataDir: string;
   /** The node's idle wait when this call spawns it; default SIM_NODE_IDLE_MS or 10 min (protocol.ts). */
   idleStopMs?: number;
+  /** The clock a node spawned later (a respawn) starts on: the server's, so both keep one time. */
+  clockState?: () => RealClockState;
   warn(msg: string): void;
+}
+
+/** The first respawn of a dead node is tried this long after its death is seen. */
+const RESPAWN_INITIAL_MS = 500;
+/** The longest wait between two respawns of a node that keeps failing to start. */
+const RESPAWN_MAX_MS = 30_000;
+/** A node that ran this long before it died counts as stable: its respawn waits start over from the first. */
+const RESPAWN_RESET_MS = 60_000;
+/** How often the server checks that the node's pid still runs (a node it adopted is not its child). */
+const LIVENESS_CHECK_MS = 250;
+
+/** The wait before spawn attempt `attempt` (0-based) of a dead node: 0.5 s doubling up to 30 s. */
+export function respawnDelay(attempt: number): number {
+  return Math.min(RESPAWN_MAX_MS, RESPAWN_INITIAL_MS * 2 ** Math.min(attempt, 16));
+}
+
+/** One line for a node that is down, for /healthz, /readyz and the server's log. */
+export function describeDown(state: SimNodeState, now = Date.now()): string | undefined {
+  if (state.up) return undefined;
+  const inMs = Math.max(0, state.respawnAt - now);
+  return `simulated node (pid ${state.pid}) is down: ${state.why}; respawn attempt ${state.attempts + 1} in ${(inMs / 1000).toFixed(1)} s`;
 }
 
 export async function linkSimNode(opts: LinkOptions): Promise<SimNodeLink> {
   const dataDir = await realpath(opts.dataDir);
   const client = new SimNodeClient(join(dataDir, CONTROL_SOCKET));
-  let info = await client.info(2_000).catch(() => undefined);
-  if (info && info.dataDir !== dataDir) {
-    throw new Error(`${client.socketPath} answers for another data directory (${info.dataDir})`);
+  const found = await client.info(2_000).catch(() => undefined);
+  if (found && found.dataDir !== dataDir) {
+    throw new Error(`${client.socketPath} answers for another data directory (${found.dataDir})`);
   }
-  const adopted = info !== undefined;
-  if (!info) {
+  const adopted = found !== undefined;
+  const listeners = new Set<(s: SimNodeState) => void>();
+  let state: SimNodeState | undefined;
+  let closed = false;
+  let respawnTimer: ReturnType<typeof setTimeout> | undefined;
+  const fresh = async (): Promise<NodeInfo> => {
     // Nothing answers: whatever socket files are left belong to a node that is gone.
     await rm(client.socketPath, { force: true });
     await rm(join(dataDir, SIM_SOCKET), { force: true });
-    info = await spawnNode(dataDir, client, opts.idleStopMs);
+    return spawnNode(dataDir, client, opts.idleStopMs, opts.clockState?.(), died);
+  };
+  let current: NodeInfo = found ?? (await fresh());
+  state = { up: true, pid: current.pid, respawns: 0 };
+  let upSince = Date.now();
+  // spawns that came up but did not last RESPAWN_RESET_MS: each makes the next wait longer
+  let unstable = 0;
+  function set(s: SimNodeState): void {
+    state = s;
+    for (const l of [...listeners]) {
+      try {
+        l(s);
+      } catch (e) {
+        opts.warn(`simulated node: a listener failed: ${(e as Error).message}`);
+      }
+    }
   }
 
-  const beatEvery = Math.max(50, Math.min(60_000, info.idleStopMs > 0 ? info.idleStopMs / 4 : 60_000));
+  // A node's death is seen from its pid (any node) or its exit (one this server spawned, at once). The
+  // node's containers die with it; the server spawns another on the same sockets, with back-off.
+  function died(why: string, pid: number): void {
+    if (closed || !state?.up || pid !== current.pid) return;
+    const now = Date.now();
+    unstable = now - upSince < RESPAWN_RESET_MS && state.respawns > 0 ? unstable + 1 : 0;
+    set({
+      up: false,
+      pid,
+      why,
+      since: now,
+      respawnAt: now + respawnDelay(unstable),
+      attempts: 0,
+      respawns: state.respawns,
+    });
+    opts.warn(describeDown(state, now) ?? why);
+    scheduleRespawn();
+  }
+  const scheduleRespawn = () => {
+    if (closed || !state || state.up) return;
+    respawnTimer = setTimeout(() => void respawn(), Math.max(0, state.respawnAt - Date.now()));
+    respawnTimer.unref();
+  };
+  const respawn = async () => {
+    if (closed || !state || state.up) return;
+    const down = state;
+    try {
+      const next = await fresh();
+      if (closed) {
+        await client.stop(5_000).catch(() => {});
+        return;
+      }
+      current = next;
+      upSince = Date.now();
+      opts.warn(`simulated node respawned: pid ${next.pid} (was ${down.pid}, ${down.why})`);
+      set({ up: true, pid: next.pid, respawns: down.respawns + 1 });
+      void client.heartbeat().catch(() => {});
+    } catch (e) {
+      if (closed) return;
+      const attempts = down.attempts + 1;
+      const now = Date.now();
+      const again: SimNodeState = { ...down, attempts, respawnAt: now + respawnDelay(unstable + attempts) };
+      set(again);
+      opts.warn(
+        `simulated node: respawn failed: ${(e as Error).message.split('\n')[0]}; ${describeDown(again, now)}`,
+      );
+      scheduleRespawn();
+    }
+  };
+  const liveness = setInterval(() => {
+    if (state?.up && !processAlive(current.pid)) died('its process is gone', current.pid);
+  }, LIVENESS_CHECK_MS);
+  liveness.unref();
+
+  const idle = current.idleStopMs;
+  const beatEvery = Math.max(50, Math.min(60_000, idle > 0 ? idle / 4 : 60_000));
   let warned = false;
   const beat = setInterval(() => {
+    if (!state?.up) return;
     client.heartbeat().then(
       () => {
         warned = false;
@@ -78,15 +210,28 @@ export async function linkSimNode(opts: LinkOptions): Promise<SimNodeLink> {
   beat.unref();
   void client.heartbeat().catch(() => {});
 
-  const pid = info.pid;
   let closing: Promise<void> | undefined;
   return {
     client,
-    info,
+    get info() {
+      return current;
+    },
     adopted,
+    get state() {
+      return state as SimNodeState;
+    },
+    onChange(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
     close(timeoutMs) {
       closing ??= (async () => {
+        closed = true;
         clearInterval(beat);
+        clearInterval(liveness);
+        if (respawnTimer) clearTimeout(respawnTimer);
+        const pid = current.pid;
+        if (!state?.up) return;
         const deadline = Date.now() + timeoutMs;
         try {
           await client.stop(timeoutMs);
@@ -129,7 +274,13 @@ export function simNodeControl(
 }
 
 /** Spawns the node detached and waits until its control socket answers (polling, with a deadline). */
-async function spawnNode(dataDir: string, client: SimNodeClient, idleStopMs?: number): Promise<NodeInfo> {
+async function spawnNode(
+  dataDir: string,
+  client: SimNodeClient,
+  idleStopMs: number | undefined,
+  clockState: RealClockState | undefined,
+  onExit: (why: string, pid: number) => void,
+): Promise<NodeInfo> {
   const logPath = join(dataDir, NODE_LOG);
   const fd = openSync(logPath, 'a');
   let exited: string | undefined;
@@ -138,10 +289,15 @@ async function spawnNode(dataDir: string, client: SimNodeClient, idleStopMs?: nu
       detached: true,
       stdio: ['ignore', fd, fd],
       cwd: dirname(dirname(here)),
-      env: { ...process.env, ...(idleStopMs === undefined ? {} : { [IDLE_STOP_ENV]: String(idleStopMs) }) },
+      env: {
+        ...process.env,
+        ...(idleStopMs === undefined ? {} : { [IDLE_STOP_ENV]: String(idleStopMs) }),
+        ...(clockState === undefined ? {} : { [CLOCK_STATE_ENV]: JSON.stringify(clockState) }),
+      },
     });
     child.once('exit', (code, signal) => {
       exited = signal ?? String(code);
+      onExit(signal ? `killed by ${signal}` : `exited with code ${code}`, child.pid ?? -1);
     });
     child.unref();
   } finally {

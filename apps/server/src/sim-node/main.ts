@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startNodeProcess } from './node.ts';
-import { idleStopFromEnv } from './protocol.ts';
+import { clockStateFromEnv, idleStopFromEnv } from './protocol.ts';
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 
@@ -23,7 +23,12 @@ async function main(): Promise<void> {
     throw new Error(`--idle-stop-ms must be a whole number of milliseconds, got ${idleText}`);
   const idleStopMs = idleText === undefined ? idleStopFromEnv() : Number(idleText);
 
-  const node = await startNodeProcess({ dataDir: resolve(dataDir), idleStopMs, log });
+  const node = await startNodeProcess({
+    dataDir: resolve(dataDir),
+    idleStopMs,
+    log,
+    clock: clockStateFromEnv(),
+  });
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => void node.stop(`${sig}`));
   // A detached process has no terminal; should one hang up anyway, the node stays.
   process.on('SIGHUP', () => {});

@@ -14,7 +14,7 @@ import { chmod, mkdir, realpath, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { SimNetProber, type SimNode, startSimNode } from '@syncscope/core';
-import { RealClock } from '@syncscope/core/clock';
+import { RealClock, type RealClockState } from '@syncscope/core/clock';
 import { SimNodeClient } from './client.ts';
 import { CONTROL_SOCKET, FAULT_METHODS, type FaultMethod, type NodeInfo, SIM_SOCKET } from './protocol.ts';
 
@@ -24,6 +24,8 @@ export interface NodeProcessOptions {
   idleStopMs: number;
   /** One line of the node's own log (main.ts: stdout, which the server sends to sim-node.log). */
   log(line: string): void;
+  /** The clock to start on (a respawned node takes its server's); default the wall clock at speed 1. */
+  clock?: RealClockState;
 }
 
 export interface NodeProcess {
@@ -57,6 +59,7 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
   await rm(controlPath, { force: true });
 
   const clock = new RealClock();
+  if (opts.clock) clock.setState(opts.clock);
   const sim: SimNode = await startSimNode({ socketPath: join(dataDir, SIM_SOCKET), clock });
   const prober = new SimNetProber(sim.runtime.net);
   const startedAt = Date.now();

@@ -26,6 +26,11 @@ export const NODE_LOG = 'sim-node.log';
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
 /** The environment variable that shortens (or, with 0, disables) the wait above. */
 export const IDLE_STOP_ENV = 'SIM_NODE_IDLE_MS';
+/**
+ * The clock a node takes at start (a RealClockState as JSON): a node the server respawns runs on the
+ * server's time and speed, as the one before it did. Absent: the wall clock at speed 1.
+ */
+export const CLOCK_STATE_ENV = 'SIM_NODE_CLOCK';
 
 export interface NodeInfo {
   /** The data directory the node serves, as an absolute path with links resolved. */
@@ -63,6 +68,21 @@ export type FaultMethod = (typeof FAULT_METHODS)[number];
 type Missing = Exclude<keyof SimFaults, FaultMethod>;
 const _complete: [Missing] extends [never] ? true : false = true;
 void _complete;
+
+/** The clock state from the environment (CLOCK_STATE_ENV), or undefined when absent or malformed. */
+export function clockStateFromEnv(env: NodeJS.ProcessEnv = process.env): RealClockState | undefined {
+  const text = env[CLOCK_STATE_ENV];
+  if (!text) return undefined;
+  try {
+    const s = JSON.parse(text) as Partial<RealClockState>;
+    const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+    if (finite(s.baseWall) && finite(s.baseVirtual) && finite(s.speed) && s.speed > 0)
+      return { baseWall: s.baseWall, baseVirtual: s.baseVirtual, speed: s.speed };
+  } catch {
+    // a malformed value is the same as none
+  }
+  return undefined;
+}
 
 /** The idle wait from the environment: a whole number of milliseconds, else the default. */
 export function idleStopFromEnv(env: NodeJS.ProcessEnv = process.env): number {

@@ -31,6 +31,7 @@ import type { PullImageRequest__Output as PullImageRequest } from './generated/r
 import type { RemoveContainerRequest__Output as RemoveContainerRequest } from './generated/runtime/v1/RemoveContainerRequest.ts';
 import type { RemoveImageRequest__Output as RemoveImageRequest } from './generated/runtime/v1/RemoveImageRequest.ts';
 import type { RemovePodSandboxRequest__Output as RemovePodSandboxRequest } from './generated/runtime/v1/RemovePodSandboxRequest.ts';
+import type { ReopenContainerLogRequest__Output as ReopenContainerLogRequest } from './generated/runtime/v1/ReopenContainerLogRequest.ts';
 import type { RunPodSandboxRequest__Output as RunPodSandboxRequest } from './generated/runtime/v1/RunPodSandboxRequest.ts';
 import type { StartContainerRequest__Output as StartContainerRequest } from './generated/runtime/v1/StartContainerRequest.ts';
 import type { StopContainerRequest__Output as StopContainerRequest } from './generated/runtime/v1/StopContainerRequest.ts';
@@ -96,6 +97,15 @@ export async function serveCri(impl: CriRuntime, socketPath: string): Promise<Cr
     })),
     ContainerStatus: unary<ContainerStatusRequest>((r) => impl.containerStatus(r.container_id)),
     ExecSync: unary<ExecSyncRequest>((r) => impl.execSync(r.container_id, r.cmd, Number(r.timeout))),
+    ReopenContainerLog: unary<ReopenContainerLogRequest>(async (r) => {
+      if (!impl.reopenContainerLog)
+        throw new CriError(
+          'ReopenContainerLog',
+          GrpcCode.UNIMPLEMENTED,
+          'ReopenContainerLog is not implemented',
+        );
+      await impl.reopenContainerLog(r.container_id);
+    }),
     GetContainerEvents: (call: grpc.ServerWritableStream<GetEventsRequest, ContainerEventResponse>) =>
       streamEvents(impl, call),
   });

@@ -238,6 +238,10 @@ export class RemoteRuntime implements CriRuntime {
     await this.unary('runtime', 'RemoveContainer', { container_id: containerId });
   }
 
+  async reopenContainerLog(containerId: string): Promise<void> {
+    await this.unary('runtime', 'ReopenContainerLog', { container_id: containerId });
+  }
+
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
     const res = await this.unary<{ containers: Container[] }>(
       'runtime',

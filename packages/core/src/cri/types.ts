@@ -161,6 +161,11 @@ export interface RuntimeService {
   containerStatus(containerId: string): Promise<ContainerStatusResponse>;
   /** timeout is in seconds (0 = none); implementations must still bound the call (containerd can hang). */
   execSync(containerId: string, cmd: string[], timeout: number): Promise<ExecSyncResponse>;
+  /**
+   * Reopens the container's log file at its path (the kubelet's log rotation renamed the old one). Fails
+   * for a container that is not running. Optional here: a runtime without it answers UNIMPLEMENTED.
+   */
+  reopenContainerLog?(containerId: string): Promise<void>;
   getContainerEvents(
     onEvent: (ev: ContainerEventResponse) => void,
     onEnd: (err?: Error) => void,

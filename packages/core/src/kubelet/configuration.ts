@@ -40,6 +40,12 @@ export interface KubeletConfiguration {
   runtimeRequestTimeoutMs: number;
   statusSyncPeriodMs: number;
   podLogsDirectory: string;
+  /** containerLogMaxSize (--container-log-max-size): a running container's log is rotated at this size; < 0 never. */
+  containerLogMaxSizeBytes: number;
+  /** containerLogMaxFiles (--container-log-max-files): log files kept per container, the live one included (> 1). */
+  containerLogMaxFiles: number;
+  /** containerLogMonitorInterval: how often the container log manager looks at the logs' sizes. */
+  containerLogMonitorIntervalMs: number;
   /** maxPods (--max-pods): the node's allocatable pods; admission rejects a pod past it (OutOfpods). */
   maxPods: number;
   maxReasonCacheEntries: number;
@@ -80,6 +86,9 @@ export const defaultKubeletConfiguration: KubeletConfiguration = {
   runtimeRequestTimeoutMs: 120_000,
   statusSyncPeriodMs: 10_000,
   podLogsDirectory: '/var/log/pods',
+  containerLogMaxSizeBytes: 10 * 1024 * 1024,
+  containerLogMaxFiles: 5,
+  containerLogMonitorIntervalMs: 10_000,
   maxPods: 110,
   maxReasonCacheEntries: 1000,
   ownershipLabel: OWNERSHIP_LABEL,

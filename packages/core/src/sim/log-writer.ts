@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PassiveClock } from '../clock/clock.ts';
 
@@ -8,18 +8,29 @@ import type { PassiveClock } from '../clock/clock.ts';
  * that did not end in a newline yet). Timestamps come from the runtime's clock.
  *
  * Created by SimRuntime when a container starts (like containerd, the file only exists from then on).
- * Writes are synchronous appends, so once a program has written, the file holds the line.
+ * Writes are synchronous appends, so once a program has written, the file holds the line. Like containerd's
+ * logger, the writer holds the file open: once the kubelet has renamed it (log rotation), output goes on
+ * into the renamed file until reopen() (CRI ReopenContainerLog) opens a new one at the path.
  */
 export class CriLogWriter {
   private closed = false;
   private lastNs = 0n;
+  private fd: number;
 
   constructor(
     readonly path: string,
     private readonly clock: PassiveClock,
   ) {
     mkdirSync(dirname(path), { recursive: true });
-    appendFileSync(path, '');
+    this.fd = openSync(path, 'a');
+  }
+
+  /** ReopenContainerLog: a new file at the path (created if missing); the old one is closed. */
+  reopen(): void {
+    if (this.closed) return;
+    const fd = openSync(this.path, 'a');
+    closeSync(this.fd);
+    this.fd = fd;
   }
 
   write(stream: 'stdout' | 'stderr', chunk: string): void {
@@ -30,15 +41,21 @@ export class CriLogWriter {
     for (const line of parts) text += `${this.stamp()} ${stream} F ${line}\n`;
     if (last) text += `${this.stamp()} ${stream} P ${last}\n`;
     try {
-      appendFileSync(this.path, text);
+      writeSync(this.fd, text);
     } catch {
-      // The log directory went away (pod removed under us): output is lost, as with a deleted file.
-      this.closed = true;
+      // The disk refused (full, gone): output is lost, as a runtime's logger drops it.
+      this.close();
     }
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already gone
+    }
   }
 
   /** RFC 3339 with nanoseconds; strictly increasing per file, so lines keep their order when sorted. */

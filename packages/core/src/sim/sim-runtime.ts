@@ -403,6 +403,29 @@ export class SimRuntime implements CriRuntime {
     return { stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr), exit_code: r.exitCode };
   }
 
+  /** containerd's ReopenContainerLog: a new log file at the container's log path, for a running container. */
+  async reopenContainerLog(id: string): Promise<void> {
+    await this.call('ReopenContainerLog');
+    const c = this.store.containers.get(id);
+    if (!c)
+      throw this.life.err(
+        'ReopenContainerLog',
+        GrpcCode.NOT_FOUND,
+        `an error occurred when try to find container "${id}": not found`,
+      );
+    if (containerState(c) !== 'CONTAINER_RUNNING' || !c.proc)
+      throw this.life.err('ReopenContainerLog', GrpcCode.UNKNOWN, 'container is not running');
+    try {
+      c.proc.log?.reopen();
+    } catch (e) {
+      throw this.life.err(
+        'ReopenContainerLog',
+        GrpcCode.UNKNOWN,
+        `failed to create and open log files: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  }
+
   getContainerEvents(
     onEvent: (ev: ContainerEventResponse) => void,
     onEnd: (err?: Error) => void,

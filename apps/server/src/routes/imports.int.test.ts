@@ -84,6 +84,7 @@ function postChunked(total: number): Promise<number> {
 }
 
 describe('imports', () => {
+  // a restart of the whole server (a new node process), a parse thread started twice: seconds on a loaded machine
   it('keeps a posted log: listed, paged like the trace, its lines readable, kept across a restart, deleted', async () => {
     const res = await post(new Blob([LOG]));
     expect(res.status).toBe(201);
@@ -143,7 +144,7 @@ describe('imports', () => {
     expect(((await (await fetch(`${base}/api/v1/imports`)).json()) as { items: unknown[] }).items).toEqual(
       [],
     );
-  });
+  }, 30_000);
 
   it('refuses a log over 64 MiB with a 413 Status and keeps nothing', async () => {
     expect(await postChunked(MAX_IMPORT_BYTES + 1024)).toBe(413);
