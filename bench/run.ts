@@ -1,7 +1,8 @@
 /**
  * `pnpm bench` (tsx bench/run.ts [--smoke] [--only p1,p3]): every benchmark in a process of its own, one after
  * another (the machine is small and shared: nothing runs beside a benchmark that it did not start), then the
- * table on stdout and bench/results.json (or bench/results.smoke.json) with the machine it ran on.
+ * table on stdout and bench/results.json (or bench/results.smoke.json) with the machine it ran on, and (not for
+ * --smoke) docs/performance.md generated from it.
  * Exits 1 only when a benchmark crashed; a missed target prints MISSED and is not a failure.
  */
 import { spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { HEAP_FLAGS } from '@syncscope/server/heap';
 import { ROWS_PREFIX } from './lib/bench.ts';
 import { describeMachine, machine } from './lib/machine.ts';
+import { PERFORMANCE_DOC, performanceDoc } from './lib/performance-doc.ts';
 import { ROOT, TSX } from './lib/spawn.ts';
 import { formatMarkdown, formatTable, type Row } from './lib/table.ts';
 
@@ -28,6 +30,7 @@ const ALL = [
   'p11-journal',
   'p12-bounds',
   'p13-streams',
+  'p14-import-load',
 ];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
@@ -83,16 +86,22 @@ const missed = rows.filter((r) => r.status === 'MISSED').length;
 console.log(`\n${rows.length} figures, ${missed} MISSED, ${crashed.length} crashed, ${totalS.toFixed(0)} s`);
 
 const file = join(ROOT, 'bench', smoke ? 'results.smoke.json' : 'results.json');
-// --only re-runs some benchmarks: their rows replace theirs in the last results, the others are kept
+const date = new Date().toISOString();
+for (const r of rows) r.at = date;
+// --only re-runs some benchmarks: their rows replace theirs in the last results, the others are kept (with their date)
 if (only && existsSync(file)) {
-  const prev = JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[] };
+  const prev = JSON.parse(readFileSync(file, 'utf8')) as { date: string; rows: Row[] };
   const rerun = new Set(rows.map((r) => r.bench));
-  rows.unshift(...prev.rows.filter((r) => !rerun.has(r.bench)));
-  rows.sort((a, b) => a.bench.localeCompare(b.bench));
+  rows.unshift(...prev.rows.filter((r) => !rerun.has(r.bench)).map((r) => ({ ...r, at: r.at ?? prev.date })));
+  rows.sort((a, b) => a.bench.localeCompare(b.bench, 'en', { numeric: true }));
 }
 writeFileSync(
   file,
-  `${JSON.stringify({ date: new Date().toISOString(), smoke, machine: m, durationS: Math.round(totalS), rows, markdown: formatMarkdown(rows) }, null, 2)}\n`,
+  `${JSON.stringify({ date, smoke, machine: m, durationS: Math.round(totalS), rows, markdown: formatMarkdown(rows) }, null, 2)}\n`,
 );
 console.log(`wrote ${file}`);
+if (!smoke) {
+  writeFileSync(join(ROOT, PERFORMANCE_DOC), performanceDoc({ date, machine: m, rows }));
+  console.log(`wrote ${PERFORMANCE_DOC}`);
+}
 process.exit(crashed.length > 0 ? 1 : 0);

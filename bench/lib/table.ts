@@ -13,6 +13,8 @@ export interface Row {
   target?: { op: '<=' | '>='; bound: number; on: 'ratio' | 'value' };
   status: 'ok' | 'MISSED' | 'info' | 'skipped';
   note?: string;
+  /** when the run that measured it ended (ISO); set by run.ts, kept when `--only` re-runs other benchmarks */
+  at?: string;
 }
 
 import { round } from './stats.ts';
@@ -69,7 +71,7 @@ export function formatTable(rows: readonly Row[]): string {
   return [line(HEAD), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
 }
 
-/** The same table as Markdown, for the README. */
+/** The same table as Markdown (results.json's `markdown`). */
 export function formatMarkdown(rows: readonly Row[]): string {
   const esc = (s: string) => s.replaceAll('|', '\\|');
   return [
