@@ -6,6 +6,7 @@
  */
 import { formatGoDuration } from '@syncscope/core/go-duration';
 import type { TraceEvent, TraceOf } from '@syncscope/core/trace';
+import { durationWords, statedDurationMs } from './provenance.ts';
 
 export type ClockFormat = (ms: number) => string;
 
@@ -50,13 +51,17 @@ export function describeEvent(ev: TraceEvent): string {
     case 'sync.result': {
       const failed = ev.actions.filter((a) => a.error);
       const acts = ev.actions.map((a) => `${a.action}${a.error ? `✗${a.error}` : ''}`).join(', ');
-      return `${ev.workType} done in ${Math.round(ev.durationMs)} ms${acts ? `: ${acts}` : ''}${ev.error && !failed.length ? ` — ${ev.error}` : ''}`;
+      // a kubelet log's sync error states no duration: the run failed, how long it took is not in the log
+      const ms = statedDurationMs(ev);
+      const done =
+        ms !== null ? `done in ${Math.round(ms)} ms` : failed.length || ev.error ? 'failed' : 'done';
+      return `${ev.workType} ${done}${acts ? `: ${acts}` : ''}${ev.error && !failed.length ? ` — ${ev.error}` : ''}`;
     }
     case 'runtime.call':
-      return `CRI ${ev.method}${ev.container ? ` ${ev.container}` : ''} ${Math.round(ev.durationMs)} ms${graceWords(ev)}${ev.error ? ` ✗ ${ev.error}` : ''}`;
+      return `CRI ${ev.method}${ev.container ? ` ${ev.container}` : ''}${durationWords(ev)}${graceWords(ev)}${ev.error ? ` ✗ ${ev.error}` : ''}`;
     case 'pleg.event': {
       const exit = ev.exitCode !== undefined ? ` (exit ${ev.exitCode})` : '';
-      return `PLEG ${ev.event} ${ev.containerName ?? ''} ${short(ev.containerID)}${exit}`.replace(
+      return `PLEG ${ev.event} ${ev.containerName ?? ''} ${short(ev.containerID)}${exit}${ev.inferred ? ' (inferred)' : ''}`.replace(
         /\s+/g,
         ' ',
       );
@@ -68,7 +73,8 @@ export function describeEvent(ev: TraceEvent): string {
     case 'backoff':
       return `${ev.kind === 'image' ? 'image pull' : 'container'} back-off ${goDuration(ev.delayS)} for ${ev.container}`;
     case 'probe.result':
-      return `${ev.probe} probe ${ev.container}: ${ev.result}${ev.output ? ` (${ev.output})` : ''}`;
+      // a log's "SyncLoop (probe)" line names the pod, not the container
+      return `${ev.probe} probe ${ev.container || '(container not in the log)'}: ${ev.result}${ev.output ? ` (${ev.output})` : ''}`;
     case 'k8s.event':
       return `${ev.eventType} ${ev.reason}: ${ev.message}${ev.count > 1 ? ` (x${ev.count})` : ''}`;
     case 'log.raw':

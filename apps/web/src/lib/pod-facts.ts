@@ -66,8 +66,8 @@ export function stateWords(v: ContainerStateInfo | null): string {
   if (!v) return 'none';
   if (v.kind === 'running') return 'Running';
   if (v.kind === 'waiting') return `Waiting${v.reason ? ` (${v.reason})` : ''}`;
-  const code = v.exitCode === undefined ? 'exit code unknown' : String(v.exitCode);
-  return `Terminated (${v.reason ?? 'exit'} ${code})`;
+  if (v.exitCode === undefined) return `Terminated (${v.reason ? `${v.reason}, ` : ''}exit code unknown)`;
+  return `Terminated (${v.reason ?? 'exit'} ${v.exitCode})`;
 }
 
 /**

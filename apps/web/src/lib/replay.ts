@@ -48,8 +48,24 @@ export interface ReplayStore {
   node: NodeInfo;
   /** Engine time of the last event: the replay's "now". */
   now: number;
+  /** What the events state about the node (NodeInfo's defaults are not facts: the health panel reads these). */
+  stated: NodeStated;
+  /** Pods the events REMOVEd, as they last were (not in `pods`; a pod page still shows them). */
+  removed: Pod[];
   /** Set when the replay is a kubelet log (its lines, summary and nodes), not an exported trace. */
   log?: KubeletLogReplay;
+}
+
+/** The node facts a replay's events state; null or absent: the source did not say. */
+interface NodeStated {
+  /** server.start: the runtime's name and version */
+  runtime: { name: string; version: string; endpoint: string } | null;
+  /** the newest runtime.state */
+  runtimeState: { time: number; ready: boolean; errors: string[] } | null;
+  /** the newest pleg.relist */
+  lastRelist: number | null;
+  /** the newest pleg.event (a log's PLEG lines: the kubelet relisted, its health unsaid) */
+  lastPlegEvent: number | null;
 }
 
 interface PodFacts {
@@ -79,6 +95,7 @@ export class ReplayFacts {
   private mode: 'generic' | 'evented' = 'generic';
   private lastRelist: number | null = null;
   private lastIteration: number | null = null;
+  private lastPlegEvent: number | null = null;
   /** each pod's and container's state as the kubelet would report it, folded event by event */
   private readonly state = new PodStateReducer();
 
@@ -90,6 +107,7 @@ export class ReplayFacts {
       else if (ev.type === 'pleg.mode') this.mode = ev.mode;
       else if (ev.type === 'pleg.relist') this.lastRelist = ev.time;
       else if (ev.type === 'loop.iteration') this.lastIteration = ev.time;
+      else if (ev.type === 'pleg.event') this.lastPlegEvent = ev.time;
       if ('podUID' in ev && ev.podUID && 'pod' in ev && ev.pod) this.notePod(ev, ev.podUID, ev.pod);
     }
     return this;
@@ -125,30 +143,47 @@ export class ReplayFacts {
 
   /** The pods as the events describe them, in order of first appearance. */
   pods(): Pod[] {
-    const pods: Pod[] = [];
-    for (const f of this.byUID.values()) {
-      if (f.removed) continue;
-      const pod: Pod = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          name: f.name,
-          namespace: f.namespace,
-          uid: f.uid,
-          creationTimestamp: rfc3339(f.created),
-          ...(f.deleted !== undefined ? { deletionTimestamp: rfc3339(f.deleted) } : {}),
-        },
-        spec: {
-          containers: containersOf(f.status?.containerStatuses),
-          initContainers: containersOf(f.status?.initContainerStatuses),
-        },
-        ...(f.status ? { status: f.status } : {}),
-      };
-      // a log's pods get their status from the reducer (a log seldom states one), with each fact's provenance
-      const facts = this.state.snapshot(f.uid);
-      pods.push(facts ? podWithFacts(pod, facts, f.status) : pod);
-    }
-    return pods;
+    return [...this.byUID.values()].filter((f) => !f.removed).map((f) => this.podOf(f));
+  }
+
+  /** The pods the events REMOVEd, as they were last: a deleted pod's page keeps its name and last state. */
+  removedPods(): Pod[] {
+    return [...this.byUID.values()].filter((f) => f.removed).map((f) => this.podOf(f));
+  }
+
+  private podOf(f: PodFacts): Pod {
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: f.name,
+        namespace: f.namespace,
+        uid: f.uid,
+        creationTimestamp: rfc3339(f.created),
+        ...(f.deleted !== undefined ? { deletionTimestamp: rfc3339(f.deleted) } : {}),
+      },
+      spec: {
+        containers: containersOf(f.status?.containerStatuses),
+        initContainers: containersOf(f.status?.initContainerStatuses),
+      },
+      ...(f.status ? { status: f.status } : {}),
+    };
+    // a log's pods get their status from the reducer (a log seldom states one), with each fact's provenance
+    const facts = this.state.snapshot(f.uid);
+    return facts ? podWithFacts(pod, facts, f.status) : pod;
+  }
+
+  /** What the events state about the node, and nothing else. */
+  stated(): NodeStated {
+    const { start, runtimeState } = this;
+    return {
+      runtime: start ? { name: start.runtime, version: start.version, endpoint: start.endpoint } : null,
+      runtimeState: runtimeState
+        ? { time: runtimeState.time, ready: runtimeState.ready, errors: runtimeState.errors }
+        : null,
+      lastRelist: this.lastRelist,
+      lastPlegEvent: this.lastPlegEvent,
+    };
   }
 
   /** The node as the last events left it: runtime from server.start and runtime.state, PLEG from its events. */
@@ -201,5 +236,7 @@ export function replayOfTrace(
     pods: { apiVersion: 'v1', kind: 'PodList', metadata: {}, items: facts.pods() },
     node: facts.node(now),
     now,
+    stated: facts.stated(),
+    removed: facts.removedPods(),
   };
 }

@@ -21,13 +21,25 @@ import type {
   WorkerState,
   WorkType,
 } from '@syncscope/core/trace';
+import { statedDurationMs } from './provenance.ts';
 
-interface WorkerBand {
+export interface WorkerBand {
   state: WorkerState;
   start: number;
   end: number;
   /** Still the current state (the band runs to the layout's end). */
   open: boolean;
+  /** A state a kubelet log's lines imply (no worker line for it): the rule, drawn hatched with it as title. */
+  rule?: string;
+}
+
+/** A graceful termination's deadline: the first kill of the terminating pod plus the grace period it sent. */
+interface GraceMark {
+  gracePeriodS: number;
+  start: number;
+  deadline: number;
+  seq: number;
+  line?: number;
 }
 
 type LaneSegmentKind = 'created' | 'running' | 'exited';
@@ -73,6 +85,8 @@ interface PlegMark {
   event: PlegEventType;
   containerID: string;
   containerName: string | null;
+  /** a kubelet log implies it without a line for it (the importer's rule): drawn hollow, dashed */
+  inferred?: true;
 }
 
 interface SyncMark {
@@ -83,6 +97,8 @@ interface SyncMark {
   actions: SyncAction[];
   error: string | null;
   failed: boolean;
+  /** false when the trace gives no duration (a kubelet log's sync error: the run's start is unknown) */
+  durationStated: boolean;
 }
 
 interface BackoffWindow {
@@ -135,6 +151,8 @@ export interface TimelineLayout {
   /** The pod worker finished with the pod: the timeline ends with its last event, not at now. */
   finished: boolean;
   workerBands: WorkerBand[];
+  /** set by withReducedWorker (lib/worker-facts.ts) */
+  grace?: GraceMark;
   lanes: ContainerLane[];
   pleg: PlegMark[];
   syncs: SyncMark[];
@@ -353,6 +371,7 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
           event: ev.event,
           containerID: ev.containerID,
           containerName: ev.containerName ?? null,
+          ...(ev.inferred ? { inferred: true as const } : {}),
         });
         if (!id) break;
         if (ev.event === 'ContainerStarted') {
@@ -381,6 +400,7 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
           actions: ev.actions,
           error: ev.error ?? null,
           failed,
+          durationStated: statedDurationMs(ev) !== null,
         });
         break;
       }

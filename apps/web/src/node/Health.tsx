@@ -14,6 +14,8 @@ import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configurati
 import type { TraceEvent } from '@syncscope/core/trace';
 import { useMemo } from 'react';
 import { useRecentTrace } from '../api/queries.ts';
+import { localClock } from '../lib/explain.ts';
+import type { ReplayStore } from '../lib/replay.ts';
 import { useReplay } from '../replay/context.ts';
 import { useConnection, useViewNow } from './connection.ts';
 import { type BeatName, beatState, lastBeats, newestRuntime, stalledText } from './liveness.ts';
@@ -65,6 +67,7 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
       </section>
     );
 
+  if (replay) return <ReplayHealth node={node} replay={replay} />;
   const ready = seen.runtime ? seen.runtime.ready : node.runtime.ready;
   const errors = seen.runtime ? seen.runtime.errors : node.runtime.errors;
   const lastRelist = Math.max(node.pleg.lastRelist ?? 0, seen.relist ?? 0) || null;
@@ -81,7 +84,7 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
           <span className="k">node</span> <span className="mono">{node.nodeName}</span>
           {node.simulated && <span className="tag">simulated</span>}
           <PanelState
-            state={replay ? 'replay' : staleSince !== null ? 'stale' : 'live'}
+            state={staleSince !== null ? 'stale' : 'live'}
             staleSince={staleSince}
             testId="health-state"
           />
@@ -112,7 +115,51 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
         <span className="sub"> ({node.pleg.mode})</span>
         {!plegHealthy && node.pleg.message && <div className="sub">{node.pleg.message}</div>}
       </div>
-      {!replay && staleSince === null && <Stalls node={node} events={events ?? []} now={now} />}
+      {staleSince === null && <Stalls node={node} events={events ?? []} now={now} />}
+    </section>
+  );
+}
+
+/**
+ * A replay's runtime and PLEG: only what its events state. A kubelet log seldom says whether the runtime is
+ * ready or the PLEG healthy, so neither is claimed ("not in the log"); its PLEG lines date the last relist
+ * seen, measured from the log's end (its last line), never from the wall clock.
+ */
+function ReplayHealth({ node, replay }: { node: NodeInfo; replay: ReplayStore }) {
+  const { stated, now } = replay;
+  const source = replay.log ? 'the log' : 'the trace';
+  const rs = stated.runtimeState;
+  const before = (t: number) => `${localClock(t)}, ${agoText(now - t)} before the end of ${source}`;
+  return (
+    <section className="panel node-health" data-testid="node-health">
+      <div>
+        <h1>
+          <span className="k">node</span> <span className="mono">{node.nodeName}</span>
+          <PanelState state="replay" staleSince={null} testId="health-state" />
+        </h1>
+        <div className="sub mono" data-testid="runtime-name">
+          {stated.runtime
+            ? `${stated.runtime.name} ${stated.runtime.version} · ${stated.runtime.endpoint}`
+            : `container runtime: not in ${source}`}
+        </div>
+      </div>
+      <div
+        className={`health ${rs === null ? 'health-unknown' : rs.ready ? 'health-ok' : 'health-bad'}`}
+        data-testid="runtime-health"
+        data-ready={rs === null ? 'unknown' : String(rs.ready)}
+      >
+        {rs === null
+          ? `runtime status: not in ${source}`
+          : `${rs.ready ? 'runtime ready' : `runtime not ready: ${rs.errors.join('; ') || 'no reason given'}`} (at ${localClock(rs.time)})`}
+      </div>
+      <div className="health health-unknown" data-testid="pleg-health" data-healthy="unknown">
+        {stated.lastRelist !== null
+          ? `PLEG: last relist at ${before(stated.lastRelist)}`
+          : stated.lastPlegEvent !== null
+            ? `PLEG: last event at ${before(stated.lastPlegEvent)}`
+            : `PLEG: no relist in ${source}`}
+        <div className="sub">PLEG health: not in {source}</div>
+      </div>
     </section>
   );
 }

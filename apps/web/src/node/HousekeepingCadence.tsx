@@ -27,6 +27,7 @@ export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
   const trace = useRecentTrace();
   const now = useViewNow(500);
   const replay = useReplay();
+  const fromLog = replay?.log !== undefined;
   const { staleSince } = useConnection();
   const [ref, outer] = useWidth<HTMLDivElement>(600);
   const WIDTH = Math.max(200, outer - LEFT - RIGHT);
@@ -73,9 +74,14 @@ export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
       </h2>
       <p className="sub">
         {last
-          ? `last run ${fmt(last.durationMs)}, ${last.intervalMs === null ? '' : `${fmt(last.intervalMs)} after the one before; `}` +
-            `forgot ${last.forgotten}, killed ${last.orphansKilled} orphan(s), restarted ${last.restarted}`
-          : 'no housekeeping run seen yet'}
+          ? fromLog
+            ? // a log's housekeeping lines give the run's time (and from v1.27 its duration), never its counts
+              `last run ${last.durationMs === 0 ? 'of unknown length' : fmt(last.durationMs)}${last.intervalMs === null ? '' : `, ${fmt(last.intervalMs)} after the one before`}`
+            : `last run ${fmt(last.durationMs)}, ${last.intervalMs === null ? '' : `${fmt(last.intervalMs)} after the one before; `}` +
+              `forgot ${last.forgotten}, killed ${last.orphansKilled} orphan(s), restarted ${last.restarted}`
+          : fromLog
+            ? 'no housekeeping run in the log (its lines are written at -v=4)'
+            : 'no housekeeping run seen yet'}
       </p>
       <div ref={ref} className="cadence-chart">
         <svg

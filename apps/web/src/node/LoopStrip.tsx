@@ -30,7 +30,15 @@ import { PanelState } from './PanelState.tsx';
 
 const LABEL_WIDTH = 96;
 
-const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripLayout }) {
+const LoopStripSvg = memo(function LoopStripSvg({
+  layout,
+  fromLog,
+}: {
+  layout: LoopStripLayout;
+  /** a kubelet log's replay: its 0 durations and pod counts were not stated, and its right edge is its end */
+  fromLog: boolean;
+}) {
+  const ms = (v: number) => (fromLog && v === 0 ? '' : `, ${v} ms`);
   const lanesHeight = layout.height - LOOP_AXIS_HEIGHT;
   return (
     <svg
@@ -84,7 +92,7 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
             y1={layout.laneY.pleg - 2}
             y2={layout.laneY.pleg + LOOP_LANE_HEIGHT + 2}
           >
-            <title>{`relist: ${r.events} event(s), ${r.durationMs} ms`}</title>
+            <title>{`relist: ${r.events} event(s)${ms(r.durationMs)}`}</title>
           </line>
         ))}
         {layout.skipped.map((m) => (
@@ -109,7 +117,11 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
             width={m.width}
             height={LOOP_LANE_HEIGHT}
           >
-            <title>{`${m.source}: ${m.pods} pod(s), ${m.durationMs} ms`}</title>
+            <title>
+              {fromLog
+                ? `${m.source}${ms(m.durationMs)}`
+                : `${m.source}: ${m.pods} pod(s), ${m.durationMs} ms`}
+            </title>
           </rect>
         ))}
         {layout.faults.map((f) => (
@@ -122,7 +134,7 @@ const LoopStripSvg = memo(function LoopStripSvg({ layout }: { layout: LoopStripL
         <g className="loop-axis" transform={`translate(0,${lanesHeight + 12})`}>
           {layout.ticks.map((t) => (
             <text key={t.label} x={t.x} textAnchor={t.label === 'now' ? 'end' : 'middle'}>
-              {t.label}
+              {fromLog && t.label === 'now' ? 'end of log' : t.label}
             </text>
           ))}
         </g>
@@ -218,7 +230,7 @@ export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
         </p>
       )}
       <div ref={ref} className="loop-strip">
-        <LoopStripSvg layout={layout} />
+        <LoopStripSvg layout={layout} fromLog={replay?.log !== undefined} />
       </div>
       <Legend
         counts={layout.counts}

@@ -7,6 +7,7 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 import { useEffect, useMemo, useRef } from 'react';
 import { describeEvent, localClock } from '../lib/explain.ts';
+import { inferredTitle } from '../lib/provenance.ts';
 import type { TimeWindow } from '../timeline/viewport.ts';
 
 const MAX_ROWS = 400;
@@ -89,7 +90,12 @@ export function EventsTable({
                 <td className="mono dim">{ev.seq}</td>
                 <td className="mono">{localClock(ev.time)}</td>
                 <td className="mono">{ev.type}</td>
-                <td>{describeEvent(ev)}</td>
+                <td
+                  className={ev.inferred ? 'fact-inferred' : undefined}
+                  title={inferredTitle(ev) ?? undefined}
+                >
+                  {describeEvent(ev)}
+                </td>
               </tr>
             );
           })}

@@ -4,6 +4,7 @@
  * rule in its title) or unknown ("—", why in its title). A container the log names only by its ID is listed
  * by a short ID; it may be the pod's sandbox, which the log's PLEG lines do not tell apart.
  */
+import { localClock } from '../lib/explain.ts';
 import { type Cell, cell, factClass, stateWords } from '../lib/pod-facts.ts';
 import type { ContainerSnapshot, PodSnapshot } from '../lib/pod-state-core.ts';
 
@@ -28,7 +29,7 @@ function timesOf(c: ContainerSnapshot): string {
   if (c.state.basis === 'unknown') return '';
   const v = c.state.value;
   const at = v.kind === 'terminated' ? v.finishedAt : v.kind === 'running' ? v.startedAt : undefined;
-  return at === undefined ? '' : new Date(at).toLocaleTimeString();
+  return at === undefined ? '' : localClock(at);
 }
 
 export function FactContainers({ facts }: { facts: PodSnapshot }) {

@@ -13,6 +13,7 @@ import { stepState } from '../lib/step.ts';
 import { kindFilter, podSteps, STEP_KINDS, type StepKind, stepKind } from '../lib/step-filter.ts';
 import { withFaults, withFoldedLanes } from '../lib/timeline-fold.ts';
 import { extendToNow, layoutPodTimeline } from '../lib/timeline-layout.ts';
+import { withReducedWorker } from '../lib/worker-facts.ts';
 import { Timeline } from '../timeline/Timeline.tsx';
 import { keyZoom, panWindow, revealTime, type TimeWindow } from '../timeline/viewport.ts';
 import { EventsTable } from './EventsTable.tsx';
@@ -41,7 +42,10 @@ export function PodHistory({
 }) {
   const events = useMemo(() => podSteps(all), [all]);
   // laid out once per change of the events; a clock tick only moves the live edge (extendToNow)
-  const laidOut = useMemo(() => withFoldedLanes(layoutPodTimeline(events, 0)), [events]);
+  const laidOut = useMemo(
+    () => withReducedWorker(withFoldedLanes(layoutPodTimeline(events, 0)), events),
+    [events],
+  );
   const extended = useMemo(() => extendToNow(laidOut, now), [laidOut, now]);
   const layout = useMemo(() => withFaults(extended, faults), [extended, faults]);
   const bounds = useMemo(

@@ -7,24 +7,27 @@
  * inspector's (`backoff-inspector`, `backoff-ladder`, `backoff-step-<n>`, `backoff-status`) plus
  * `backoff-outcome` and `backoff-death`.
  */
+
 import { goDuration, localClock } from '../lib/explain.ts';
 import { cell, factClass } from '../lib/pod-facts.ts';
 import type { BackoffState, PodSnapshot, Source } from '../lib/pod-state-core.ts';
+import { useReplay } from '../replay/context.ts';
 
 const at = (from: Source) => (from.line !== undefined ? `line ${from.line}` : `event ${from.seq}`);
 
-function outcomeWords(b: BackoffState): string {
+function outcomeWords(b: BackoffState, source: string): string {
   const o = b.outcome;
   if (o.kind === 'restarted') {
     const late = Math.round((o.at - b.until) / 1000);
     return `restarted at ${localClock(o.at)} (${at(o.from)}), ${late >= 0 ? `${late} s after the window` : 'as the window ended'}`;
   }
   if (o.kind === 'ends-inside')
-    return `the trace ends at ${localClock(o.at)}, inside the window (${Math.ceil((b.until - o.at) / 1000)} s before the next try)`;
-  return `no restart in the trace after the window (it ends at ${localClock(o.at)})`;
+    return `${source} ends at ${localClock(o.at)}, inside the window (${Math.ceil((b.until - o.at) / 1000)} s before the next try)`;
+  return `no restart in ${source} after the window (it ends at ${localClock(o.at)})`;
 }
 
 function Window({ b, statusWord }: { b: BackoffState; statusWord: string }) {
+  const source = useReplay()?.log ? 'the log' : 'the trace';
   const exit = cell(b.exitCode, String);
   return (
     <div className="backoff-container" data-container={b.container}>
@@ -57,7 +60,7 @@ function Window({ b, statusWord }: { b: BackoffState; statusWord: string }) {
         <dd className="mono">{localClock(b.until)}</dd>
         <dt>then</dt>
         <dd data-testid="backoff-outcome" data-outcome={b.outcome.kind}>
-          {outcomeWords(b)}
+          {outcomeWords(b, source)}
         </dd>
         {b.basis && (
           <>

@@ -50,7 +50,7 @@ function ChainLine({ c, isRun, onGo }: { c: WakeChain; isRun: boolean; onGo: (se
   );
   const runText = run ? (
     <Go seq={run.startSeq ?? run.resultSeq} onGo={onGo}>
-      {`${run.workType} run at ${localClock(run.start)}${run.end !== null ? ` (${Math.round(run.end - run.start)} ms)` : ', running'}`}
+      {`${run.workType} run at ${localClock(run.start)}${runLength(run)}`}
     </Go>
   ) : (
     <span>no run yet (waiting for the worker)</span>
@@ -68,4 +68,14 @@ function ChainLine({ c, isRun, onGo }: { c: WakeChain; isRun: boolean; onGo: (se
       {resync && <> (a resync: no PLEG event or config op before it)</>}
     </p>
   );
+}
+
+/**
+ * " (12 ms)", ", running", or ", no duration in the log" for a run known only by its result line (a kubelet
+ * log's sync error: no start line, no duration).
+ */
+function runLength(run: { startSeq: number | null; start: number; end: number | null }): string {
+  if (run.end === null) return ', running';
+  if (run.startSeq === null && run.end === run.start) return ', no duration in the log';
+  return ` (${Math.round(run.end - run.start)} ms)`;
 }

@@ -7,6 +7,7 @@
 
 import { LogLines } from '../kubelet-log/LogLines.tsx';
 import { containerStateWord, describeEvent, localClock } from '../lib/explain.ts';
+import { inferredTitle } from '../lib/provenance.ts';
 import type { StepState } from '../lib/step.ts';
 import { useReplay } from '../replay/context.ts';
 import type { StepSelection } from './use-step.ts';
@@ -14,6 +15,9 @@ import type { StepSelection } from './use-step.ts';
 export function StepControls({ sel, total, seq }: { sel: StepSelection; total: number; seq: number | null }) {
   const atStart = sel.index <= 0;
   const atEnd = sel.index >= total - 1;
+  // a replay has no live edge: its last step is the end of the log (or trace) it read
+  const replay = useReplay();
+  const last = replay ? (replay.log ? 'the end of the log' : 'the end of the trace') : 'live';
   return (
     <div className="step-controls" data-testid="step-controls">
       <button
@@ -37,13 +41,19 @@ export function StepControls({ sel, total, seq }: { sel: StepSelection; total: n
       <button type="button" data-testid="step-next" onClick={sel.next} disabled={atEnd} title="next (→)">
         ▶
       </button>
-      <button type="button" data-testid="step-last" onClick={sel.last} disabled={sel.live} title="live (End)">
+      <button
+        type="button"
+        data-testid="step-last"
+        onClick={sel.last}
+        disabled={sel.live}
+        title={`${last} (End)`}
+      >
         ▶|
       </button>
       <span className="mono dim" data-testid="step-position">
         step {sel.index + 1} / {total}
         {seq !== null ? ` · seq ${seq}` : ''}
-        {sel.live ? ' · live' : ''}
+        {sel.live ? ` · ${last}` : ''}
       </span>
     </div>
   );
@@ -58,7 +68,13 @@ export function StepPanel({ step }: { step: StepState }) {
     <div className="step-panel" data-testid="step-panel" data-seq={ev.seq}>
       <p className="step-event">
         <span className="mono dim">{localClock(ev.time)}</span> <span className="tag">{ev.type}</span>{' '}
-        <span data-testid="step-event">{describeEvent(ev)}</span>
+        <span
+          data-testid="step-event"
+          className={ev.inferred ? 'fact-inferred' : undefined}
+          title={inferredTitle(ev) ?? undefined}
+        >
+          {describeEvent(ev)}
+        </span>
       </p>
       {lines && <LogLines event={ev} lines={lines} />}
       {step.decision && (

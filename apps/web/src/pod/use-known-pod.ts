@@ -7,6 +7,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { useCallback, useRef } from 'react';
 import { usePods, useRecentTrace } from '../api/queries.ts';
 import type { TraceState } from '../lib/trace-store.ts';
+import { useReplay } from '../replay/context.ts';
 
 export interface KnownPod {
   pod: Pod | undefined;
@@ -46,6 +47,19 @@ export function useKnownPod(namespace: string, name: string): KnownPod {
     [known, namespace, name],
   );
   const recent = useRecentTrace(selectUid);
-  const uid = known ?? recent.data;
-  return { pod: live ?? last.current, uid, gone: pods.isSuccess && !live, loading: pods.isPending };
+  // a replay's REMOVEd pod, as its events left it: its page keeps its name and last state
+  const replay = useReplay();
+  const removed =
+    live || last.current || !replay
+      ? undefined
+      : [...replay.removed]
+          .reverse()
+          .find((p) => p.metadata.name === name && (p.metadata.namespace ?? 'default') === namespace);
+  const uid = known ?? removed?.metadata.uid ?? recent.data;
+  return {
+    pod: live ?? last.current ?? removed,
+    uid,
+    gone: pods.isSuccess && !live,
+    loading: pods.isPending,
+  };
 }

@@ -13,6 +13,8 @@ export interface PointMark {
   seq: number;
   /** pleg-<event>, probe-<result> or event-<type>. */
   cls: string;
+  /** a kubelet log implies it without a line for it: drawn hollow and dashed, as the SVG marks are */
+  inferred?: boolean;
 }
 
 const COLOURS: Record<string, string> = {
@@ -60,13 +62,23 @@ export function MarksCanvas({
       if (m.time < win.start || m.time > win.end) continue;
       const cx = x(m.time);
       const cy = rowY(m.row);
-      ctx.fillStyle = COLOURS[m.cls] ?? '#6b4fbb';
+      const colour = COLOURS[m.cls] ?? '#6b4fbb';
       ctx.beginPath();
       ctx.moveTo(cx, cy - 5);
       ctx.lineTo(cx + 4, cy);
       ctx.lineTo(cx, cy + 5);
       ctx.lineTo(cx - 4, cy);
-      ctx.fill();
+      ctx.closePath();
+      if (m.inferred) {
+        ctx.strokeStyle = colour;
+        ctx.lineWidth = 1.2;
+        ctx.setLineDash([2, 1.5]);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      } else {
+        ctx.fillStyle = colour;
+        ctx.fill();
+      }
     }
     ctx.restore();
   }, [marks, x, win.start, win.end, width, height, rowY, left, right]);

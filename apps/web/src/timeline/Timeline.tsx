@@ -53,7 +53,13 @@ function pointMarks(
   events: TimelineLayout['events'],
 ): PointMark[] {
   return [
-    ...pleg.map((p) => ({ row: ROW.pleg, time: p.time, seq: p.seq, cls: `pleg-${p.event}` })),
+    ...pleg.map((p) => ({
+      row: ROW.pleg,
+      time: p.time,
+      seq: p.seq,
+      cls: `pleg-${p.event}`,
+      ...(p.inferred ? { inferred: true } : {}),
+    })),
     ...probes.map((p) => ({ row: ROW.probes, time: p.time, seq: p.seq, cls: `probe-${p.result}` })),
     ...events.map((e) => ({ row: ROW.events, time: e.time, seq: e.seq, cls: `event-${e.eventType}` })),
   ];

@@ -3,6 +3,7 @@
  * and the lines of its tooltip. Pure: rows and times in, words out.
  */
 import { type ClockFormat, goDuration, localClock } from '../lib/explain.ts';
+import { INFERRED_STARTED } from '../lib/provenance.ts';
 import type { ContainerLane, TimelineLayout } from '../lib/timeline-layout.ts';
 import { intervalAt, nearestMark } from './viewport.ts';
 
@@ -74,7 +75,9 @@ export function hitTest(
       return {
         seq: s.seq,
         lines: [
-          `${s.workType} ${fmt(s.start)} (${Math.round(s.end - s.start)} ms)`,
+          s.durationStated
+            ? `${s.workType} ${fmt(s.start)} (${Math.round(s.end - s.start)} ms)`
+            : `${s.workType} ${s.failed ? 'failed' : 'ended'} ${fmt(s.end)} (no duration in the log)`,
           ...s.actions.map(
             (a) => `${a.error ? '✗' : '✓'} ${a.action} ${a.target}${a.error ? `: ${a.error}` : ''}`,
           ),
@@ -87,7 +90,12 @@ export function hitTest(
       return p
         ? {
             seq: p.seq,
-            lines: [`PLEG ${p.event}`, `${p.containerName ?? ''} ${p.containerID.slice(0, 12)}`, fmt(p.time)],
+            lines: [
+              `PLEG ${p.event}`,
+              `${p.containerName ?? ''} ${p.containerID.slice(0, 12)}`,
+              fmt(p.time),
+              ...(p.inferred ? [INFERRED_STARTED] : []),
+            ],
           }
         : null;
     }
@@ -108,7 +116,11 @@ export function hitTest(
       return p
         ? {
             seq: p.seq,
-            lines: [`${p.probe} ${p.container}: ${p.result}`, ...(p.output ? [p.output] : []), fmt(p.time)],
+            lines: [
+              `${p.probe} ${p.container || '(container not in the log)'}: ${p.result}`,
+              ...(p.output ? [p.output] : []),
+              fmt(p.time),
+            ],
           }
         : null;
     }

@@ -3,6 +3,7 @@
  * window), and the legend. Test ids: `worker-band`, `lane-<container>`, `mark-<seq>` on point marks.
  */
 import type { ScaleTime } from 'd3';
+import { INFERRED_STARTED } from '../lib/provenance.ts';
 import type { TimelineLayout } from '../lib/timeline-layout.ts';
 import { LANES0, ROW } from './hit.ts';
 import type { TimeWindow } from './viewport.ts';
@@ -71,14 +72,32 @@ export function MarksSvg({
           .map((b) => (
             <rect
               key={`${b.state}-${b.start}`}
-              className={WORKER_CLASS[b.state] ?? 'tl-worker-finished'}
+              className={`${WORKER_CLASS[b.state] ?? 'tl-worker-finished'}${b.rule ? ' tl-inferred-band' : ''}`}
               data-state={b.state}
+              data-inferred={b.rule ? 'true' : undefined}
               x={x(b.start)}
               width={w(b.start, b.end)}
               height={inner}
-            />
+            >
+              <title>{b.rule ? `${b.state} (inferred: ${b.rule})` : b.state}</title>
+            </rect>
           ))}
       </g>
+      {layout.grace && within(win, layout.grace.deadline, layout.grace.deadline) && (
+        <g
+          className="tl-grace"
+          data-testid="grace-deadline"
+          transform={`translate(${x(layout.grace.deadline)},0)`}
+        >
+          <line y1={rowY(ROW.worker)} y2={rowY(ROW.events) + rowH} />
+          <text x={3} y={rowY(ROW.worker) + rowH - 3}>
+            grace {layout.grace.gracePeriodS}s
+          </text>
+          <title>
+            {`grace deadline: the kill${layout.grace.line !== undefined ? ` at line ${layout.grace.line}` : ''} plus ${layout.grace.gracePeriodS} s`}
+          </title>
+        </g>
+      )}
       <g transform={`translate(0,${rowY(ROW.updates) + rowH / 2})`}>
         {layout.updates
           .filter((u) => within(win, u.time, u.time))
@@ -131,10 +150,13 @@ export function MarksSvg({
                 <path
                   key={p.seq}
                   data-testid={`mark-${p.seq}`}
-                  className={`tl-pleg tl-pleg-${p.event}${sel(p.seq)}`}
+                  data-inferred={p.inferred ? 'true' : undefined}
+                  className={`tl-pleg tl-pleg-${p.event}${p.inferred ? ' tl-inferred' : ''}${sel(p.seq)}`}
                   transform={`translate(${x(p.time)},0)`}
                   d={diamond}
-                />
+                >
+                  {p.inferred && <title>{`PLEG ${p.event} (${INFERRED_STARTED})`}</title>}
+                </path>
               ))}
           </g>
           <g transform={`translate(0,${rowY(ROW.probes) + rowH / 2})`}>

@@ -9,6 +9,7 @@ import { printPod } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { usePodTrace, useRecentTrace } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
+import { goDuration, localClock } from '../lib/explain.ts';
 import { type Cell, factClass, factsOf, rowCells } from '../lib/pod-facts.ts';
 import { provenance } from '../lib/pod-state-core.ts';
 import type { TraceState } from '../lib/trace-store.ts';
@@ -107,9 +108,16 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           pods "{name}" not found in namespace {namespace}
         </p>
       )}
+      {known.gone && known.uid && !pod && (
+        <h1 className="mono" data-testid="pod-title">
+          {namespace}/{name}
+        </h1>
+      )}
       {known.gone && known.uid && (
         <p className="sub" data-testid="pod-gone">
-          This pod is no longer on the node; its history follows.
+          {pod
+            ? 'This pod is no longer on the node: its last state and its history as the trace shows them.'
+            : 'This pod is no longer on the node; its history follows.'}
         </p>
       )}
       <div className="pod-top">
@@ -201,6 +209,36 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
         <FactDd className="mono" printed={row.restarts} cell={cells?.restarts} testid="pod-restarts" />
         <dt>AGE</dt>
         <dd className="mono">{row.age}</dd>
+        {facts && (
+          <>
+            <dt>worker</dt>
+            <FactDd
+              className="mono"
+              printed=""
+              cell={{
+                text:
+                  facts.worker.basis === 'unknown'
+                    ? '—'
+                    : `${facts.worker.value}${facts.worker.since !== undefined ? ` since ${localClock(facts.worker.since)}` : ''}`,
+                basis: facts.worker.basis,
+                title: provenance(facts.worker),
+              }}
+              testid="pod-worker"
+            />
+          </>
+        )}
+        {facts?.grace && (
+          <>
+            <dt>grace</dt>
+            <dd
+              className="mono"
+              data-testid="pod-grace"
+              title={`the kill (line ${facts.grace.from.line ?? '?'}) plus the grace period it sent`}
+            >
+              {`${goDuration(facts.grace.gracePeriodS)} from ${localClock(facts.grace.start)}, deadline ${localClock(facts.grace.deadline)}`}
+            </dd>
+          </>
+        )}
         <dt>UID</dt>
         <dd className="mono">{pod.metadata.uid ?? ''}</dd>
       </dl>

@@ -142,6 +142,12 @@ export class PodContainers {
     if (!this.terminating) this.deaths.push(inst);
   }
 
+  /** Some container (or sandbox) the trace showed starting has not died since. */
+  anyRunning(): boolean {
+    for (const slot of this.slots.values()) if (slot.cur?.started && !slot.cur.died) return true;
+    return false;
+  }
+
   /** A StopContainer of `name`: the next death is its own, when no other kill is pending. */
   killed(name: string, from: Source): void {
     this.kills++;

@@ -1,6 +1,6 @@
 import type { PodBackoffs } from './backoffs.ts';
 import type { PodContainers } from './containers.ts';
-import type { PodSnapshot, Source } from './types.ts';
+import type { GraceState, PodSnapshot, Source, WorkerStateName } from './types.ts';
 
 /** One pod's folded facts; ./snapshot.ts reads them into a PodSnapshot. */
 export interface PodFold {
@@ -14,6 +14,9 @@ export interface PodFold {
   containers: PodContainers;
   backoffs: PodBackoffs;
   status?: { phase?: string; reason?: string; from: Source };
+  /** the worker's state: the newest worker.state, or one a termination's lines imply (rule set) */
+  worker?: { state: WorkerStateName; since: number; from: Source; rule?: string };
+  grace?: GraceState;
   /** seq of the newest event of this pod */
   seq: number;
   cached?: PodSnapshot;

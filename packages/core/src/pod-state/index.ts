@@ -13,7 +13,9 @@ export type {
   ContainerSnapshot,
   ContainerStateInfo,
   Fact,
+  GraceState,
   PodSnapshot,
   Source,
+  WorkerStateName,
 } from './types.ts';
 export { factValue, provenance } from './types.ts';

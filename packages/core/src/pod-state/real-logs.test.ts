@@ -148,3 +148,35 @@ describe('every sample log', () => {
     });
   }
 });
+
+describe("a graceful delete in sample 01: the worker's states its lines imply", () => {
+  const UID = '0ac7a38c-74bc-4d23-ae50-2576492537e0';
+  it('DELETE, the kill (TerminatingPod, the grace deadline), every container dead (TerminatedPod), REMOVE (Finished)', () => {
+    const { events } = importKubeletLog(read('01-v1.17-windows-glog-v4-full-lifecycle.log'));
+    const seen: { state: string; basis: string; line: number | undefined }[] = [];
+    let grace: PodSnapshot['grace'];
+    foldWatching(events, UID, (ev, s) => {
+      const w = s.worker;
+      const last = seen[seen.length - 1];
+      if (w.basis !== 'unknown' && w.value !== last?.state)
+        seen.push({ state: w.value, basis: w.basis, line: ev.origin?.line });
+      grace ??= s.grace;
+    });
+    // counted from the log: the kill at line 200 ("with 30 second grace period") after the DELETE at 197, the
+    // REMOVE at 373, then the kubelet's own word that the worker is gone
+    expect(seen.map((s) => s.state)).toEqual([
+      'SyncPod',
+      'TerminatingPod',
+      'TerminatedPod',
+      'Finished',
+      'Forgotten',
+    ]);
+    expect(seen.slice(0, 4).every((s) => s.basis === 'inferred')).toBe(true);
+    expect(seen[4]?.basis).toBe('stated');
+    expect(seen[1]?.line).toBe(200);
+    expect(seen[3]?.line).toBe(373);
+    expect(grace?.gracePeriodS).toBe(30);
+    expect(grace?.from.line).toBe(200);
+    expect((grace?.deadline ?? 0) - (grace?.start ?? 0)).toBe(30_000);
+  });
+});

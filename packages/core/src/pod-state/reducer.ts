@@ -8,7 +8,10 @@
  *
  * What each event says (the rules in ./rules.ts):
  *   config.update   ADD (a pod REMOVEd and ADDed again starts over), DELETE (terminating), REMOVE
- *   worker.*        a kill or a terminating worker: deaths from now on restart nothing
+ *   worker.*        a kill or a terminating worker: deaths from now on restart nothing; worker.state is
+ *                   the worker's state (stated), else a termination's lines imply it (inferred): the kill of
+ *                   a deleted pod → TerminatingPod (and the grace deadline), every container dead →
+ *                   TerminatedPod, REMOVE then → Finished
  *   pleg.event      ContainerStarted / ContainerDied (with the exit code when the trace has it)
  *   sync.result     StartContainer errors fill the reason cache (CrashLoopBackOff, ErrImagePull, …); a
  *                   StartContainer that succeeded clears it
@@ -75,6 +78,10 @@ export class PodStateReducer {
             p.status = undefined;
           }
           p.added ??= from;
+          if (p.removed || !p.worker) {
+            p.worker = { state: 'SyncPod', since: ev.time, from, rule: RULES.workerSyncing };
+            p.grace = undefined;
+          }
           p.removed = false;
           p.deleted = undefined;
           p.containers.terminating = false;
@@ -84,6 +91,8 @@ export class PodStateReducer {
         } else if (ev.op === 'REMOVE') {
           p.removed = true;
           c.terminating = true;
+          if (p.worker?.state === 'TerminatedPod')
+            p.worker = { state: 'Finished', since: ev.time, from, rule: RULES.workerFinished };
         }
         return;
       case 'worker.update':
@@ -91,9 +100,17 @@ export class PodStateReducer {
         return;
       case 'worker.state':
         if (ev.to !== 'SyncPod') c.terminating = true;
+        p.worker = { state: ev.to, since: ev.time, from };
         return;
       case 'pleg.event':
         this.pleg(p, ev, from);
+        if (
+          ev.event === 'ContainerDied' &&
+          p.worker?.state === 'TerminatingPod' &&
+          p.worker.rule !== undefined &&
+          !c.anyRunning()
+        )
+          p.worker = { state: 'TerminatedPod', since: ev.time, from, rule: RULES.workerTerminated };
         return;
       case 'sync.result':
         for (const a of ev.actions) {
@@ -114,6 +131,7 @@ export class PodStateReducer {
         return;
       case 'runtime.call':
         if (ev.method === 'StopContainer' && ev.container && !ev.error) c.killed(ev.container, from);
+        if (ev.method === 'StopContainer' && c.terminating) this.terminating(p, ev, from);
         return;
       case 'probe.result':
         if (ev.probe === 'Readiness' && ev.container && ev.result !== 'Unknown')
@@ -133,6 +151,19 @@ export class PodStateReducer {
       default:
         return;
     }
+  }
+
+  /** A kill of a terminating pod: its worker is TerminatingPod, and the first such kill dates the deadline. */
+  private terminating(p: PodFold, ev: TraceOf<'runtime.call'>, from: Source): void {
+    if (!p.worker || p.worker.state === 'SyncPod')
+      p.worker = { state: 'TerminatingPod', since: ev.time, from, rule: RULES.workerTerminating };
+    if (!p.grace && ev.gracePeriodS !== undefined)
+      p.grace = {
+        gracePeriodS: ev.gracePeriodS,
+        start: ev.time,
+        deadline: ev.time + ev.gracePeriodS * 1000,
+        from,
+      };
   }
 
   private pleg(p: PodFold, ev: TraceOf<'pleg.event'>, from: Source): void {

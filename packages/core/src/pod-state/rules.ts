@@ -34,6 +34,15 @@ export const RULES = {
   terminating:
     'kubectl prints Terminating for a pod with a deletionTimestamp (a DELETE) not yet Succeeded/Failed',
   readyCount: "kubectl's READY: running and ready containers of all the status lists",
+  workerSyncing: 'a pod the kubelet added and not asked to terminate: its worker syncs it (SyncPod)',
+  workerTerminating:
+    "a kill of a deleted or removed pod's container: the worker runs syncTerminatingPod, which stops every container within the grace period (TerminatingPod)",
+  workerTerminated:
+    'every container seen running has died since the termination began: syncTerminatingPod returned (TerminatedPod)',
+  workerFinished:
+    'REMOVE once every container stopped: the pod is gone from the config, syncTerminatedPod ran and the worker finished (Finished)',
+  graceDeadline:
+    "the first kill's time plus the grace period it sent: after it the runtime stops what still runs (killContainer's timeout)",
 } as const;
 
 /** The terminated reason a runtime gives an exit code (containerd and CRI-O: 0 Completed, else Error). */

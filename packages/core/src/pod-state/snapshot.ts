@@ -185,6 +185,21 @@ export function podSnapshot(p: PodFold, asOf: number): PodSnapshot {
     backoffs: p.backoffs.list(asOf),
     ...(p.deleted ? { deletedAt: p.deleted.at } : {}),
     removed: p.removed,
+    worker: workerOf(p),
+    ...(p.grace ? { grace: p.grace } : {}),
     asOf,
   };
+}
+
+/** The worker's state: the newest worker.state, or what the pod's lines imply, or unknown. */
+function workerOf(p: PodFold): PodSnapshot['worker'] {
+  const w = p.worker;
+  if (!w)
+    return {
+      basis: 'unknown',
+      why: "the trace shows neither the pod's ADD nor its worker (a kubelet writes the worker's lines at -v=4)",
+    };
+  return w.rule !== undefined
+    ? { basis: 'inferred', value: w.state, rule: w.rule, from: w.from, since: w.since }
+    : { basis: 'stated', value: w.state, from: w.from, since: w.since };
 }

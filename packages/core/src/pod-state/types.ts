@@ -94,6 +94,19 @@ export interface BackoffState {
   basis?: 'inferred' | 'confirmed';
 }
 
+/** The pod worker's states (pod_workers.go), as worker.state events name them. */
+export type WorkerStateName = 'SyncPod' | 'TerminatingPod' | 'TerminatedPod' | 'Finished' | 'Forgotten';
+
+/** A graceful termination: the first kill of a terminating pod and the grace period it sent. */
+export interface GraceState {
+  gracePeriodS: number;
+  /** the kill's time */
+  start: number;
+  /** start + the grace period: after it the runtime kills what still runs */
+  deadline: number;
+  from: Source;
+}
+
 /** A pod as the kubelet would report it after the events folded so far. */
 export interface PodSnapshot {
   uid: string;
@@ -114,6 +127,10 @@ export interface PodSnapshot {
   /** DELETE seen (and not undone by an ADD): the pod is terminating. */
   deletedAt?: number;
   removed: boolean;
+  /** The pod worker's state: stated (worker.state), inferred from a termination's lines, or unknown. */
+  worker: Fact<WorkerStateName> & { since?: number };
+  /** The graceful termination's deadline, when a kill of the terminating pod gave its grace period. */
+  grace?: GraceState;
   /** The time of the last event folded (of any pod): the trace's "now". */
   asOf: number;
 }
