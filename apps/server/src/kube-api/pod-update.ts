@@ -42,7 +42,7 @@ export function conflict(name: string, why: string): Status {
   });
 }
 
-const MODIFIED =
+export const MODIFIED =
   'the object has been modified; please apply your changes to the latest version and try again';
 
 /** Lines of specDiff at most: the message says what changed, not all of it (a list may be 10,000 long). */

@@ -8,38 +8,43 @@
  * An update is checked by checkPodUpdate (pod-update.ts), stored, then handed to the engine as an UPDATE
  * (an image change restarts that container: the kubelet sees its hash change). An update that changes
  * nothing is not written, and the pod keeps its resourceVersion, as with the apiserver. Each returns what
- * to send: a Pod (with its resourceVersion) or a Status. Called on the event loop; nothing awaits.
+ * to send: a Pod (with its resourceVersion) or a Status. Called on the event loop.
  *
- * A PATCH is bounded by its request (the event loop is everyone's): a patch nested deeper than a pod may be
- * is 400, a JSON patch past its limits (patch.ts JsonPatchLimits) 413 or 422, and a patched pod deeper than
- * a pod may be is 422 (field `patch`) or larger than a request body may be 413, before anything else reads it.
+ * A PATCH is bounded by its request (the event loop is everyone's; patch-pod.ts has the bounds). One whose
+ * body is past PATCH_THREAD_MIN_CHARS is worked out on the patch thread (patch-thread.ts) and is the one
+ * write that awaits: the pod may change meanwhile, so the result is stored only if the pod still has the
+ * resourceVersion it was patched at, else the patch is applied again to the pod as it is, as the apiserver's
+ * GuaranteedUpdate does (409 after PATCH_ATTEMPTS).
  */
 
 import { type AdmittedPod, gracefulDeletion } from '@syncscope/core';
 import type { Pod, Status } from '@syncscope/core/api';
 import type { PassiveClock } from '@syncscope/core/clock';
 import { MANIFEST_MEDIA_TYPES, manifestMediaType, parseManifest } from '../admission.ts';
-import { BODY_LIMIT_BYTES } from '../context.ts';
 import type { Engine } from '../engine.ts';
-import { MAX_OBJECT_DEPTH } from '../limits.ts';
-import { badRequest, notFound, status, unsupportedMediaType } from '../status.ts';
+import { notFound, status, unsupportedMediaType } from '../status.ts';
 import { preconditionFailure, readDeleteOptions } from './delete-options.ts';
-import {
-  applyPatch,
-  type Json,
-  jsonBounds,
-  jsonEqual,
-  PATCH_MEDIA_TYPES,
-  PatchError,
-  type PatchType,
-} from './patch.ts';
+import { PATCH_MEDIA_TYPES, type PatchType } from './patch.ts';
+import { changedFrom, type Patched, type PatchRequest, patchedPod } from './patch-pod.ts';
+import { type PatchAnswer, PatchPool, PatchThreadFailed } from './patch-thread.ts';
 import { boundToNode } from './pod-reads.ts';
-import { checkPodUpdate, invalidUpdate } from './pod-update.ts';
+import { checkPodUpdate, conflict, MODIFIED } from './pod-update.ts';
 import { type PodVersions, withVersion } from './watch.ts';
+
+/**
+ * A patch body longer than this (UTF-16 units: its length costs nothing to read) is worked out on the patch
+ * thread; a shorter one inline (a hop costs ~1 ms, and copying the pod there and back more).
+ */
+export const PATCH_THREAD_MIN_CHARS = 64 * 1024;
+
+/** Times a patch made on the thread is made again for a pod that changed meanwhile, before it is 409. */
+const PATCH_ATTEMPTS = 3;
+
+const patchThreads = new PatchPool();
 
 export interface WriteContext {
   engine: Engine;
-  versions: PodVersions;
+  versions: Pick<PodVersions, 'version' | 'listVersion'>;
   clock: PassiveClock;
 }
 
@@ -64,13 +69,10 @@ function stamped(ctx: WriteContext, uid: string): Pod | undefined {
   return served(ctx, ctx.engine.getPodByUID(uid));
 }
 
-/** Stores and hands on `next` unless it is the pod as it is; answers the pod as it then is. */
-function update(ctx: WriteContext, old: AdmittedPod, next: Pod): Pod {
-  const uid = old.metadata.uid;
-  const { status: _s, ...oldConfig } = old;
-  const { resourceVersion: _rv, ...oldMeta } = oldConfig.metadata;
-  if (!jsonEqual({ ...oldConfig, metadata: oldMeta }, next)) ctx.engine.updatePod(next);
-  return stamped(ctx, uid) ?? next;
+/** Stores and hands on `next` if it `changed` the pod; answers the pod as it then is. */
+function update(ctx: WriteContext, old: AdmittedPod, next: Pod, changed: boolean): Pod {
+  if (changed) ctx.engine.updatePod(next);
+  return stamped(ctx, old.metadata.uid) ?? next;
 }
 
 export function replacePod(
@@ -87,54 +89,61 @@ export function replacePod(
   if (!parsed.ok) return parsed.status;
   const checked = checkPodUpdate(old, parsed.value, t.ns, t.name);
   if (!checked.ok) return checked.status;
-  return update(ctx, old, checked.pod);
+  return update(ctx, old, checked.pod, changedFrom(old, checked.pod));
 }
 
-export function patchPod(
+export async function patchPod(
   ctx: WriteContext,
   t: Target,
   body: string,
   contentType: string | undefined,
-): Pod | Status {
+): Promise<Pod | Status> {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() as PatchType;
   if (!(PATCH_MEDIA_TYPES as readonly string[]).includes(type))
     return unsupportedMediaType(contentType ?? '', PATCH_MEDIA_TYPES);
-  const old = current(ctx, t);
-  if (!old) return notFound(t.name);
-  let patch: Json;
-  try {
-    patch = JSON.parse(body) as Json;
-  } catch (e) {
-    return badRequest(`error decoding patch: ${(e as Error).message}`);
+  for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
+    const old = current(ctx, t);
+    if (!old) return notFound(t.name);
+    const req: PatchRequest = { old, type, body, namespace: t.ns, name: t.name };
+    if (body.length <= PATCH_THREAD_MIN_CHARS) return written(ctx, old, patchedPod(req));
+    const patched = await onThread(req);
+    // stored only onto the pod it was made from (the same uid and resourceVersion)
+    const now = current(ctx, t);
+    if (
+      now?.metadata.uid === old.metadata.uid &&
+      now.metadata.resourceVersion === old.metadata.resourceVersion
+    )
+      return written(ctx, old, patched);
   }
-  // the body is within BODY_LIMIT_BYTES already; its depth bounds the recursion of the merges
-  if (jsonBounds(patch, MAX_OBJECT_DEPTH + 2, Number.POSITIVE_INFINITY) === 'deep')
-    return badRequest(`error decoding patch: the patch is nested deeper than ${MAX_OBJECT_DEPTH + 2} levels`);
-  let patched: Json;
-  try {
-    patched = applyPatch(type, structuredClone(old) as unknown as Json, patch);
-  } catch (e) {
-    if (!(e instanceof PatchError)) throw e;
-    return e.code === 413 ? tooLarge(e.message) : status(422, 'Invalid', e.message);
-  }
-  const bounds = jsonBounds(patched, MAX_OBJECT_DEPTH, BODY_LIMIT_BYTES);
-  if (bounds === 'large')
-    return tooLarge(`the patched pod is larger than the limit of ${BODY_LIMIT_BYTES} bytes`);
-  if (bounds === 'deep')
-    return invalidUpdate(t.name, [
-      {
-        field: 'patch',
-        reason: 'FieldValueInvalid',
-        message: `Invalid value: "<patched pod>": nested deeper than ${MAX_OBJECT_DEPTH} levels`,
-      },
-    ]);
-  const checked = checkPodUpdate(old, patched, t.ns, t.name);
-  if (!checked.ok) return checked.status;
-  return update(ctx, old, checked.pod);
+  return conflict(t.name, MODIFIED);
 }
 
-/** 413, as errors.NewRequestEntityTooLargeError words it. */
-const tooLarge = (why: string) => status(413, 'RequestEntityTooLarge', `Request entity too large: ${why}`);
+function written(ctx: WriteContext, old: AdmittedPod, patched: Patched): Pod | Status {
+  return patched.ok ? update(ctx, old, patched.pod, patched.changed) : patched.status;
+}
+
+/**
+ * patchedPod on the patch thread. What it throws is thrown here (the error handler answers 500, as inline); a
+ * thread that dies under it is 413 when it ran out of memory, else 500.
+ */
+async function onThread(req: PatchRequest): Promise<Patched> {
+  let answer: PatchAnswer;
+  try {
+    answer = await patchThreads.run(req);
+  } catch (e) {
+    if (!(e instanceof PatchThreadFailed)) throw e;
+    const why = e.outOfMemory
+      ? status(
+          413,
+          'RequestEntityTooLarge',
+          'Request entity too large: the patch needs more memory than a request may have',
+        )
+      : status(500, 'InternalError', `Internal error occurred: ${e.message}`);
+    return { ok: false, status: why };
+  }
+  if ('error' in answer) throw new Error(answer.error);
+  return answer.patched;
+}
 
 export function deletePod(
   ctx: WriteContext,

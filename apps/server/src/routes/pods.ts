@@ -62,7 +62,7 @@ async function podsRoutes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.patch('/api/v1/namespaces/:ns/pods/:name', write, async (req, reply) =>
-    answer(reply, patchPod(writes(), req.params, text(req.body), req.headers['content-type'])),
+    answer(reply, await patchPod(writes(), req.params, text(req.body), req.headers['content-type'])),
   );
 
   app.delete('/api/v1/namespaces/:ns/pods/:name', write, async (req, reply) => {
