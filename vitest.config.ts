@@ -25,6 +25,8 @@ export default defineConfig({
           // test leaves state behind in a module
           pool: 'threads',
           isolate: false,
+          // a few tests decode tens of thousands of events: seconds of CPU when the machine's cores are busy
+          testTimeout: 30_000,
         },
       },
       {

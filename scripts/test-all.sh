@@ -3,7 +3,9 @@
 # then three lanes side by side, none sharing a port, a data dir or containerd with another:
 #   A: integration, then browser (Chromium);
 #   B: end-to-end on the simulated node, then scenarios on a private containerd (root only);
-#   C: unit and integration again on the other supported lines, Node 20 (a fresh machine's) and 22;
+#   C: on the other supported lines, Node 20 (a fresh machine's) and 22, the unit tier and the integration
+#      tests of what differs between Node versions (LINE_SENSITIVE: gRPC, TLS, worker threads, child
+#      processes and signals, fs and FIFOs, timers, V8 flags); the rest of integration is the same code;
 # then a short benchmark smoke. The main line is Node 24 (scripts/node-line.sh fetches it and Node 22 from
 # the npm registry into ~/.cache/syncscope); Node 20 is the node on PATH. Each tier runs under its own SYNCSCOPE_TEST_RUN marker, and a tier that leaves
 # a process behind fails (scripts/leaks.sh). Ends with each tier's time and one line
@@ -46,14 +48,31 @@ static() {
   "$bin/tsc" -b && "$bin/biome" ci --reporter=summary . && "$bin/knip" &&
     (cd apps/web && node_modules/.bin/vite build --logLevel warn)
 }
+LINE_SENSITIVE=(
+  packages/core/src/cri/remote-runtime.int.test.ts
+  packages/core/src/cri/remote-runtime-reconnect.int.test.ts
+  packages/core/src/clock/clock.int.test.ts
+  apps/server/src/kube-api/kube-tls.int.test.ts
+  apps/server/src/kube-api/patch-thread.int.test.ts
+  apps/server/src/routes/imports-load.int.test.ts
+  apps/server/src/routes/logs-follow.int.test.ts
+  apps/server/src/store/journal-kill.int.test.ts
+  apps/server/src/store/lock.int.test.ts
+  apps/server/src/store/plain-file.int.test.ts
+  apps/server/src/sim-node/respawn.int.test.ts
+  apps/server/src/observe/journal-follow.int.test.ts
+  apps/server/src/heap.int.test.ts
+)
 on_line() {
   local line="$1" nodebin="$node20"
   [ "$line" = 20 ] || nodebin=$(bash scripts/node-line.sh "$line") || {
     echo "Node $line could not be installed"
     return 1
   }
-  PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest unit "node$line-unit" &&
-    PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest integration "node$line-integration"
+  local rc=0
+  PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest unit "node$line-unit" || rc=1
+  PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest integration "node$line-integration" "${LINE_SENSITIVE[@]}" || rc=1
+  return $rc
 }
 lane_a() { tier integration vitest integration integration; tier browser vitest browser browser; }
 lane_b() {

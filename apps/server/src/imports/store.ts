@@ -27,6 +27,8 @@ export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const INDEX_EVERY = 1024;
 /** How far the reading of a body may run ahead of its parse (the chunks wait in the parse thread's queue). */
 const MAX_PARSE_BEHIND = 4 * 1024 * 1024;
+/** How much of a spooled body is read back from log.txt for the parser at a time. */
+const SPOOL_READ_BYTES = 1024 * 1024;
 /** The longest line /log answers; the rest is cut. */
 const MAX_LINE_BYTES = 16 * 1024;
 
@@ -180,7 +182,7 @@ export class ImportStore {
     this.writing++;
     try {
       await disk(tmp, () => mkdir(tmp));
-      log = await disk(logPath, () => open(logPath, 'w'));
+      log = await disk(logPath, () => open(logPath, 'w+')); // w+: a spooled body is read back
       trace = await disk(tracePath, () => open(tracePath, 'w'));
       const index: ImportIndex = { eventOffsets: [], lineOffsets: [0] };
       let traceBytes = 0;
@@ -194,6 +196,28 @@ export class ImportStore {
       let lines = 1;
       const behind: { answer: Promise<ParseAnswer>; bytes: number; done: boolean }[] = [];
       let unparsed = 0;
+      /** offset in log.txt from which the body was spooled, not fed (-1: all fed as it came) */
+      let spooledFrom = -1;
+      const feed = (chunk: Uint8Array) => {
+        const entry = { answer: parser.feed(chunk), bytes: chunk.length, done: false };
+        // awaited by drainOne, or the import failed first
+        entry.answer.then(
+          () => {
+            entry.done = true;
+          },
+          () => {
+            entry.done = true;
+          },
+        );
+        behind.push(entry);
+        unparsed += chunk.length;
+      };
+      const drainOne = async () => {
+        const next = behind.shift();
+        if (!next) return;
+        unparsed -= next.bytes;
+        await took(await next.answer, trace as FileHandle);
+      };
       for await (const chunk of asUtf8(maybeGunzip(body))) {
         if (size + chunk.length > MAX_IMPORT_BYTES) throw new TooLarge();
         if (quota && used.bytes + size + chunk.length + traceBytes > quota.maxBytes)
@@ -210,26 +234,25 @@ export class ImportStore {
         }
         size += chunk.length;
         const fh = log;
-        // the body is read at the network's pace (the request must arrive within its timeout) and the parse
-        // follows on its thread; only past MAX_PARSE_BEHIND bytes unparsed does the reading wait for it
-        const entry = { answer: parser.feed(chunk), bytes: chunk.length, done: false };
-        // awaited below, or the import failed first
-        entry.answer.then(
-          () => {
-            entry.done = true;
-          },
-          () => {
-            entry.done = true;
-          },
-        );
-        behind.push(entry);
-        unparsed += chunk.length;
         await disk(logPath, () => fh.write(chunk));
-        while (unparsed > MAX_PARSE_BEHIND || behind[0]?.done) {
-          const next = behind.shift();
-          if (!next) break;
-          unparsed -= next.bytes;
-          await took(await next.answer, trace);
+        // the body is read at the network's pace (the request must arrive within its timeout) and the parse
+        // follows on its thread; past MAX_PARSE_BEHIND bytes unparsed the rest is only spooled to log.txt and
+        // fed from there once the body is in, so neither the reading nor the memory waits on the parse
+        if (spooledFrom < 0 && unparsed + chunk.length > MAX_PARSE_BEHIND) spooledFrom = size - chunk.length;
+        if (spooledFrom < 0) feed(chunk);
+        while (behind[0]?.done) await drainOne();
+      }
+      if (spooledFrom >= 0) {
+        const buf = Buffer.allocUnsafe(SPOOL_READ_BYTES);
+        for (let at = spooledFrom; at < size; ) {
+          const fh = log;
+          const { bytesRead } = await disk(logPath, () =>
+            fh.read(buf, 0, Math.min(buf.length, size - at), at),
+          );
+          if (bytesRead === 0) break;
+          at += bytesRead;
+          feed(new Uint8Array(buf.subarray(0, bytesRead))); // a copy: buf is read into again
+          while (unparsed > MAX_PARSE_BEHIND || behind[0]?.done) await drainOne();
         }
       }
       for (const next of behind.splice(0)) await took(await next.answer, trace);

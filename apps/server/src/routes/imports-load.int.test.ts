@@ -1,34 +1,26 @@
 /**
  * An import parses on a thread of its own (integration: a real listening server, real sockets, wall time).
  * While a 12 MB log of deeply nested klog JSON lines is uploaded and parsed (seconds of parser work), /healthz
- * keeps answering: asked again as soon as each answer arrives, none takes longer than HEALTHZ_BOUND_MS.
- * On the event loop the same parse held every request for the whole parse (13.6 s measured).
+ * keeps answering: asked again as soon as each answer arrives, none takes longer than a twentieth of the
+ * import (a ratio of two times of the same run, so a loaded machine slows both). On the event loop the same
+ * parse held /healthz for 1.1-1.3 s at a time in a 15 s import (a twelfth), and for all of it at first.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TraceRecorder } from '@syncscope/core';
-import { FakeClock } from '@syncscope/core/clock';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpApp } from '../http.ts';
-import { FakeEngine } from '../testing.ts';
+import { importsApp } from './imports-testing.ts';
 
-/** Generous for a loaded 2-core machine (86 ms measured at load 10); the parse takes several seconds. */
-const HEALTHZ_BOUND_MS = 500;
+/** The slowest /healthz answer, as a part of the import's whole time, that still counts as answering. */
+const HEALTHZ_SHARE = 1 / 20;
 
 let dir: string;
 let app: FastifyInstance;
 let base: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'syncscope-imports-load-'));
-  const clock = new FakeClock();
-  app = await createHttpApp({
-    engine: new FakeEngine(clock),
-    trace: new TraceRecorder(clock),
-    clock,
-    importsDir: join(dir, 'imports'),
-  });
+  app = await importsApp(dir);
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterEach(async () => {
@@ -70,12 +62,11 @@ describe('an import being parsed', () => {
     expect(result.status).toBe(201);
     expect(result.body.summary?.events).toBeGreaterThan(1_000);
     // the parse was long enough to matter, and /healthz answered all along it
-    expect(took).toBeGreaterThan(HEALTHZ_BOUND_MS);
-    expect(latencies.length).toBeGreaterThan(3);
+    expect(latencies.length).toBeGreaterThan(20);
     const worst = Math.max(...latencies);
     console.log(
       `import ${Math.round(took)} ms; /healthz ${latencies.length} answers, slowest ${Math.round(worst)} ms`,
     );
-    expect(worst).toBeLessThan(HEALTHZ_BOUND_MS);
+    expect(worst).toBeLessThan(took * HEALTHZ_SHARE);
   }, 120_000);
 });
