@@ -11,18 +11,17 @@
  * phase; RSS growth ≤ 100 MB (a follower must stop reading the file when its client stops reading).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Pod } from '@syncscope/core/api/v1';
 import { RealClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import { createHttpApp } from '@syncscope/server/http';
 import { closeTls, ensureServingCert, listenTls } from '@syncscope/server/kube-api/kube-tls';
-import { FakeEngine } from '@syncscope/server/testing';
+import { addRunningPod, FakeEngine, testPod, writeContainerLog } from '@syncscope/server/testing';
 import type { BenchOptions } from './lib/bench.ts';
 import { median, p99 } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
@@ -81,33 +80,10 @@ function describe(xs: number[]): string {
 export async function run(o: BenchOptions): Promise<Row[]> {
   const ms = o.smoke ? 1_000 : 5_000;
   const tmp = mkdtempSync(join(tmpdir(), 'bench-p13-'));
-  const logDir = join(tmp, 'pods', `default_chatty_${UID}`, 'app');
-  mkdirSync(logDir, { recursive: true });
-  const logFile = join(logDir, '0.log');
-  writeFileSync(logFile, '');
+  const logFile = writeContainerLog(join(tmp, 'pods'), 'chatty', UID);
   const clock = new RealClock();
   const engine = new FakeEngine(clock);
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'chatty', namespace: 'default', uid: UID },
-    spec: { containers: [{ name: 'app', image: 'busybox' }] },
-  };
-  engine.addPod(pod);
-  (engine.getPodByUID(UID) as Pod).status = {
-    phase: 'Running',
-    containerStatuses: [
-      {
-        name: 'app',
-        image: 'busybox',
-        imageID: '',
-        ready: true,
-        restartCount: 0,
-        state: { running: { startedAt: '2026-01-01T12:00:00Z' } },
-        lastState: {},
-      },
-    ],
-  };
+  addRunningPod(engine, testPod('chatty', UID), '2026-01-01T12:00:00Z');
   const app = await createHttpApp({
     engine,
     trace: new TraceRecorder(clock),

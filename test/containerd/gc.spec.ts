@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Pod, PodSandboxConfig } from '@syncscope/core';
+import type { Pod } from '@syncscope/core';
 import { Kubelet, RealClock, RemoteRuntime, rfc3339, TraceRecorder } from '@syncscope/core';
-import { linuxSandboxSecurityContext, namespaceOption } from '@syncscope/core/cri';
+import { foreignSandbox } from '@syncscope/core/testing/foreign-sandbox';
 import type { TraceOf } from '@syncscope/core/trace';
 import { type PrivateContainerd, startPrivateContainerd } from '@syncscope/server/private-containerd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,26 +66,7 @@ const pod = (name: string): Pod => ({
 });
 
 /** A sandbox as a kubelet sharing this containerd would make it: its labels, not our ownership label. */
-const foreign: PodSandboxConfig = {
-  metadata: { name: 'foreign-gc', uid: 'foreign-gc-uid', namespace: 'other', attempt: 0 },
-  hostname: '',
-  log_directory: '',
-  dns_config: null,
-  port_mappings: [],
-  labels: {
-    'io.kubernetes.pod.uid': 'foreign-gc-uid',
-    'io.kubernetes.pod.name': 'foreign-gc',
-    'io.kubernetes.pod.namespace': 'other',
-  },
-  annotations: {},
-  linux: {
-    cgroup_parent: '',
-    security_context: linuxSandboxSecurityContext({
-      namespace_options: namespaceOption({ network: 'NODE', pid: 'CONTAINER', ipc: 'POD' }),
-    }),
-    sysctls: {},
-  },
-};
+const foreign = foreignSandbox('foreign-gc', 'foreign-gc-uid');
 
 const sandboxesOf = async (uid: string) =>
   (await cri.listPodSandbox({ label_selector: { 'io.kubernetes.pod.uid': uid } })).map((s) => s.state);

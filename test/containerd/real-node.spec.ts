@@ -3,9 +3,8 @@
  * outage and recovers from it, and after a restart of the server adopts running containers (restart counts from
  * the annotations) instead of restarting them.
  */
-import type { PodSandboxConfig } from '@syncscope/core';
 import { RemoteRuntime } from '@syncscope/core';
-import { linuxSandboxSecurityContext, namespaceOption } from '@syncscope/core/cri';
+import { foreignSandbox } from '@syncscope/core/testing/foreign-sandbox';
 import {
   type PrivateContainerd,
   pauseContainerd,
@@ -37,27 +36,8 @@ const housekeepings = () => h.built.trace.since(0).filter((e) => e.type === 'hou
 
 describe('a containerd shared with others', () => {
   it('leaves sandboxes it did not create alone for ten housekeeping cycles and lists them as not managed', async () => {
-    const foreign: PodSandboxConfig = {
-      metadata: { name: 'foreign', uid: 'foreign-uid-1', namespace: 'other', attempt: 0 },
-      hostname: '',
-      log_directory: '',
-      dns_config: null,
-      port_mappings: [],
-      // looks like a kubelet's sandbox (same label keys), but without our ownership label
-      labels: {
-        'io.kubernetes.pod.uid': 'foreign-uid-1',
-        'io.kubernetes.pod.name': 'foreign',
-        'io.kubernetes.pod.namespace': 'other',
-      },
-      annotations: {},
-      linux: {
-        cgroup_parent: '',
-        security_context: linuxSandboxSecurityContext({
-          namespace_options: namespaceOption({ network: 'NODE', pid: 'CONTAINER', ipc: 'POD' }),
-        }),
-        sysctls: {},
-      },
-    };
+    // looks like a kubelet's sandbox (same label keys), but without our ownership label
+    const foreign = foreignSandbox('foreign', 'foreign-uid-1');
     const id = await cri.runPodSandbox(foreign);
     const start = housekeepings();
     await h.waitFor('ten housekeeping cycles', () => housekeepings() >= start + 10, 40_000);

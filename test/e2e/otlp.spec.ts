@@ -20,6 +20,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Pod } from '@syncscope/core/api/v1';
 import type { TraceEvent } from '@syncscope/core/trace';
+import { outputOf } from '@syncscope/server/process-testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { example } from '../support/harness.ts';
 import { type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.ts';
@@ -241,22 +242,11 @@ describe('OTLP export', () => {
       'packages/core/src/kubelet-log/testdata/03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log',
     );
     const ndjson = join(dir, 'trace.ndjson');
-    const run = (args: string[], stdout?: string) =>
-      new Promise<{ code: number | null; err: string }>((resolve) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT });
-        let out = '';
-        let err = '';
-        p.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-        });
-        p.stderr.on('data', (d: Buffer) => {
-          err += d.toString();
-        });
-        p.on('exit', async (code) => {
-          if (stdout) await writeFile(stdout, out);
-          resolve({ code, err });
-        });
-      });
+    const run = async (args: string[], stdout?: string) => {
+      const done = await outputOf(spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT }));
+      if (stdout) await writeFile(stdout, done.out);
+      return done;
+    };
     expect((await run(['apps/server/src/import-log.ts', log], ndjson)).code).toBe(0);
     const events = (await readFile(ndjson, 'utf8'))
       .split('\n')

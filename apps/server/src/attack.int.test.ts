@@ -14,14 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { SimRuntime } from '@syncscope/core';
-import type { Pod } from '@syncscope/core/api';
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
 import { createHttpApp } from './http.ts';
-import { FakeEngine } from './testing.ts';
+import { addRunningPod, FakeEngine, testPod, writeContainerLog } from './testing.ts';
 
 const TOKEN = 'attack-suite-token-0123456789';
 const SECRET = 'DB_PASSWORD_VALUE_4f1c';
@@ -157,35 +156,11 @@ beforeAll(async () => {
   mkdirSync(web);
   writeFileSync(join(web, 'index.html'), INDEX);
   const logs = join(tmp, 'pods');
-  mkdirSync(join(logs, `default_web_${UID}`, 'app'), { recursive: true });
-  writeFileSync(
-    join(logs, `default_web_${UID}`, 'app', '0.log'),
-    `2026-01-01T00:00:00Z stdout F ${SECRET}\n`,
-  );
+  writeContainerLog(logs, 'web', UID, `2026-01-01T00:00:00Z stdout F ${SECRET}\n`);
   const clock = new FakeClock();
   const engine = new FakeEngine(clock);
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'web', namespace: 'default', uid: UID },
-    spec: { containers: [{ name: 'app', image: 'busybox', env: [{ name: 'DB_PASSWORD', value: SECRET }] }] },
-  };
-  engine.addPod(pod);
-  const stored = engine.getPodByUID(UID) as Pod;
-  stored.status = {
-    phase: 'Running',
-    containerStatuses: [
-      {
-        name: 'app',
-        image: 'busybox',
-        imageID: '',
-        ready: true,
-        restartCount: 0,
-        state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
-        lastState: {},
-      },
-    ],
-  };
+  const container = { name: 'app', image: 'busybox', env: [{ name: 'DB_PASSWORD', value: SECRET }] };
+  addRunningPod(engine, testPod('web', UID, [container]), '2026-01-01T00:00:00Z');
   const trace = new TraceRecorder(clock, 1000);
   trace.record({
     type: 'config.update',

@@ -13,6 +13,7 @@ import { KubeletLogParser } from '@syncscope/core/kubelet-log';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTraceNdjson } from '../../web/src/lib/ndjson.ts';
 import { NdjsonOut } from './import-log-out.ts';
+import { outputOf, type ProcessOutput } from './process-testing.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -21,21 +22,11 @@ const DATA = join(ROOT, 'packages', 'core', 'src', 'kubelet-log', 'testdata');
 const tmp = mkdtempSync(join(tmpdir(), 'import-log-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function run(
-  args: string[],
-  stdin?: Buffer | string,
-): Promise<{ code: number | null; out: string; err: string }> {
+function run(args: string[], stdin?: Buffer | string): Promise<ProcessOutput> {
   const p = spawn(TSX, [CLI, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  p.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  p.stderr.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
+  const output = outputOf(p);
   p.stdin.end(stdin ?? '');
-  return new Promise((resolve) => p.on('close', (code) => resolve({ code, out, err })));
+  return output;
 }
 
 /** the NDJSON of a text imported in this process with the single-threaded writer */

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kubelet, SimRuntime, TraceRecorder } from '@syncscope/core';
+import { type Kubelet, TraceRecorder } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
 import { FakeClock } from '@syncscope/core/clock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { durableEngine, persistPods } from './lifecycle.ts';
+import { idleKubelet, pod } from './lifecycle-testing.ts';
 import type { StatusError } from './status.ts';
 import { PodStore } from './store/pod-store.ts';
 import { StoreWriteError } from './store/write-error.ts';
@@ -19,13 +20,6 @@ class FillingStore extends PodStore {
   }
 }
 
-const pod = (name: string, uid: string): Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'default', uid, creationTimestamp: '2026-01-01T12:00:00Z' },
-  spec: { containers: [{ name: 'app', image: 'busybox' }], terminationGracePeriodSeconds: 20 } as Pod['spec'],
-});
-
 describe('a full disk', () => {
   let root: string;
   let clock: FakeClock;
@@ -36,13 +30,7 @@ describe('a full disk', () => {
     root = mkdtempSync(join(tmpdir(), 'syncscope-full-'));
     clock = new FakeClock();
     trace = new TraceRecorder(clock);
-    kl = new Kubelet({
-      cri: new SimRuntime({ clock }),
-      clock,
-      trace,
-      runtimeEndpoint: 'sim',
-      simulated: true,
-    });
+    kl = idleKubelet(clock, trace);
     store = new FillingStore(join(root, 'pods'), { warn: () => {} });
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kubelet, SimRuntime, TraceRecorder } from '@syncscope/core';
+import { type Kubelet, TraceRecorder } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
 import { FakeClock } from '@syncscope/core/clock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,21 +12,10 @@ import {
   SIGNAL_REPEAT_MS,
   storeHealth,
 } from './lifecycle.ts';
+import { idleKubelet, pod } from './lifecycle-testing.ts';
 import { StatusError } from './status.ts';
 import { PodStore } from './store/pod-store.ts';
 import { StoreWriteError, storeFailureStatus } from './store/write-error.ts';
-
-function pod(name: string, uid: string): Pod {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', uid, creationTimestamp: '2026-01-01T12:00:00Z' },
-    spec: {
-      containers: [{ name: 'app', image: 'busybox' }],
-      terminationGracePeriodSeconds: 20,
-    } as Pod['spec'],
-  };
-}
 
 /** The engine (not started: its pod config is what the API acts on) with the store and the write path. */
 describe('the durable write path', () => {
@@ -44,13 +33,7 @@ describe('the durable write path', () => {
     warnings = [];
     clock = new FakeClock();
     trace = new TraceRecorder(clock);
-    kl = new Kubelet({
-      cri: new SimRuntime({ clock }),
-      clock,
-      trace,
-      runtimeEndpoint: 'sim',
-      simulated: true,
-    });
+    kl = idleKubelet(clock, trace);
     store = new PodStore(dir, { warn: (m) => warnings.push(m) });
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));

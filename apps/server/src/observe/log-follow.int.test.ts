@@ -39,6 +39,15 @@ function follow(file: string, more: Partial<LogFollowerOptions> = {}): LogFollow
 
 const add = (file: string, ...n: number[]) => appendFileSync(file, n.map((i) => `${killLine(i)}\n`).join(''));
 
+/** An empty kubelet.log in `dir`, followed: resolves once the follower has it open. */
+async function followEmptyFile(): Promise<{ file: string; f: LogFollower }> {
+  const file = join(dir, 'kubelet.log');
+  writeFileSync(file, '');
+  const f = follow(file);
+  await poll(() => f.stats().state === 'following', 'the file to be opened');
+  return { file, f };
+}
+
 describe('following a kubelet log file', () => {
   it('starts at the end and reads each line as it is written, with the kubelet time', async () => {
     const file = join(dir, 'kubelet.log');
@@ -79,10 +88,7 @@ describe('following a kubelet log file', () => {
   });
 
   it('survives rotation: the rest of the old file first, then the new file from its start', async () => {
-    const file = join(dir, 'kubelet.log');
-    writeFileSync(file, '');
-    const f = follow(file);
-    await poll(() => f.stats().state === 'following', 'the file to be opened');
+    const { file, f } = await followEmptyFile();
     add(file, 1);
     await sink.untilPods(1);
     // written and rotated with no poll in between: line 2 is only in the renamed file
@@ -97,10 +103,7 @@ describe('following a kubelet log file', () => {
   });
 
   it('survives truncation: reads the file again from offset 0', async () => {
-    const file = join(dir, 'kubelet.log');
-    writeFileSync(file, '');
-    const f = follow(file);
-    await poll(() => f.stats().state === 'following', 'the file to be opened');
+    const { file, f } = await followEmptyFile();
     add(file, 1, 2, 3);
     await sink.untilPods(1, 2, 3);
     truncateSync(file, 0);
@@ -112,10 +115,7 @@ describe('following a kubelet log file', () => {
   });
 
   it('holds a partial last line until its newline arrives', async () => {
-    const file = join(dir, 'kubelet.log');
-    writeFileSync(file, '');
-    const f = follow(file);
-    await poll(() => f.stats().state === 'following', 'the file to be opened');
+    const { file, f } = await followEmptyFile();
     const line = killLine(7);
     const head = line.slice(0, -1); // "...gracePeriod=3"
     appendFileSync(file, head);
@@ -129,10 +129,7 @@ describe('following a kubelet log file', () => {
   });
 
   it('skips and counts a 10 MB line, holding at most the line limit', async () => {
-    const file = join(dir, 'kubelet.log');
-    writeFileSync(file, '');
-    const f = follow(file);
-    await poll(() => f.stats().state === 'following', 'the file to be opened');
+    const { file, f } = await followEmptyFile();
     add(file, 1);
     await sink.untilPods(1);
     const big = Buffer.alloc(10 * 2 ** 20, 'x');

@@ -23,13 +23,7 @@ import type { FollowState, FollowStats, LogFollower, LogFollowerOptions } from '
 import { startJournalFollower } from './journal-follow.ts';
 import { LogFeed } from './log-feed.ts';
 
-export type {
-  FollowState,
-  FollowStats,
-  JournalOptions,
-  LogFollower,
-  LogFollowerOptions,
-} from './follow-types.ts';
+export type { LogFollower, LogFollowerOptions } from './follow-types.ts';
 
 export function startLogFollower(o: LogFollowerOptions): LogFollower {
   if ((o.file === undefined) === !o.journal)

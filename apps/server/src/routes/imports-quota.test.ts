@@ -8,13 +8,10 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TraceRecorder } from '@syncscope/core';
-import { FakeClock } from '@syncscope/core/clock';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpApp } from '../http.ts';
 import type { ImportQuota } from '../imports/store.ts';
-import { FakeEngine } from '../testing.ts';
+import { importsApp } from './imports-testing.ts';
 
 const SAMPLE = readFileSync(
   new URL(
@@ -32,14 +29,7 @@ afterEach(async () => {
 
 async function serve(quota: ImportQuota): Promise<void> {
   dir = await mkdtemp(join(tmpdir(), 'syncscope-imports-quota-'));
-  const clock = new FakeClock();
-  app = await createHttpApp({
-    engine: new FakeEngine(clock),
-    trace: new TraceRecorder(clock),
-    clock,
-    importsDir: join(dir, 'imports'),
-    importsQuota: quota,
-  });
+  app = await importsApp(dir, quota);
 }
 
 const post = (name: string) =>
@@ -86,14 +76,7 @@ describe('the imports quota', () => {
     await app.close();
 
     // the same directory, with room for less than a second import of the same log
-    const clock = new FakeClock();
-    app = await createHttpApp({
-      engine: new FakeEngine(clock),
-      trace: new TraceRecorder(clock),
-      clock,
-      importsDir: join(dir, 'imports'),
-      importsQuota: { maxCount: 100, maxBytes: 3 * SAMPLE.length },
-    });
+    app = await importsApp(dir, { maxCount: 100, maxBytes: 3 * SAMPLE.length });
     const refused = await post('b.log');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toMatch(

@@ -3,19 +3,18 @@
  * at the file (backpressure), not read what a chatty container writes into its own memory.
  */
 import { once } from 'node:events';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Pod } from '@syncscope/core/api';
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createHttpApp } from '../http.ts';
 import { LogFollower } from '../kube-api/log-follow.ts';
-import { FakeEngine } from '../testing.ts';
+import { addRunningPod, FakeEngine, testPod, writeContainerLog } from '../testing.ts';
 
 const UID = '0b4f1f0e-1111-4222-8333-444455556666';
 const MB = 1024 * 1024;
@@ -29,33 +28,10 @@ let followers: Promise<{ follower: LogFollower; res: ServerResponse }>;
 
 beforeEach(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'logs-follow-'));
-  const dir = join(tmp, 'pods', `default_chatty_${UID}`, 'app');
-  mkdirSync(dir, { recursive: true });
-  file = join(dir, '0.log');
-  writeFileSync(file, '');
+  file = writeContainerLog(join(tmp, 'pods'), 'chatty', UID);
   const clock = new FakeClock();
   const engine = new FakeEngine(clock);
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'chatty', namespace: 'default', uid: UID },
-    spec: { containers: [{ name: 'app', image: 'busybox' }] },
-  };
-  engine.addPod(pod);
-  (engine.getPodByUID(UID) as Pod).status = {
-    phase: 'Running',
-    containerStatuses: [
-      {
-        name: 'app',
-        image: 'busybox',
-        imageID: '',
-        ready: true,
-        restartCount: 0,
-        state: { running: { startedAt: '2026-01-01T12:00:00Z' } },
-        lastState: {},
-      },
-    ],
-  };
+  addRunningPod(engine, testPod('chatty', UID), '2026-01-01T12:00:00Z');
   app = await createHttpApp({
     engine,
     trace: new TraceRecorder(clock, 100),

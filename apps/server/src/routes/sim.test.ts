@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimRuntime } from '@syncscope/core';
-import type { Pod } from '@syncscope/core/api';
 import { FakeClock, RealClock } from '@syncscope/core/clock';
 import {
   type ContainerConfig,
@@ -16,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../http.ts';
 import type { SimControl } from '../sim-control.ts';
-import { FakeEngine } from '../testing.ts';
+import { FakeEngine, testPod } from '../testing.ts';
 
 const UID = 'c0ffee00-0000-4000-8000-000000000001';
 
@@ -104,13 +103,7 @@ beforeEach(async () => {
   sim = new SimRuntime({ clock });
   trace = new TraceRecorder(clock, 1000);
   engine = new FakeEngine(clock);
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'web', namespace: 'default', uid: UID },
-    spec: { containers: [{ name: 'app', image: 'busybox' }] },
-  };
-  engine.addPod(pod);
+  engine.addPod(testPod('web', UID));
   control = { runtime: sim, record: (ev) => trace.record(ev) };
   app = await createHttpApp({ engine, trace, clock, sim: control });
 });

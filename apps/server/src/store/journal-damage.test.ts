@@ -5,13 +5,13 @@
  * syncscope_journal_bad_records_total) and named in one warning with the file and the byte offset. Journals
  * written before checksums still read.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceJournal } from './journal.ts';
 import { parseSegmentName, segmentName } from './segment.ts';
+import { newStoreDir, removeStoreDir } from './store-testing.ts';
 import { podEvent } from './test-events.ts';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -41,10 +41,10 @@ describe('TraceJournal: damage inside an older segment', () => {
   };
 
   beforeEach(() => {
-    dir = join(mkdtempSync(join(tmpdir(), 'syncscope-damage-')), 'trace');
+    dir = newStoreDir('trace');
     warnings = [];
   });
-  afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+  afterEach(() => removeStoreDir(dir));
 
   it('finds a block of zeros that runs several records together, skips only them, counts and names it', async () => {
     await write(120);

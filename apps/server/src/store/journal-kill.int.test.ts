@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TraceJournal } from './journal.ts';
+import { newStoreDir, removeStoreDir } from './store-testing.ts';
 
 // `node --import tsx` rather than the tsx binary: the binary runs the script in a second node process, which
 // would survive a SIGKILL sent to the first.
@@ -52,8 +51,8 @@ function runAndKill(dir: string, flushes: number): Promise<{ openedAt: number; f
 }
 
 describe('TraceJournal under kill -9', () => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'syncscope-kill-')), 'trace');
-  afterAll(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+  const dir = newStoreDir('trace');
+  afterAll(() => removeStoreDir(dir));
 
   it('keeps every event reported written, in order, across two killed runs', async () => {
     const first = await runAndKill(dir, 8);

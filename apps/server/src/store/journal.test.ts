@@ -2,14 +2,11 @@ import {
   appendFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
@@ -17,6 +14,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceJournal, type TraceJournalOptions } from './journal.ts';
 import { parseSegmentName } from './segment.ts';
+import { newStoreDir, removeStoreDir } from './store-testing.ts';
 import { podEvent as ev } from './test-events.ts';
 
 const seqs = (evs: TraceEvent[]) => evs.map((e) => e.seq);
@@ -37,12 +35,12 @@ describe('TraceJournal', () => {
       .sort();
 
   beforeEach(() => {
-    dir = join(mkdtempSync(join(tmpdir(), 'syncscope-trace-')), 'trace');
+    dir = newStoreDir('trace');
     warnings = [];
   });
   afterEach(async () => {
     for (const j of journals.splice(0)) await j.close();
-    rmSync(join(dir, '..'), { recursive: true, force: true });
+    removeStoreDir(dir);
   });
 
   it('reads back what was appended, queued or written, and again after a restart', async () => {

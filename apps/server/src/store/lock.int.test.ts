@@ -2,19 +2,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimStale, DataDirInUseError, DataDirLock, type LockOwner, procStartTime } from './lock.ts';
+import { newStoreDir, removeStoreDir } from './store-testing.ts';
 
 // `node --import tsx`: one process per contender, whose pid is the one the lock names.
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -37,11 +36,11 @@ describe('DataDirLock', () => {
     );
 
   beforeEach(() => {
-    dir = join(mkdtempSync(join(tmpdir(), 'syncscope-lock-')), 'data');
+    dir = newStoreDir('data');
   });
   afterEach(() => {
     for (const l of held.splice(0)) l.release();
-    rmSync(join(dir, '..'), { recursive: true, force: true });
+    removeStoreDir(dir);
   });
 
   it('lets one holder in, names it to the next, and is free again once released', () => {

@@ -9,33 +9,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { outputOf, type ProcessOutput } from '../process-testing.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const OPENER = fileURLToPath(new URL('./testdata/open-data-dir.ts', import.meta.url));
 /** Far more than a start takes on a loaded machine; a start that hangs is killed here and fails the test. */
 const HUNG_MS = 60_000;
 
-function openDataDir(dir: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', OPENER, dir], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), HUNG_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
+async function openDataDir(dir: string): Promise<ProcessOutput> {
+  const child = spawn(process.execPath, ['--import', 'tsx', OPENER, dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const timer = setTimeout(() => child.kill('SIGKILL'), HUNG_MS);
+  try {
+    return await outputOf(child);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 describe('a data dir with FIFOs where files should be', () => {

@@ -2,19 +2,17 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pod } from '@syncscope/core/api/v1';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PodStore } from './pod-store.ts';
+import { newStoreDir, removeStoreDir } from './store-testing.ts';
 
 function pod(name: string, uid: string, created: string, image = 'nginx:1.27'): Pod {
   return {
@@ -31,10 +29,10 @@ describe('PodStore', () => {
   const open = () => new PodStore(dir, { warn: (m) => warnings.push(m) });
 
   beforeEach(() => {
-    dir = join(mkdtempSync(join(tmpdir(), 'syncscope-pods-')), 'pods');
+    dir = newStoreDir('pods');
     warnings = [];
   });
-  afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+  afterEach(() => removeStoreDir(dir));
 
   it('brings back every pod after a restart, without status, oldest first', () => {
     const store = open();

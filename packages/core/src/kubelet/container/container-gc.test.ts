@@ -7,9 +7,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { linuxSandboxSecurityContext, namespaceOption } from '../../cri/messages.ts';
-import type { PodSandboxConfig } from '../../cri/types.ts';
 import type { TraceOf } from '../../events/trace.ts';
+import { foreignSandbox } from '../testing/foreign-sandbox.ts';
 import { scriptPod, simKubelet } from '../testing/sim-kubelet.ts';
 import { ContainerGCPeriodMs } from './container-gc.ts';
 
@@ -19,34 +18,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(logDir, { recursive: true, force: true }));
 
-/** A sandbox as a kubelet sharing the runtime would make it: its labels, but not our ownership label. */
-const foreignSandbox: PodSandboxConfig = {
-  metadata: { name: 'foreign', uid: 'foreign-uid', namespace: 'other', attempt: 0 },
-  hostname: '',
-  log_directory: '',
-  dns_config: null,
-  port_mappings: [],
-  labels: {
-    'io.kubernetes.pod.uid': 'foreign-uid',
-    'io.kubernetes.pod.name': 'foreign',
-    'io.kubernetes.pod.namespace': 'other',
-  },
-  annotations: {},
-  linux: {
-    cgroup_parent: '',
-    security_context: linuxSandboxSecurityContext({
-      namespace_options: namespaceOption({ network: 'NODE', pid: 'CONTAINER', ipc: 'POD' }),
-    }),
-    sysctls: {},
-  },
-};
-
 describe('container GC every ContainerGCPeriod (1 min)', () => {
   it("removes a deleted pod's stopped sandbox, its containers and log directory within one period; nothing else", async () => {
     const { clock, trace, sim, kl } = simKubelet({ podLogsDirectory: logDir });
     const sandboxesOf = async (uid: string) =>
       (await sim.listPodSandbox({})).filter((s) => s.metadata?.uid === uid);
-    const foreignID = await sim.runPodSandbox(foreignSandbox);
+    const foreignID = await sim.runPodSandbox(foreignSandbox('foreign', 'foreign-uid'));
     await sim.stopPodSandbox(foreignID); // dead and empty: what the kubelet's GC would take
     const gone = scriptPod(
       clock,
