@@ -43,8 +43,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.spec.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // a test that restarts a server process several times takes 40 s with the cores busy
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },
