@@ -3,6 +3,8 @@
  * doubling of the issue at an exact size, and a seeded generator of patches that try to make the server
  * work far more than the request is big (copy amplification, deep nesting, huge lists, many operations).
  */
+import type { Pod } from '@syncscope/core/api';
+import { setPodDefaults } from '@syncscope/core/api/defaults';
 import type { PatchType } from './patch.ts';
 
 /**
@@ -17,17 +19,7 @@ export function copyDoubling(bytes: number): string {
   return `${body}${' '.repeat(bytes - body.length - 1)}]`;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed, the same patches. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+export { prng } from '@syncscope/core/util/prng';
 
 export interface Adversary {
   name: string;
@@ -116,4 +108,22 @@ export function adversary(rnd: () => number, maxBytes: number): Adversary {
     },
   ];
   return pick(kinds)();
+}
+
+/** The pod the patch tests start from: one container `app` with `env` variables V0, V1, …. */
+export function envPod(env: number): Pod {
+  return setPodDefaults({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', namespace: 'default', uid: 'u1', finalizers: ['f1', 'f2'] },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'busybox',
+          env: Array.from({ length: env }, (_, i) => ({ name: `V${i}`, value: String(i) })),
+        },
+      ],
+    },
+  } as Pod);
 }

@@ -7,34 +7,18 @@
  *   usage       CPU time so far (µs, every thread) and memory: rss, heapUsed, maxRSS (bytes) → JSON
  */
 import { createInterface } from 'node:readline';
-import type { Pod } from '@syncscope/core/api';
-import { setPodDefaults } from '@syncscope/core/api/defaults';
 import { RealClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import { createHttpApp } from '../http.ts';
 import { FakeEngine } from '../testing.ts';
+import { envPod } from './patch-fuzz.ts';
 
 const clock = new RealClock();
 const engine = new FakeEngine(clock);
 
 function reset(env: number): void {
   engine.pods.clear();
-  engine.addPod(
-    setPodDefaults({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'web', namespace: 'default', uid: 'u1', finalizers: ['f1', 'f2'] },
-      spec: {
-        containers: [
-          {
-            name: 'app',
-            image: 'busybox',
-            env: Array.from({ length: env }, (_, i) => ({ name: `V${i}`, value: String(i) })),
-          },
-        ],
-      },
-    } as Pod),
-  );
+  engine.addPod(envPod(env));
 }
 
 reset(0);

@@ -1,19 +1,9 @@
-/**
- * A patch worked out on the patch thread answers byte for byte as one worked out on the event loop: the
- * seeded adversaries of patch-fuzz.ts (and a few hand-made ones), up to 1 MiB, through patchedPod inline and
- * through PatchPool; then, up to PATCH_THREAD_MIN_CHARS, through the PATCH route, each body once as sent
- * (inline) and once padded with spaces past PATCH_THREAD_MIN_CHARS (on the thread), status and body
- * compared. A thread that dies under a patch fails that request only. Real threads and real time, hence the
- * integration tier.
- */
-import type { Pod } from '@syncscope/core/api';
-import { setPodDefaults } from '@syncscope/core/api/defaults';
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../http.ts';
 import { FakeEngine } from '../testing.ts';
-import { type Adversary, adversary, prng } from './patch-fuzz.ts';
+import { type Adversary, adversary, envPod, prng } from './patch-fuzz.ts';
 import { type PatchRequest, patchedPod } from './patch-pod.ts';
 import { PatchPool } from './patch-thread.ts';
 import { PATCH_THREAD_MIN_CHARS, patchPod, type WriteContext } from './pod-writes.ts';
@@ -24,22 +14,7 @@ const MiB = 2 ** 20;
 const STRATEGIC = 'application/strategic-merge-patch+json';
 const MERGE = 'application/merge-patch+json';
 
-function pod(env: number): Pod {
-  return setPodDefaults({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'web', namespace: 'default', uid: 'u1', finalizers: ['f1', 'f2'] },
-    spec: {
-      containers: [
-        {
-          name: 'app',
-          image: 'busybox',
-          env: Array.from({ length: env }, (_, i) => ({ name: `V${i}`, value: String(i) })),
-        },
-      ],
-    },
-  } as Pod);
-}
+const pod = envPod;
 
 const envMerge = (entries: number, image: string) =>
   JSON.stringify({

@@ -6,8 +6,9 @@
  */
 import { type Pod, printPod } from '@syncscope/core/api';
 import { memo } from 'react';
-import { type Cell, factClass, factsOf, rowCells } from '../lib/pod-facts.ts';
+import { factsOf, rowCells } from '../lib/pod-facts.ts';
 import { routeHref } from '../lib/route.ts';
+import { Fact } from '../pod/Fact.tsx';
 import { statusTone } from './status-tone.ts';
 
 export interface PodRowProps {
@@ -48,14 +49,15 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
       <td className="pod-name" title={r.name}>
         {r.name}
       </td>
-      <FactCell className="num" printed={r.ready} cell={cells?.ready} testid="ready" />
-      <FactCell
+      <Fact as="td" className="num" printed={r.ready} cell={cells?.ready} testid="cell-ready" />
+      <Fact
+        as="td"
         className={`status status-${statusTone(cells ? cells.status.text : r.status)}`}
         printed={r.status}
         cell={cells?.status}
-        testid="status"
+        testid="cell-status"
       />
-      <FactCell className="num" printed={r.restarts} cell={cells?.restarts} testid="restarts" />
+      <Fact as="td" className="num" printed={r.restarts} cell={cells?.restarts} testid="cell-restarts" />
       <td className="num">{r.age}</td>
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: only stops the row's click from opening the pod */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
@@ -93,28 +95,3 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
     </tr>
   );
 });
-
-/** A cell of kubectl's string (live), or of a replay's fact with its provenance as the title. */
-function FactCell({
-  className,
-  printed,
-  cell,
-  testid,
-}: {
-  className: string;
-  printed: string;
-  cell: Cell | undefined;
-  testid: string;
-}) {
-  if (!cell) return <td className={className}>{printed}</td>;
-  return (
-    <td
-      className={`${className} ${factClass(cell.basis)}`}
-      title={cell.title}
-      data-basis={cell.basis}
-      data-testid={`cell-${testid}`}
-    >
-      {cell.text}
-    </td>
-  );
-}

@@ -21,6 +21,7 @@ import {
   nextSyncWords,
 } from '../lib/backoff.ts';
 import { goDuration, localClock } from '../lib/explain.ts';
+import { BackoffHead } from './BackoffHead.tsx';
 
 export function BackoffInspector({
   namespace,
@@ -76,12 +77,7 @@ function BackoffContainer({
   return (
     <div className="backoff-container" data-container={b.container}>
       <dl className="facts">
-        <dt>container</dt>
-        <dd className="mono">{b.container}</dd>
-        <dt>status</dt>
-        <dd className="mono bad" data-testid="backoff-status">
-          {statusWord}
-        </dd>
+        <BackoffHead container={b.container} statusWord={statusWord} />
         {b.kind === 'image' ? (
           <>
             <dt>image</dt>

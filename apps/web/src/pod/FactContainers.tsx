@@ -7,6 +7,7 @@
 import { localClock } from '../lib/explain.ts';
 import { type Cell, cell, factClass, stateWords } from '../lib/pod-facts.ts';
 import type { ContainerSnapshot, PodSnapshot } from '../lib/pod-state-core.ts';
+import { Columns } from './Columns.tsx';
 
 function FactTd({ c, mono }: { c: Cell; mono?: boolean }) {
   return (
@@ -45,16 +46,7 @@ export function FactContainers({ facts }: { facts: PodSnapshot }) {
     );
   return (
     <table className="containers" data-testid="fact-containers">
-      <thead>
-        <tr>
-          <th>CONTAINER</th>
-          <th>STATE</th>
-          <th>SINCE</th>
-          <th>LAST STATE</th>
-          <th>READY</th>
-          <th>RESTARTS</th>
-        </tr>
-      </thead>
+      <Columns names={['CONTAINER', 'STATE', 'SINCE', 'LAST STATE', 'READY', 'RESTARTS']} />
       <tbody>
         {facts.containers.map((c) => {
           const name = containerName(c);

@@ -12,6 +12,7 @@ import { goDuration, localClock } from '../lib/explain.ts';
 import { cell, factClass } from '../lib/pod-facts.ts';
 import type { BackoffState, PodSnapshot, Source } from '../lib/pod-state-core.ts';
 import { useReplay } from '../replay/context.ts';
+import { BackoffHead } from './BackoffHead.tsx';
 
 const at = (from: Source) => (from.line !== undefined ? `line ${from.line}` : `event ${from.seq}`);
 
@@ -32,12 +33,7 @@ function Window({ b, statusWord }: { b: BackoffState; statusWord: string }) {
   return (
     <div className="backoff-container" data-container={b.container}>
       <dl className="facts">
-        <dt>container</dt>
-        <dd className="mono">{b.container}</dd>
-        <dt>status</dt>
-        <dd className="mono bad" data-testid="backoff-status">
-          {statusWord}
-        </dd>
+        <BackoffHead container={b.container} statusWord={statusWord} />
         <dt>{b.kind === 'image' ? 'failed pull' : 'died'}</dt>
         <dd className="mono" data-testid="backoff-death">
           {b.death

@@ -10,6 +10,7 @@ import { containerStateWord, describeEvent, localClock } from '../lib/explain.ts
 import { inferredTitle } from '../lib/provenance.ts';
 import type { StepState } from '../lib/step.ts';
 import { useReplay } from '../replay/context.ts';
+import { Columns } from './Columns.tsx';
 import type { StepSelection } from './use-step.ts';
 
 export function StepControls({ sel, total, seq }: { sel: StepSelection; total: number; seq: number | null }) {
@@ -129,15 +130,7 @@ export function StepPanel({ step }: { step: StepState }) {
       </dl>
       {containers.length > 0 && (
         <table className="containers step-containers">
-          <thead>
-            <tr>
-              <th>CONTAINER</th>
-              <th>STATE</th>
-              <th>LAST STATE</th>
-              <th>READY</th>
-              <th>RESTARTS</th>
-            </tr>
-          </thead>
+          <Columns names={['CONTAINER', 'STATE', 'LAST STATE', 'READY', 'RESTARTS']} />
           <tbody>
             {containers.map((cs) => (
               <tr key={cs.name} data-testid={`step-container-${cs.name}`}>

@@ -10,15 +10,17 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { usePodTrace, useRecentTrace } from '../api/queries.ts';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
 import { goDuration, localClock } from '../lib/explain.ts';
-import { type Cell, factClass, factsOf, rowCells } from '../lib/pod-facts.ts';
+import { factsOf, rowCells } from '../lib/pod-facts.ts';
 import { provenance } from '../lib/pod-state-core.ts';
 import type { TraceState } from '../lib/trace-store.ts';
 import { BackoffInspector } from '../pod/BackoffInspector.tsx';
+import { Fact } from '../pod/Fact.tsx';
 import { FactContainers } from '../pod/FactContainers.tsx';
 import { PodHistory } from '../pod/PodHistory.tsx';
 import { ReplayBackoff } from '../pod/ReplayBackoff.tsx';
 import { useKnownPod } from '../pod/use-known-pod.ts';
 import '../pod/pod.css';
+import { Columns } from '../pod/Columns.tsx';
 import { statusTone } from './NodeView.tsx';
 
 function stateText(state: ContainerState | undefined): string {
@@ -43,16 +45,7 @@ function ContainersTable({ pod }: { pod: Pod }) {
   ];
   return (
     <table className="containers">
-      <thead>
-        <tr>
-          <th>CONTAINER</th>
-          <th>IMAGE</th>
-          <th>STATE</th>
-          <th>LAST STATE</th>
-          <th>READY</th>
-          <th>RESTARTS</th>
-        </tr>
-      </thead>
+      <Columns names={['CONTAINER', 'IMAGE', 'STATE', 'LAST STATE', 'READY', 'RESTARTS']} />
       <tbody>
         {containers.map(({ c, init }) => {
           const cs = statuses.get(c.name);
@@ -184,14 +177,17 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
       </h1>
       <dl className="facts">
         <dt>STATUS</dt>
-        <FactDd
+        <Fact
+          as="dd"
           className={`mono status status-${statusTone(cells ? cells.status.text : row.status)}`}
           printed={row.status}
           cell={cells?.status}
           testid="pod-status"
+          liveTestid="pod-status"
         />
         <dt>phase</dt>
-        <FactDd
+        <Fact
+          as="dd"
           className="mono"
           printed={pod.status?.phase ?? ''}
           cell={
@@ -202,17 +198,33 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
             }
           }
           testid="pod-phase"
+          liveTestid="pod-phase"
         />
         <dt>READY</dt>
-        <FactDd className="mono" printed={row.ready} cell={cells?.ready} testid="pod-ready" />
+        <Fact
+          as="dd"
+          className="mono"
+          printed={row.ready}
+          cell={cells?.ready}
+          testid="pod-ready"
+          liveTestid="pod-ready"
+        />
         <dt>RESTARTS</dt>
-        <FactDd className="mono" printed={row.restarts} cell={cells?.restarts} testid="pod-restarts" />
+        <Fact
+          as="dd"
+          className="mono"
+          printed={row.restarts}
+          cell={cells?.restarts}
+          testid="pod-restarts"
+          liveTestid="pod-restarts"
+        />
         <dt>AGE</dt>
         <dd className="mono">{row.age}</dd>
         {facts && (
           <>
             <dt>worker</dt>
-            <FactDd
+            <Fact
+              as="dd"
               className="mono"
               printed=""
               cell={{
@@ -224,6 +236,7 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
                 title: provenance(facts.worker),
               }}
               testid="pod-worker"
+              liveTestid="pod-worker"
             />
           </>
         )}
@@ -244,35 +257,5 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
       </dl>
       {pod.status?.message && <p className="sub">{pod.status.message}</p>}
     </section>
-  );
-}
-
-/** A fact of the summary: kubectl's string (live), or a replay's fact with its provenance as the title. */
-function FactDd({
-  className,
-  printed,
-  cell,
-  testid,
-}: {
-  className: string;
-  printed: string;
-  cell: Cell | undefined;
-  testid: string;
-}) {
-  if (!cell)
-    return (
-      <dd className={className} data-testid={testid}>
-        {printed}
-      </dd>
-    );
-  return (
-    <dd
-      className={`${className} ${factClass(cell.basis)}`}
-      title={cell.title}
-      data-basis={cell.basis}
-      data-testid={testid}
-    >
-      {cell.text}
-    </dd>
   );
 }

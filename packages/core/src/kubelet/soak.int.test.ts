@@ -15,24 +15,13 @@ import type { CriRuntime } from '../cri/types.ts';
 import { TraceRecorder } from '../events/recorder.ts';
 import { criMethodName } from '../sim/faults.ts';
 import { SimRuntime } from '../sim/sim-runtime.ts';
+import { prng } from '../util/prng.ts';
 import { Kubelet } from './kubelet.ts';
 
 const PODS = 100;
 const FAILURE_RATE = 0.01;
 const SOAK_MS = 10 * 60_000;
 const CONVERGE_LIMIT_MS = 5 * 60_000;
-
-/** A small seeded PRNG (mulberry32), so a failing run can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The SimRuntime with a chance of failure on every unary CRI call: the call is armed to fail through the
