@@ -6,9 +6,16 @@
  * API server lists from storage. A page's continue token holds the list's resourceVersion and the last key
  * served; the next page starts after that key in the state at that time (the API server serves the
  * snapshot of the first page instead: here an item changed between two pages shows as it is now).
- * `watch` and the watch-only parameters are not read here.
+ * `watch` and the watch-only parameters are not read here (watch-routes.ts).
+ *
+ * The query is read through the TypeBox schema machinery every route uses (routes/params.ts): readListQuery
+ * turns `limit` into a number or answers the apiserver's 400; the selectors, resourceVersion and continue
+ * stay text for parseListOptions, whose errors need the value's meaning.
  */
+
+import { type Static, Type } from '@sinclair/typebox';
 import type { ObjectMeta, Status } from '@syncscope/core/api';
+import { compileQuery, KubeIntQuery, TextQuery } from '../routes/params.ts';
 import { badRequest, status } from '../status.ts';
 import {
   type FieldRequirement,
@@ -19,6 +26,7 @@ import {
   parseLabelSelector,
 } from './selectors.ts';
 
+/** The list query as it arrives (the routes' Querystring type). */
 export interface ListQuery {
   labelSelector?: string;
   fieldSelector?: string;
@@ -28,6 +36,19 @@ export interface ListQuery {
   resourceVersionMatch?: string;
   includeObject?: string;
 }
+
+const ListQuerySchema = Type.Object({
+  labelSelector: TextQuery(),
+  fieldSelector: TextQuery(),
+  limit: KubeIntQuery(),
+  continue: TextQuery(),
+  resourceVersion: TextQuery(),
+  resourceVersionMatch: TextQuery(),
+  includeObject: TextQuery(),
+});
+
+/** The list query read: `limit` a number (any sign), the rest text; or the 400 Status. */
+export const readListQuery = compileQuery(ListQuerySchema);
 
 export interface ListOptions {
   labels: LabelRequirement[];
@@ -57,7 +78,7 @@ function resourceVersionError(rv: string | undefined, current: number): Status |
 
 /** Reads the list query, or the 400 (or 504) Status the API server answers to it. */
 export function parseListOptions(
-  q: ListQuery,
+  q: Static<typeof ListQuerySchema>,
   fieldLabels: readonly string[],
   currentVersion: number,
 ): ListOptions | Status {
@@ -65,13 +86,7 @@ export function parseListOptions(
   if (!labels.ok) return badRequest(labels.message);
   const fields = parseFieldSelector(q.fieldSelector ?? '', fieldLabels);
   if (!fields.ok) return badRequest(fields.message);
-  let limit = 0;
-  if (q.limit !== undefined && q.limit !== '') {
-    if (!/^-?\d{1,19}$/.test(q.limit)) {
-      return badRequest(`limit: Invalid value: ${JSON.stringify(q.limit)}: must be an integer`);
-    }
-    limit = Math.max(0, Number(q.limit));
-  }
+  const limit = Math.max(0, q.limit ?? 0);
   const match = q.resourceVersionMatch;
   if (match !== undefined && match !== '' && match !== 'NotOlderThan' && match !== 'Exact') {
     return status(

@@ -6,7 +6,7 @@
 import { isStatus, type ObjectMeta, type Status } from '@syncscope/core/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, sendStatus, status } from '../status.ts';
-import { type ListQuery, parseListOptions, selectPage } from './list-options.ts';
+import { type ListQuery, parseListOptions, readListQuery, selectPage } from './list-options.ts';
 import type { ResourceVersions } from './resource-version.ts';
 import { includeObjectParam, type Printer, tableRequested, toTable } from './table/table.ts';
 
@@ -32,8 +32,10 @@ export function sendList<T extends { metadata: ObjectMeta }>(
   versions: ResourceVersions,
   now: number,
 ): FastifyReply {
+  const query = readListQuery(req.query);
+  if (query.error) return sendStatus(reply, query.error);
   const rv = versions.listVersion();
-  const opts = parseListOptions(req.query, spec.fieldLabels, rv);
+  const opts = parseListOptions(query.value, spec.fieldLabels, rv);
   if (isStatus(opts)) return sendStatus(reply, opts);
   const page = selectPage(items, opts, spec.fieldOf, rv);
   const table = tableRequested(req.headers.accept);

@@ -1,7 +1,8 @@
 /**
  * Watch on the pod lists, as the apiserver serves it: `GET /api/v1/pods?watch=true` and
- * `GET /api/v1/namespaces/:ns/pods?watch=1`, with resourceVersion, timeoutSeconds, allowWatchBookmarks,
- * labelSelector and fieldSelector. A preHandler hook takes such a request before the list handler runs, so
+ * `GET /api/v1/namespaces/:ns/pods?watch=1` (any strconv.ParseBool spelling), with resourceVersion,
+ * timeoutSeconds, allowWatchBookmarks, labelSelector and fieldSelector, read through the query schemas of
+ * routes/params.ts. A preHandler hook takes such a request before the list handler runs, so
  * the list routes need not know about watching; any other request goes on untouched.
  *
  * The answer is a chunked `application/json` stream of WatchEvents, one JSON object a line:
@@ -19,13 +20,15 @@
  * Also: a PodList or Pod answered by a GET without resourceVersions gets them from PodVersions
  * (preSerialization), so list-then-watch clients have a version to start from.
  */
+import { Type } from '@sinclair/typebox';
 import type { Pod, Status } from '@syncscope/core/api';
 import { MAX_TIMEOUT_MS } from '@syncscope/core/clock';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { addressKey } from '../limits.ts';
+import { BoolQuery, compileQuery, IntQuery, StringQuery, TextQuery } from '../routes/params.ts';
 import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS } from '../routes/trace-stream.ts';
-import { badParam, intParam, sendStatus, status } from '../status.ts';
+import { sendStatus, status } from '../status.ts';
 import { boundToNode } from './pod-reads.ts';
 import { type PodChange, PodVersions } from './watch.ts';
 import { type PodPredicate, podSelector } from './watch-selector.ts';
@@ -50,16 +53,19 @@ declare module 'fastify' {
   }
 }
 
-interface WatchQuery {
-  watch?: string;
-  resourceVersion?: string;
-  timeoutSeconds?: string;
-  allowWatchBookmarks?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-}
+/** `watch` alone: a request without it is a list, whatever its other parameters say. */
+const readWatchFlag = compileQuery(Type.Object({ watch: BoolQuery() }));
 
-const isTrue = (v: string | undefined) => v === 'true' || v === '1';
+/** The watch query (the selectors are read by podSelector); resourceVersion "" or "0" is "from now". */
+const readWatchQuery = compileQuery(
+  Type.Object({
+    resourceVersion: StringQuery(/^(\d{1,16})?$/, 'must be a resource version'),
+    timeoutSeconds: IntQuery(),
+    allowWatchBookmarks: BoolQuery(),
+    labelSelector: TextQuery(),
+    fieldSelector: TextQuery(),
+  }),
+);
 
 /**
  * How long a watch lasts: timeoutSeconds, or DEFAULT_WATCH_SECONDS when it is absent or 0 (the apiserver's
@@ -116,21 +122,16 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'GET' || !WATCH_URLS.has(req.routeOptions.url ?? '')) return;
-    const q = req.query as WatchQuery;
-    if (!isTrue(q.watch)) return;
-    const timeout = intParam('timeoutSeconds', q.timeoutSeconds);
-    if (typeof timeout === 'object') return sendStatus(reply, timeout);
+    const flag = readWatchFlag(req.query);
+    if (flag.error) return sendStatus(reply, flag.error);
+    if (!flag.value.watch) return;
+    const read = readWatchQuery(req.query);
+    if (read.error) return sendStatus(reply, read.error);
+    const q = read.value;
     const select = podSelector(q.labelSelector, q.fieldSelector);
     if (typeof select !== 'function') return sendStatus(reply, select);
-    let from: number | undefined;
-    if (q.resourceVersion !== undefined && q.resourceVersion !== '' && q.resourceVersion !== '0') {
-      if (!/^\d{1,16}$/.test(q.resourceVersion))
-        return sendStatus(
-          reply,
-          badParam('resourceVersion', q.resourceVersion, 'must be a resource version'),
-        );
-      from = Number(q.resourceVersion);
-    }
+    const rv = q.resourceVersion;
+    const from = rv === undefined || rv === '' || rv === '0' ? undefined : Number(rv);
     const ns = (req.params as { ns?: string }).ns;
     const matches: PodPredicate = ns === undefined ? select : (p) => p.metadata.namespace === ns && select(p);
     const initial = from === undefined ? undefined : versions.changesSince(from);
@@ -213,9 +214,9 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
     }
     if (ended) return;
     unsubscribe = versions.subscribe(deliver);
-    const ms = watchTimeoutMs(timeout);
+    const ms = watchTimeoutMs(q.timeoutSeconds);
     timers.push(setTimeout(end, ms));
-    if (isTrue(q.allowWatchBookmarks)) {
+    if (q.allowWatchBookmarks) {
       const every = setInterval(bookmark, bookmarkMs);
       timers.push(every);
       if (ms > LAST_BOOKMARK_MS) timers.push(setTimeout(bookmark, ms - LAST_BOOKMARK_MS));

@@ -86,14 +86,20 @@ describe('query strings checked by their schema', () => {
     expect(page.next).toBe(3);
   });
 
-  it('reads booleans as true, false or empty, and refuses anything else', async () => {
+  it('reads booleans as the apiserver does (Go ParseBool) or empty, and refuses anything else', async () => {
     const s = await refused('/api/v1/namespaces/default/pods/web/log?previous=yes');
     expect(s.message).toBe('invalid value for ?previous="yes": must be true or false');
     expect(s.details?.causes?.[0]?.field).toBe('previous');
-    const t = await refused('/api/v1/namespaces/default/pods/web/log?timestamps=1');
+    const t = await refused('/api/v1/namespaces/default/pods/web/log?timestamps=2');
     expect(t.details?.causes?.[0]?.field).toBe('timestamps');
     // a good value passes the check and reaches the handler, which does not know the pod
-    for (const q of ['previous=', 'previous=false', 'follow=true&tailLines=3']) {
+    for (const q of [
+      'previous=',
+      'previous=false',
+      'follow=true&tailLines=3',
+      'previous=True',
+      'timestamps=1',
+    ]) {
       expect((await fetch(`${base}/api/v1/namespaces/default/pods/web/log?${q}`)).status).toBe(404);
     }
   });
