@@ -16,16 +16,15 @@
  * close() stops them in reverse within SHUTDOWN_TIMEOUT_MS: HTTP (and every WebSocket), the engine (its
  * containers keep running), the gRPC channel, the node process (its containers end; a `sim` handed in is
  * left running), then the journal is flushed and the lock released. main.ts calls listen; tests call
- * app.listen({port: 0}) or app.inject().
+ * app.listen({port: 0}) or app.inject(). The lock, journal, metrics, HTTP app and shutdown are the sequence
+ * both servers share (boot.ts bootServer); managedEngine is what is this mode's own.
  *
  * A restart on the same data directory brings back every pod and the trace history. The containers outlive
  * a server that dies without close() — on a real runtime, and on the simulated node, whose process keeps
  * running (it stops by itself after SIM_NODE_IDLE_MS without a server) — and the next start adopts them,
  * restart counts included, as a kubelet does after its own restart.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   defaultKubeletConfiguration,
   Kubelet,
@@ -34,13 +33,11 @@ import {
   type SimNode,
 } from '@syncscope/core';
 import { type Clock, RealClock } from '@syncscope/core/clock';
-import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import { ContainerLogManager } from '@syncscope/core/kubelet/logs';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { admitPod, parseManifest } from './admission.ts';
+import { type Boot, type BootedServer, bootServer, type RoleEngine, type ServerOptions } from './boot.ts';
 import { type Example, loadExamples } from './examples.ts';
-import { createHttpApp, type HttpOptions } from './http.ts';
 import { lastStatuses } from './kube-api/watch.ts';
 import { KubeletLogFile } from './kubelet-log-file.ts';
 import {
@@ -52,56 +49,14 @@ import {
   restorePods,
   SHUTDOWN_TIMEOUT_MS,
   storeHealth,
-  TRACE_DIR,
   traceHealth,
   within,
 } from './lifecycle.ts';
-import { type JournaledTrace, openTrace } from './lifecycle-trace.ts';
-import { KubeletMetrics } from './metrics.ts';
-import type { OtlpConfig } from './otel/config.ts';
-import { attachOtlp } from './otel/exporter.ts';
 import type { SimControl } from './sim-control.ts';
 import { describeDown, linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
-import { type DataDirLock, recordListening, withDataDirLock } from './store/lock.ts';
 import type { PodStore } from './store/pod-store.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const DEFAULT_WEB_ROOT = join(here, '..', '..', 'web', 'dist');
-export const SERVER_VERSION: string = (
-  JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }
-).version;
-
-/** What every server (managed, observe) is built with. */
-export interface ServerOptions {
-  /** Holds the trace journal and the lock (and, managed, the pods and the simulator). Created if missing. */
-  dataDir: string;
-  clock?: Clock;
-  config?: Partial<KubeletConfiguration>;
-  /** The built web app; default apps/web/dist. */
-  webRoot?: string;
-  traceCapacity?: number;
-  /** The address the server will listen on: the Host check allows it (hosts.ts). */
-  host?: string;
-  /** Further names the Host check allows (--allowed-host). */
-  allowedHosts?: string[];
-  /** When set, every route but /healthz and the web app's files needs it (access.ts). */
-  token?: string;
-  logger?: FastifyServerOptions['logger'];
-  /** Size at which the trace journal starts a new segment (default 8 MiB). */
-  journalSegmentBytes?: number;
-  /** Total size of the trace journal on disk; oldest segments are deleted past it (default 256 MiB). */
-  journalMaxBytes?: number;
-  /** Longest time an event waits in memory before the journal writes it (default 100 ms). */
-  journalFlushMs?: number;
-  /** Where persistence warnings go (default console.warn). */
-  warn?: (msg: string) => void;
-  /** Caps on trace streams (total, per address) and connections; see SECURITY.md. */
-  limits?: HttpOptions['limits'];
-  /** Export the trace as OpenTelemetry spans (--otlp-endpoint; otel/). */
-  otlp?: OtlpConfig;
-  /** Imported logs kept at most (--imports-max-count, --imports-max-bytes). */
-  importsQuota?: HttpOptions['importsQuota'];
-}
+export { DEFAULT_WEB_ROOT, SERVER_VERSION, type ServerOptions } from './boot.ts';
 
 export interface AppOptions extends ServerOptions {
   /** CRI endpoint of a real runtime (unix:///run/containerd/containerd.sock); absent → the simulated node. */
@@ -118,47 +73,38 @@ export interface AppOptions extends ServerOptions {
   kubeletLogV?: number;
 }
 
-export interface BuiltApp {
-  app: FastifyInstance;
+/** What the managed server has beyond every server's (BootedServer: app, trace, history, lock, clock, close). */
+interface ManagedParts {
   engine: Kubelet;
-  trace: TraceRecorder;
-  /** The trace with its on-disk history (what the routes read). */
-  history: JournaledTrace;
   /** The desired pods on disk. */
   store: PodStore;
   /** <dataDir>/kubelet.log, written from the trace. */
   kubeletLog: KubeletLogFile;
   /** Pods added back from the store at boot. */
   restored: number;
-  /** The data dir lock, held until close(). */
-  lock: DataDirLock;
-  clock: Clock;
   simulated: boolean;
   /** The simulated node process (absent with a real runtime or an in-process `sim`). */
   simNode?: SimNodeLink;
   runtimeEndpoint: string;
-  close(): Promise<void>;
 }
+
+export type BuiltApp = BootedServer & ManagedParts;
 
 export { handleShutdownSignals, SHUTDOWN_TIMEOUT_MS };
 
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
-  return withDataDirLock(opts.dataDir, (lock) => buildLocked(opts, lock));
+  return bootServer(opts, {
+    podStoreDir: join(opts.dataDir, POD_STORE_DIR),
+    shutdownSteps: 5,
+    engine: (boot) => managedEngine(opts, boot),
+  });
 }
 
-async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltApp> {
-  const clock = opts.clock ?? new RealClock();
-  const warn = opts.warn ?? ((msg: string) => console.warn(msg));
-  const { trace: history, firstBoot } = openTrace({
-    dir: join(opts.dataDir, TRACE_DIR),
-    clock,
-    capacity: opts.traceCapacity,
-    segmentBytes: opts.journalSegmentBytes,
-    maxBytes: opts.journalMaxBytes,
-    flushIntervalMs: opts.journalFlushMs,
-    podStoreDir: join(opts.dataDir, POD_STORE_DIR),
-    warn,
-  });
+/** The managed server's own part of the boot (see the file comment) and of close(). */
+async function managedEngine(
+  opts: AppOptions,
+  { clock, warn, history, firstBoot }: Boot,
+): Promise<RoleEngine<ManagedParts>> {
   const trace = history.recorder;
   const store = openPodStore(opts.dataDir, warn);
   const kubeletLog = new KubeletLogFile({ dir: opts.dataDir, v: opts.kubeletLogV, warn });
@@ -211,107 +157,85 @@ async function buildLocked(opts: AppOptions, lock: DataDirLock): Promise<BuiltAp
   // runtime check: ask at once rather than within runtimeUpPeriodMs (the Node NotReady, /readyz 503).
   const unwatchNode = node?.onChange(() => void engine.updateRuntimeUp());
   const logManager = containerLogManager(engine.config, cri, clock, warn);
-  const metrics = new KubeletMetrics(trace, engine, history.journal);
-  const otlp = attachOtlp(trace, opts.otlp, {
-    nodeName: { ...defaultKubeletConfiguration, ...config }.nodeName,
-    version: SERVER_VERSION,
-    registry: metrics.registry,
-    now: () => clock.now(),
-  });
-  trace.record({
-    type: 'server.start',
-    version: SERVER_VERSION,
+
+  // set by serve(), after `server.start` is recorded
+  let restored = 0;
+  let persistence: ReturnType<typeof persistPods> | undefined;
+  let api: ReturnType<typeof durableEngine> | undefined;
+  let examples: Example[] = [];
+
+  return {
     runtime: simulated ? 'simulated' : 'remote',
     endpoint,
-  });
-  const restored = restorePods(engine, store, warn, lastStatuses(history));
-  const persistence = persistPods(trace, engine, store, warn);
-  const api = durableEngine(engine, store, clock);
-
-  let examples: Example[] = [];
-  try {
-    examples = await loadExamples();
-  } catch {
-    // a checkout without examples/ still serves; the UI just offers none
-  }
-
-  const app = await createHttpApp({
-    engine: api,
-    health: () =>
-      storeHealth(store, persistence) ??
-      traceHealth(history.failures) ??
-      (node && !node.state.up ? `degraded: ${describeDown(node.state)}` : undefined),
-    trace: history,
-    clock,
-    token: opts.token,
-    bind: opts.host,
-    allowedHosts: opts.allowedHosts,
-    webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
-    examples,
-    logger: opts.logger,
-    podLogsDirectory: config.podLogsDirectory,
-    importsDir: join(opts.dataDir, 'imports'),
-    importsQuota: opts.importsQuota,
-    metrics,
-    limits: opts.limits,
-    sim: simControl,
-  });
-
-  // Examples are a first-run courtesy: on a restart the stored pods are what the user left.
-  if (opts.examples && firstBoot && restored === 0) {
-    for (const ex of examples.filter((e) => e.startup)) {
-      const parsed = parseManifest(ex.yaml, 'application/yaml');
-      const admitted = parsed.ok
-        ? admitPod(parsed.value, manifestNamespace(parsed.value), engine, clock)
-        : parsed;
+    nodeName: { ...defaultKubeletConfiguration, ...config }.nodeName,
+    pods: engine,
+    observed: false,
+    async serve() {
+      restored = restorePods(engine, store, warn, lastStatuses(history));
+      const persisted = persistPods(trace, engine, store, warn);
+      persistence = persisted;
+      api = durableEngine(engine, store, clock);
       try {
-        if (!admitted.ok) throw new Error(admitted.status.message);
-        api.addPod(admitted.pod);
-      } catch (err) {
-        app.log.warn(`example ${ex.file} not applied: ${(err as Error).message}`);
+        examples = await loadExamples();
+      } catch {
+        // a checkout without examples/ still serves; the UI just offers none
       }
-    }
-  }
-  recordListening(app.server, lock, warn);
-  engine.start();
-  logManager.start();
-
-  let closed: Promise<void> | undefined;
-  const close = () => {
-    // Each step has its share of the shutdown budget, so the journal is flushed even if one hangs.
-    const step = SHUTDOWN_TIMEOUT_MS / 5;
-    closed ??= (async () => {
-      await within(app.close(), step);
+      return {
+        engine: api,
+        health: () =>
+          storeHealth(store, persisted) ??
+          traceHealth(history.failures) ??
+          (node && !node.state.up ? `degraded: ${describeDown(node.state)}` : undefined),
+        examples,
+        podLogsDirectory: config.podLogsDirectory,
+        importsDir: join(opts.dataDir, 'imports'),
+        importsQuota: opts.importsQuota,
+        sim: simControl,
+      };
+    },
+    onHttp(app) {
+      // Examples are a first-run courtesy: on a restart the stored pods are what the user left.
+      if (!(opts.examples && firstBoot && restored === 0) || !api) return;
+      for (const ex of examples.filter((e) => e.startup)) {
+        const parsed = parseManifest(ex.yaml, 'application/yaml');
+        const admitted = parsed.ok
+          ? admitPod(parsed.value, manifestNamespace(parsed.value), engine, clock)
+          : parsed;
+        try {
+          if (!admitted.ok) throw new Error(admitted.status.message);
+          api.addPod(admitted.pod);
+        } catch (err) {
+          app.log.warn(`example ${ex.file} not applied: ${(err as Error).message}`);
+        }
+      }
+    },
+    start() {
+      engine.start();
+      logManager.start();
+      return {
+        engine,
+        store,
+        kubeletLog,
+        restored,
+        simulated,
+        ...(node ? { simNode: node } : {}),
+        runtimeEndpoint: endpoint,
+      };
+    },
+    async stop(step) {
       unwatchNode?.();
       await within(Promise.all([engine.stop(), logManager.stop()]), step);
-      const exported = within(otlp.close(), step);
+    },
+    async closeRuntime(step) {
       cri.close();
       await node?.close(step);
-      await exported;
-      persistence.stop();
-      await within(history.journal.close(), step);
+    },
+    detach: () => persistence?.stop(),
+    async closeAfterJournal(step) {
       // last, so the journal closes when it always has; what the log still has queued is written now
       unlog();
       await within(kubeletLog.close(), step);
-      lock.release();
-    })();
-    return closed;
-  };
-
-  return {
-    app,
-    engine,
-    trace,
-    history,
-    store,
-    kubeletLog,
-    restored,
-    lock,
-    clock,
-    simulated,
-    ...(node ? { simNode: node } : {}),
-    runtimeEndpoint: endpoint,
-    close,
+    },
   };
 }
 
