@@ -76,6 +76,7 @@ describe('SpanModel', () => {
     });
     push(3100, { type: 'worker.state', from: 'TerminatingPod', to: 'TerminatedPod', ...ref });
     push(3200, { type: 'worker.state', from: 'TerminatedPod', to: 'Finished', ...ref });
+    push(3250, { type: 'worker.state', from: 'Finished', to: 'Forgotten', ...ref });
     push(3300, { type: 'runtime.call', method: 'RemoveContainer', durationMs: 1, ...ref });
 
     const [worker] = named('SyncPod').filter((s) => s.parentSpanId === undefined);

@@ -16,7 +16,7 @@
  * Contract: push runs inside TraceRecorder.record (synchronously, on the engine's thread): it only touches
  * maps and arrays of the open spans, never blocks and never throws on a well-formed event. Memory is bounded
  * by the open spans: at most two a pod, each with at most `maxEvents` events (the rest are counted as dropped).
- * A pod's state goes when its worker is Forgotten; close() ends every open span.
+ * A pod's state goes two container-GC periods after its worker is Forgotten (tick); close() ends every open span.
  */
 import { createHash } from 'node:crypto';
 import type { TraceEvent, WorkerState } from '@syncscope/core/trace';
@@ -48,6 +48,8 @@ const RUN_NAMES: Record<string, string> = {
 };
 const IMAGE_METHODS = new Set(['PullImage', 'ImageStatus', 'ListImages', 'RemoveImage', 'ImageFsInfo']);
 const MAX_PENDING = 32;
+/** How long a finished pod's last worker span stays a parent: two container-GC periods (1 min each). */
+const LAST_KEPT_MS = 120_000;
 
 interface Pod {
   traceId: string;
@@ -120,7 +122,7 @@ export class SpanModel {
       }
       const first = pod.pending[0];
       if (first && !pod.worker && !pod.run && nowMs - first.timeMs >= this.windowMs) pod.pending = [];
-      const recent = pod.last !== undefined && nowMs - pod.last.endMs < this.windowMs;
+      const recent = pod.last !== undefined && nowMs - pod.last.endMs < Math.max(this.windowMs, LAST_KEPT_MS);
       if (!pod.worker && !pod.run && pod.pending.length === 0 && !recent) this.pods.delete(uid);
     }
   }
@@ -184,7 +186,8 @@ export class SpanModel {
       pod.worker = this.open(pod, ev, ev.to, ev.time);
       pod.worker.attributes['k8s.pod.worker.state'] = ev.to;
       this.takePending(pod, pod.worker);
-    } else if (ev.to === 'Forgotten' && !pod.run) this.pods.delete(uid);
+    } else if (ev.to === 'Forgotten' && !pod.run && !pod.last) this.pods.delete(uid);
+    // else kept until tick(): CRI calls after the worker is gone (container GC's removals) join its last span
   }
 
   private syncStart(ev: Extract<TraceEvent, { type: 'sync.start' }>, uid: string): void {
