@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RemoteRuntime } from '@syncscope/core/cri';
 import { startPrivateContainerd } from '@syncscope/server/private-containerd';
+import { median, p95 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
 import { benchPod, startEngine, waitAllFinished, waitAllRunning, waitForTrace } from './lib/engine.ts';
 import { rawBringUp, removeAllSandboxes } from './lib/raw-cri.ts';
-import { median, p95 } from './lib/stats.ts';
 import { type Row, row, skipped } from './lib/table.ts';
 
 const CONCURRENCY = 4;

@@ -1,7 +1,7 @@
 /**
  * P10 watch: how soon a pod watch tells of a change. The HTTP app (createHttpApp: the real routes, the watch
  * index on a TraceRecorder) over an engine stand-in holding 1,000 pods; 10 watchers of /api/v1/pods from the
- * list's resourceVersion in a process of their own (bench/lib/watch-clients.ts). Pods are changed at a
+ * list's resourceVersion in a process of their own (test/support/watch-clients.ts). Pods are changed at a
  * steady rate (an annotation carrying the time of the change, then the config.update the pod config would
  * record); each watcher measures change → event parsed. Target: p99 ≤ 100 ms. The engine is a stand-in
  * so that the figure is the watch's own (the sync loop's work is measured by P3).
@@ -49,7 +49,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     const addr = app.server.address();
     if (typeof addr !== 'object' || !addr) throw new Error('no address');
     const url = `http://127.0.0.1:${addr.port}/api/v1/pods?watch=true&resourceVersion=${trace.next - 1}`;
-    const readers = await spawnTsx('bench/lib/watch-clients.ts', [url, String(watchers)], 'ready');
+    const readers = await spawnTsx('test/support/watch-clients.ts', [url, String(watchers)], 'ready');
     const out = collectStdout(readers.proc);
     try {
       const t0 = performance.now();

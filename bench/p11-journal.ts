@@ -22,9 +22,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { buildApp } from '@syncscope/server';
 import { TraceJournal } from '@syncscope/server/store/journal';
+import { median, p99 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
 import { collectStdout, spawnTsx } from './lib/spawn.ts';
-import { median, p99 } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
 
 const PAGE = 10_000;

@@ -8,9 +8,9 @@
  * most 100 MB above what it held idle (its peak, resourceUsage().maxRSS).
  */
 import { createInterface } from 'node:readline';
+import { max, median, p99 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
 import { spawnTsx } from './lib/spawn.ts';
-import { max, median, p99 } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
 
 const MB = 2 ** 20;

@@ -22,8 +22,8 @@ import { TraceRecorder } from '@syncscope/core/events/recorder';
 import { createHttpApp } from '@syncscope/server/http';
 import { closeTls, ensureServingCert, listenTls } from '@syncscope/server/kube-api/kube-tls';
 import { addRunningPod, FakeEngine, testPod, writeContainerLog } from '@syncscope/server/testing';
+import { median, p99 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
-import { median, p99 } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
 
 const MB = 1024 * 1024;

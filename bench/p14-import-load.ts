@@ -17,9 +17,9 @@ import { RealClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import { createHttpApp } from '@syncscope/server/http';
 import { FakeEngine } from '@syncscope/server/testing';
+import { max, median, p99 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
 import { writeBigLog } from './lib/kubelet-log-gen.ts';
-import { max, median, p99 } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
 
 /** The server's upload limit for an import (apps/server/src/imports/store.ts MAX_IMPORT_BYTES). */

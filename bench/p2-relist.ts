@@ -11,10 +11,10 @@ import { startSimNode } from '@syncscope/core';
 import { RealClock } from '@syncscope/core/clock';
 import { RemoteRuntime } from '@syncscope/core/cri';
 import { startPrivateContainerd } from '@syncscope/server/private-containerd';
+import { median, p95 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
 import { startEngine } from './lib/engine.ts';
 import { rawBringUp, removeAllSandboxes } from './lib/raw-cri.ts';
-import { median, p95 } from './lib/stats.ts';
 import { type Row, row, skipped } from './lib/table.ts';
 
 async function measure(

@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TraceEvent } from '@syncscope/core/trace';
+import { max, p99 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
 import { type BenchEngine, benchPod, startEngine, waitAllRunning } from './lib/engine.ts';
 import { spawnTsx } from './lib/spawn.ts';
-import { max, p99 } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
 
 const MB = 2 ** 20;

@@ -10,9 +10,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuiltApp, buildApp } from '@syncscope/server';
+import { min } from '@syncscope/test/support/stats';
+import type { ClientsReport } from '@syncscope/test/support/stream-clients';
 import type { BenchOptions } from './lib/bench.ts';
-import { collectStdout, spawnTsx } from './lib/spawn.ts';
-import { min } from './lib/stats.ts';
+import { jsonLineOf, spawnTsx } from './lib/spawn.ts';
 import { podEvent, synthPods } from './lib/synthetic.ts';
 import { type Row, row } from './lib/table.ts';
 
@@ -35,14 +36,6 @@ async function produce(built: BuiltApp, rate: number, ms: number, onTick?: () =>
   return built.trace.next - 1;
 }
 
-interface ClientReport {
-  received: number[];
-  firstMs: number[];
-  lastMs: number[];
-  resyncs: number;
-  latencies: { p50: number; p99: number; max: number };
-}
-
 export async function run(o: BenchOptions): Promise<Row[]> {
   const clients = 5;
   const rate = 25_000;
@@ -56,15 +49,15 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     if (typeof addr !== 'object' || !addr) throw new Error('no address');
     const url = `ws://127.0.0.1:${addr.port}/api/v1/trace/stream?since=${built.trace.next - 1}`;
 
-    const readers = await spawnTsx('bench/lib/ws-clients.ts', [url, String(clients)], 'ready');
-    const out = collectStdout(readers.proc);
+    const readers = await spawnTsx('test/support/stream-clients.ts', [url, String(clients)], 'ready');
+    const out = jsonLineOf<ClientsReport>(readers.proc);
     try {
       const cpu0 = process.cpuUsage();
       const t0 = Date.now();
       const first = built.trace.next;
       const last = await produce(built, rate, ms);
       readers.proc.stdin?.write(`end ${last}\n`);
-      const rep = JSON.parse((await out).trim().split('\n').pop() ?? '{}') as ClientReport;
+      const rep = await out;
       const cpu = process.cpuUsage(cpu0);
       const produced = last - first + 1;
       const rates = rep.received.map((n, i) => n / (((rep.lastMs[i] as number) - t0) / 1000));

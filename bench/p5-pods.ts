@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '@syncscope/server';
+import { max, p95 } from '@syncscope/test/support/stats';
 import type { Browser, Page } from 'playwright-core';
 import type { BenchOptions } from './lib/bench.ts';
 import { BENCH_MAX_PODS } from './lib/engine.ts';
 import { startFrames } from './lib/frames.ts';
-import { max, p95 } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
 
 const SEARCH = 'load-4999';

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { otlpConfig } from '@syncscope/server/otel/config';
 import { OtlpExport } from '@syncscope/server/otel/exporter';
+import { p99 } from '@syncscope/test/support/stats';
 import { benchPod, startEngine, waitAllRunning } from './lib/engine.ts';
 import { spawnTsx } from './lib/spawn.ts';
-import { p99 } from './lib/stats.ts';
 
 const [pods, crashing, settleMs, windowMs] = process.argv.slice(2, 6).map(Number) as [
   number,

@@ -12,8 +12,8 @@ import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import { createHttpApp } from '@syncscope/server/http';
 import { FakeEngine } from '@syncscope/server/testing';
+import { median } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
-import { median } from './lib/stats.ts';
 import { type Row, row } from './lib/table.ts';
 
 const TABLE =

@@ -10,37 +10,14 @@ import {
   containerConfig as emptyContainerConfig,
   imageSpec,
   linuxContainerSecurityContext,
-  linuxSandboxSecurityContext,
   namespaceOption,
 } from '@syncscope/core/cri';
+import { plainSandboxConfig } from '@syncscope/core/testing/foreign-sandbox';
 
 function sandboxConfig(name: string, uid: string, hostNetwork: boolean, logRoot: string): PodSandboxConfig {
-  const logDir = join(logRoot, `default_${name}_${uid}`);
-  mkdirSync(logDir, { recursive: true });
-  return {
-    metadata: { name, uid, namespace: 'default', attempt: 0 },
-    hostname: hostNetwork ? '' : name,
-    log_directory: logDir,
-    dns_config: null,
-    port_mappings: [],
-    labels: {
-      'io.kubernetes.pod.name': name,
-      'io.kubernetes.pod.namespace': 'default',
-      'io.kubernetes.pod.uid': uid,
-    },
-    annotations: {},
-    linux: {
-      cgroup_parent: '',
-      security_context: linuxSandboxSecurityContext({
-        namespace_options: namespaceOption({
-          network: hostNetwork ? 'NODE' : 'POD',
-          pid: 'CONTAINER',
-          ipc: 'POD',
-        }),
-      }),
-      sysctls: {},
-    },
-  };
+  const logDirectory = join(logRoot, `default_${name}_${uid}`);
+  mkdirSync(logDirectory, { recursive: true });
+  return plainSandboxConfig({ name, uid, namespace: 'default', hostNetwork, logDirectory });
 }
 
 function containerConfig(name: string, script: string): ContainerConfig {

@@ -74,3 +74,19 @@ export function collectStdout(proc: ChildProcess): Promise<string> {
   });
   return new Promise((r) => proc.once('exit', () => r(out)));
 }
+
+/** The first JSON object a child prints on a line of its own (children that report and stay up). */
+export function jsonLineOf<T>(proc: ChildProcess): Promise<T> {
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l, i, all) => l.startsWith('{') && i < all.length - 1);
+      if (line === undefined) return;
+      proc.stdout?.off('data', onData);
+      resolve(JSON.parse(line) as T);
+    };
+    proc.stdout?.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`exited (${code}) before its report`)));
+  });
+}

@@ -17,7 +17,7 @@ export interface Row {
   at?: string;
 }
 
-import { round } from './stats.ts';
+import { round } from '@syncscope/test/support/stats';
 
 export type RowInput = Omit<Row, 'status' | 'ratio'> & { status?: Row['status'] };
 

@@ -146,19 +146,19 @@ describe('floods against a running server', () => {
         '--import',
         'tsx',
         'test/support/stream-clients.ts',
-        wsUrl,
+        `${wsUrl}?since=0`,
         String(CLIENTS),
-        String(EVENTS),
         CLIENT_ADDRESSES.join(','),
       ],
       { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
     );
+    clients.stdin?.write(`end ${EVENTS}\n`);
     const report = await new Promise<ClientsReport>((resolve, reject) => {
       let out = '';
       clients?.stdout?.on('data', (d: Buffer) => {
         out += d.toString();
-        const nl = out.indexOf('\n');
-        if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as ClientsReport);
+        const line = out.split('\n').find((l, i, all) => l.startsWith('{') && i < all.length - 1);
+        if (line !== undefined) resolve(JSON.parse(line) as ClientsReport);
       });
       clients?.once('exit', (code) => reject(new Error(`stream clients exited ${code}`)));
     });

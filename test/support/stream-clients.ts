@@ -1,23 +1,36 @@
 /**
- * Trace-stream readers in a process of their own, so their JSON parsing does not delay the test's own
- * measurements: `tsx test/support/stream-clients.ts <ws-url> <count> <want-seq> <addresses>`.
+ * Trace-stream readers in a process of their own, so their JSON parsing does not delay the measurements of
+ * the process that starts them (flood e2e, bench P4): `tsx test/support/stream-clients.ts <ws-url> <count>
+ * [addresses]`.
  *
- * Opens `count` WebSockets with ?since=0 at once, spread round-robin over the comma-separated local
- * addresses (any 127.x.y.z works on Linux loopback), and checks on each that seqs arrive one after another
- * from 1. Prints one JSON line (a ClientsReport) once every client has seen `want-seq`, or once every client
- * is done or closed, or after 45 s. The clients stay open until stdin ends, then the process exits.
+ * Opens `count` WebSockets to the URL at once, spread round-robin over the comma-separated local addresses
+ * (any 127.x.y.z works on Linux loopback), and prints "ready" once every one is open. Each client checks that
+ * seqs arrive one after another from the URL's `since` + 1. On the stdin line "end <seq>" it waits until every
+ * client has seen that seq (or is done for good, or 45 s pass), then prints one JSON line, a ClientsReport.
+ * The clients stay open until stdin ends, then the process exits.
  */
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { percentile } from './stats.ts';
 
 export interface ClientsReport {
-  /** Clients that saw every seq from 1 to want-seq, in order. */
+  /** Clients that saw every seq up to the wanted one, in order. */
   complete: number;
   /** Per client that was not complete: why. */
   problems: string[];
-  /** Milliseconds from the first connect to the last client's completion. */
+  /** Milliseconds from the first connect to the report. */
   ms: number;
   /** Events received, summed over clients. */
   events: number;
+  /** Per client: events received, wall time of the first and the last batch, the last seq. */
+  received: number[];
+  firstMs: number[];
+  lastMs: number[];
+  lastSeq: number[];
+  /** Messages that were not event batches (a resync or a close reason). */
+  resyncs: number;
+  /** Record → client delay of every 10th event, ms. */
+  latencies: { p50: number; p99: number; max: number };
 }
 
 type Ws = {
@@ -29,70 +42,105 @@ const WebSocket = createRequire(new URL('../package.json', import.meta.url))('ws
 
 const url = process.argv[2] ?? '';
 const count = Number(process.argv[3] ?? 1);
-const want = Number(process.argv[4] ?? 1);
-const addresses = (process.argv[5] ?? '127.0.0.1').split(',');
+const addresses = (process.argv[4] ?? '127.0.0.1').split(',');
+const since = Number(new URL(url).searchParams.get('since') ?? Number.NaN);
 const start = Date.now();
 
-interface State {
+interface Client {
   last: number;
+  received: number;
+  firstMs: number;
+  lastMs: number;
   problem?: string;
-  done: boolean;
 }
-const states: State[] = [];
+const clients: Client[] = [];
 const sockets: Ws[] = [];
-let events = 0;
-let reported = false;
+const latencies: number[] = [];
+let resyncs = 0;
+let opened = 0;
+let want = Number.POSITIVE_INFINITY;
+let waiting: (() => void) | undefined;
 
-function report(): void {
-  if (reported) return;
-  reported = true;
-  const out: ClientsReport = {
-    complete: states.filter((s) => s.done && !s.problem).length,
-    problems: states.flatMap((s, i) =>
-      s.done && !s.problem ? [] : [`${i}: ${s.problem ?? `at ${s.last}`}`],
-    ),
-    ms: Date.now() - start,
-    events,
-  };
-  process.stdout.write(`${JSON.stringify(out)}\n`);
-}
+const settled = () => clients.every((c) => c.problem !== undefined || c.last >= want);
 const check = () => {
-  if (states.every((s) => s.done || s.problem)) report();
+  if (waiting && settled()) waiting();
 };
 
+function report(): ClientsReport {
+  const p = (q: number) => Math.round(percentile(latencies, q) * 10) / 10;
+  return {
+    complete: clients.filter((c) => c.problem === undefined && c.last >= want).length,
+    problems: clients.flatMap((c, i) =>
+      c.problem === undefined && c.last >= want ? [] : [`${i}: ${c.problem ?? `at ${c.last}`}`],
+    ),
+    ms: Date.now() - start,
+    events: clients.reduce((n, c) => n + c.received, 0),
+    received: clients.map((c) => c.received),
+    firstMs: clients.map((c) => c.firstMs),
+    lastMs: clients.map((c) => c.lastMs),
+    lastSeq: clients.map((c) => c.last),
+    resyncs,
+    latencies: { p50: p(50), p99: p(99), max: p(100) },
+  };
+}
+
 for (let i = 0; i < count; i++) {
-  const s: State = { last: 0, done: false };
-  states.push(s);
-  const ws = new WebSocket(`${url}?since=0`, { localAddress: addresses[i % addresses.length] as string });
+  const c: Client = { last: Number.isNaN(since) ? -1 : since, received: 0, firstMs: 0, lastMs: 0 };
+  clients.push(c);
+  const ws = new WebSocket(url, { localAddress: addresses[i % addresses.length] as string });
   sockets.push(ws);
+  ws.on('open', () => {
+    if (++opened === count) process.stdout.write('ready\n');
+  });
   ws.on('message', (data) => {
-    const msg = JSON.parse(String(data)) as { kind: string; events?: { seq: number }[]; reason?: string };
+    const now = Date.now();
+    const msg = JSON.parse(String(data)) as {
+      kind: string;
+      events?: { seq: number; time: number }[];
+      reason?: string;
+    };
     if (msg.kind !== 'events' || !msg.events) {
-      s.problem ??= `${msg.kind}: ${msg.reason}`;
+      resyncs++;
+      c.problem ??= `${msg.kind}: ${msg.reason}`;
       return check();
     }
-    events += msg.events.length;
-    for (const ev of msg.events) {
-      if (ev.seq !== s.last + 1) s.problem ??= `seq ${ev.seq} after ${s.last}`;
-      s.last = ev.seq;
+    if (c.received === 0) c.firstMs = now;
+    c.received += msg.events.length;
+    c.lastMs = now;
+    for (let k = 0; k < msg.events.length; k++) {
+      const ev = msg.events[k] as { seq: number; time: number };
+      if (c.last >= 0 && ev.seq !== c.last + 1) c.problem ??= `seq ${ev.seq} after ${c.last}`;
+      c.last = ev.seq;
+      // one latency sample per event is too many to keep; every 10th is plenty for a p99
+      if (k % 10 === 0) latencies.push(now - ev.time);
     }
-    if (!s.done && s.last >= want) {
-      s.done = true;
-      check();
-    }
+    check();
   });
   ws.on('error', (err) => {
-    s.problem ??= `error ${(err as Error).message}`;
+    c.problem ??= `error ${(err as Error).message}`;
     check();
   });
   ws.on('close', (code, reason) => {
-    if (!s.done) s.problem ??= `closed ${code} ${String(reason)} at ${s.last}`;
+    if (c.last < want) c.problem ??= `closed ${code} ${String(reason)} at ${c.last}`;
     check();
   });
 }
-setTimeout(report, 45_000).unref();
-process.stdin.resume();
-process.stdin.on('end', () => {
-  for (const ws of sockets) ws.terminate();
-  process.exit(0);
-});
+
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    const m = /^end (\d+)/.exec(line);
+    if (!m) return;
+    want = Number(m[1]);
+    const done = new Promise<void>((r) => {
+      waiting = r;
+      check();
+    });
+    void Promise.race([done, new Promise((r) => setTimeout(r, 45_000))]).then(() => {
+      waiting = undefined;
+      process.stdout.write(`${JSON.stringify(report())}\n`);
+    });
+  })
+  .on('close', () => {
+    for (const ws of sockets) ws.terminate();
+    process.exit(0);
+  });

@@ -4,6 +4,7 @@
  * satisfies the predicate, or rejects after its deadline with what was received.
  */
 import type { Pod } from '@syncscope/core/api';
+import { jsonLines } from './json-lines.ts';
 
 interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -28,18 +29,9 @@ export async function openWatch(url: string, headers: Record<string, string> = {
   let done = false;
   const ended = (async () => {
     if (!res.body) return;
-    const decoder = new TextDecoder();
-    let buf = '';
     try {
-      for await (const chunk of res.body) {
-        buf += decoder.decode(chunk as Uint8Array, { stream: true });
-        let nl = buf.indexOf('\n');
-        while (nl >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line.trim() !== '') events.push(JSON.parse(line) as WatchEvent);
-          nl = buf.indexOf('\n');
-        }
+      for await (const batch of jsonLines<WatchEvent>(res.body)) {
+        events.push(...batch);
         for (const w of [...waiters]) w();
       }
     } catch {

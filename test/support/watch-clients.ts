@@ -1,12 +1,13 @@
 /**
  * Pod watchers in a process of their own (their parsing must not eat the server's CPU budget):
- * `tsx bench/lib/watch-clients.ts <watch-url> <count>`. Each opens the URL (a chunked stream of WatchEvents)
+ * `tsx test/support/watch-clients.ts <watch-url> <count>` (bench P10). Each opens the URL (a chunked stream of WatchEvents)
  * and prints "ready" once every stream has answered. For each MODIFIED event it takes the latency from the
  * pod's `bench/changed-at` annotation (performance.timeOrigin + performance.now() of the server when it
  * made the change; both processes read the same clock). On the stdin line "end <n>" it waits (≤ 15 s)
  * until every watcher has seen n changes, then prints {received[], latencies: {p50,p99,max}} and exits.
  */
 import { createInterface } from 'node:readline';
+import { jsonLines } from './json-lines.ts';
 import { percentile } from './stats.ts';
 
 const url = process.argv[2] ?? '';
@@ -22,19 +23,9 @@ async function watcher(i: number): Promise<void> {
   const res = await fetch(url);
   if (++opened === count) process.stdout.write('ready\n');
   if (!res.body) return;
-  const decoder = new TextDecoder();
-  let buf = '';
-  for await (const chunk of res.body) {
-    buf += decoder.decode(chunk as Uint8Array, { stream: true });
-    let nl = buf.indexOf('\n');
-    while (nl >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      nl = buf.indexOf('\n');
-      const ev = JSON.parse(line) as {
-        type: string;
-        object: { metadata: { annotations?: Record<string, string> } };
-      };
+  type Ev = { type: string; object: { metadata: { annotations?: Record<string, string> } } };
+  for await (const batch of jsonLines<Ev>(res.body)) {
+    for (const ev of batch) {
       const at = Number(ev.object.metadata.annotations?.['bench/changed-at']);
       if (ev.type !== 'MODIFIED' || !at) continue;
       latencies.push(now() - at);

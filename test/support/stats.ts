@@ -1,4 +1,4 @@
-/** Order statistics for benchmark samples: nearest-rank percentiles. */
+/** Order statistics for measured samples (bench and tests): nearest-rank percentiles. */
 
 function sorted(xs: readonly number[]): number[] {
   return [...xs].sort((a, b) => a - b);
