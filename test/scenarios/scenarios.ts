@@ -7,6 +7,7 @@ import type { Container, Pod, PodStatus } from '@syncscope/core/api/v1';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { expect } from 'vitest';
 import type { Harness } from '../support/harness.ts';
+import { crashWindowScenario } from './crash-window.ts';
 
 const busybox = (name: string, script: string, extra: Partial<Container> = {}): Container => ({
   name,
@@ -65,6 +66,7 @@ export const scenarios: Scenario[] = [
       expect(app?.lastState.terminated?.reason).toBe('Error');
     },
   },
+  crashWindowScenario,
   {
     name: 'Never pod succeeds',
     pod: podManifest('sc-ok', { restartPolicy: 'Never', containers: [busybox('job', 'echo done; exit 0')] }),

@@ -74,6 +74,28 @@ describe('CrashLoopBackOff in virtual seconds', () => {
     await kl.stop();
   }, 60_000);
 
+  it('logs the back-off 10s sync error once: the sandbox and the first exit, seen by one relist, make one sync', async () => {
+    const { clock, kl, trace, windows } = setup('exit 1');
+    await clock.stepUntil(() => windows().some((b) => b.delayS === 40), 120_000, 100);
+    const errors = (delay: string) =>
+      (trace.since(0, (e) => e.type === 'sync.result' && e.error !== undefined) as TraceOf<'sync.result'>[])
+        .map((e) => e.error as string)
+        .filter((m) => m.includes(`back-off ${delay} restarting failed container=app`));
+    // one error per sync that meets a window: the 10 s window meets only the sync the exit's ContainerDied
+    // brings (the requeue after its error comes 10 s later, when the window is over); the 20 s window meets
+    // that one and the requeue 10 s after it (jitter 0 here)
+    expect(errors('10s')).toHaveLength(1);
+    expect(errors('20s')).toHaveLength(2);
+    // the relist that sees the sandbox start and the first exit hands both events over before the worker
+    // runs: the second update is coalesced into the first
+    const updates = trace.since(
+      0,
+      (e) => e.type === 'worker.update' && e.updateType === 'SyncPodSync',
+    ) as TraceOf<'worker.update'>[];
+    expect(updates[1]?.coalesced).toBe(true);
+    await kl.stop();
+  }, 60_000);
+
   it('starts the ladder again at 10s after the container ran ten minutes', async () => {
     const { clock, kl, sim, trace, windows, starts } = setup('while true; do sleep 5; done');
     const crashed = new Set<string>();

@@ -18,7 +18,10 @@ import { type Channel, selectReady } from './util/channel.ts';
  * ready ones, like Go's select): config updates, PLEG events, the 1 s sync ticker (due pods of the work
  * queue and pods past their active deadline), liveness/readiness/startup result changes (traced as source
  * `probe`), the 2 s housekeeping ticker. The loop never waits on a pod's sync: it only sends updates to the
- * pod workers (through PodHandlers). It does wait for housekeeping, as the kubelet does.
+ * pod workers (through PodHandlers). It does wait for housekeeping, as the kubelet does. While a source is
+ * ready it goes on to the next iteration without yielding, as the kubelet's loop goroutine does not block
+ * then; the pod workers it woke run after it has handed over what is ready, so the PLEG events of one relist
+ * reach a pod's worker as one update (coalesced), not as two syncs.
  */
 export class SyncLoop {
   private timers: Timer[] = [];
@@ -125,9 +128,13 @@ export class SyncLoop {
         continue;
       }
       duration = base;
-      await selectReady(this.sources(), signal);
-      if (signal.aborted) return;
-      await this.syncLoopIteration();
+      // no await while a source is ready (see the class comment)
+      if (!this.sources().some((ch) => ch.length > 0)) {
+        await selectReady(this.sources(), signal);
+        if (signal.aborted) return;
+      }
+      const r = this.iterate();
+      if (r instanceof Promise) await r;
     }
   }
 
@@ -150,6 +157,15 @@ export class SyncLoop {
 
   /** Handles at most one ready source (random among the ready ones); null when none was ready. */
   async syncLoopIteration(): Promise<LoopSource | null> {
+    const r = this.iterate();
+    return r instanceof Promise ? await r : r;
+  }
+
+  /**
+   * One iteration. Every source but housekeeping is handed over synchronously (the handlers only send
+   * updates to the pod workers); housekeeping, which the loop waits for, returns a promise.
+   */
+  private iterate(): LoopSource | null | Promise<LoopSource> {
     const { c, handlers } = this;
     const cases = ['config', 'pleg', 'sync', 'liveness', 'readiness', 'startup', 'housekeeping'] as const;
     const ready = this.sources().flatMap((ch, i) => (ch.length > 0 ? [i] : []));
@@ -195,10 +211,14 @@ export class SyncLoop {
       }
       case 'housekeeping': {
         c.housekeepingCh.tryReceive();
-        await this.housekeeping();
-        break;
+        return this.housekeeping().then(() => this.endIteration(source, 0, t0));
       }
     }
+    return this.endIteration(source, pods, t0);
+  }
+
+  private endIteration(source: LoopSource, pods: number, t0: number): LoopSource {
+    const { c } = this;
     this.lastIteration = c.clock.now();
     c.trace.record({ type: 'loop.iteration', source, pods, durationMs: c.clock.since(t0) });
     return source;
