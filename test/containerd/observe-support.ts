@@ -1,7 +1,8 @@
 /**
  * The observer side of the observe-mode tests on containerd: an observe-mode server (buildObserveApp) on a CRI
- * endpoint, following a kubelet-format log, listening on a free loopback port; a wait on its trace; and a
- * listing of the runtime's sandboxes and containers taken through a client of the test's own.
+ * endpoint, following a kubelet-format log (and, given access, the API's pods of the node), listening on a free
+ * loopback port; a wait on its trace; and a listing of the runtime's sandboxes and containers taken through a
+ * client of the test's own.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { RemoteRuntime } from '@syncscope/core';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
 import { buildObserveApp, type ObservedApp } from '@syncscope/server/observe';
+import type { KubeAccess } from '../../apps/server/src/observe/kube-access.ts';
 import { waitOnTrace } from '../support/wait-trace.ts';
 
 export interface Watching {
@@ -18,12 +20,18 @@ export interface Watching {
   close(): Promise<void>;
 }
 
-export async function startObserver(endpoint: string, kubeletLog: string): Promise<Watching> {
+/** `kube`: the API server to watch the node's pods on as well (--kubeconfig). */
+export async function startObserver(
+  endpoint: string,
+  kubeletLog: string,
+  kube?: KubeAccess,
+): Promise<Watching> {
   const dir = await mkdtemp(join(tmpdir(), 'syncscope-observer-'));
   const app = await buildObserveApp({
     runtimeEndpoint: endpoint,
     dataDir: dir,
     kubeletLog: { file: kubeletLog },
+    ...(kube ? { kube } : {}),
     logger: false,
     warn: () => {},
   });

@@ -21,6 +21,7 @@ import { DEFAULT_IMPORT_QUOTA } from './imports/store.ts';
 import { closeTls, ensureServingCert, listenTls } from './kube-api/kube-tls.ts';
 import { clientURL, writeKubeconfig } from './kube-api/kubeconfig.ts';
 import { buildObserveApp } from './observe/app.ts';
+import { inClusterAccess, type KubeAccess, loadKubeconfig } from './observe/kube-access.ts';
 import { otlpConfig } from './otel/config.ts';
 import { type PrivateContainerd, startPrivateContainerd } from './private-containerd.ts';
 import { DataDirInUseError } from './store/lock.ts';
@@ -70,6 +71,9 @@ Options (each also from the environment):
   --kubelet-log <file>        observe mode: follow this kubelet log like tail -F (KUBELET_LOG)
   --kubelet-journal           observe mode: follow the kubelet's journal (journalctl -u kubelet -f)
                               (KUBELET_JOURNAL=1); excludes --kubelet-log
+  --kubeconfig <file>         observe mode: watch this node's pods and their Events on the API server the
+                              file's current context names (list and watch only); inside a pod without it,
+                              the service account when one is mounted
   --otlp-endpoint <url>       export the trace as OpenTelemetry spans over OTLP/HTTP protobuf to this
                               collector (<url>/v1/traces) (OTEL_EXPORTER_OTLP_ENDPOINT; also read:
                               OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES)
@@ -114,6 +118,7 @@ async function main(): Promise<void> {
     'private-containerd': { type: 'boolean' },
     'kubelet-log': { type: 'string' },
     'kubelet-journal': { type: 'boolean' },
+    kubeconfig: { type: 'string' },
     observe: { type: 'boolean' },
     'otlp-endpoint': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -151,6 +156,14 @@ async function main(): Promise<void> {
     fail('--observe needs --runtime-endpoint, the CRI socket of the node whose kubelet to watch');
   if ((kubeletLogFile !== undefined || kubeletJournal) && !observe)
     fail('--kubelet-log and --kubelet-journal need --observe');
+  if (v.kubeconfig !== undefined && !observe) fail('--kubeconfig needs --observe');
+  let kube: KubeAccess | undefined;
+  try {
+    if (observe)
+      kube = v.kubeconfig !== undefined ? loadKubeconfig(resolve(v.kubeconfig)) : inClusterAccess(env);
+  } catch (e) {
+    fail(`--kubeconfig: ${(e as Error).message}`);
+  }
   const otlp = otlpConfig(v['otlp-endpoint'], env);
   if (typeof otlp === 'string') fail(otlp);
   const configFile = v.config ?? (env.KUBELET_CONFIG || undefined);
@@ -268,6 +281,7 @@ async function main(): Promise<void> {
       ? { kubeletLog: kubeletJournal ? { journal: true } : { file: resolve(kubeletLogFile as string) } }
       : {}),
     kubeletLogV,
+    ...(kube ? { kube } : {}),
     importsQuota,
     ...(otlp ? { otlp } : {}),
     logger: { level: env.LOG_LEVEL ?? 'warn' },

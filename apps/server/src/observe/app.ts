@@ -16,6 +16,10 @@
  * With `kubeletLog` (--kubelet-log FILE | --kubelet-journal) the kubelet's own log is followed from now on
  * (log-follow.ts) and what it says about observed pods joins the live trace (log-events.ts): config ops,
  * sync errors, kills, probes, Events, and back-off windows the log states, which confirm the inferred ones.
+ *
+ * With `kube` (--kubeconfig FILE, or the service account inside a pod) the observer also sees the kubelet's
+ * input: the API's pods bound to this node and their Events, listed and watched with GET only
+ * (api-source.ts); pods the runtime does not show yet are shown as the API has them.
  */
 import {
   defaultKubeletConfiguration,
@@ -28,6 +32,9 @@ import type { FastifyRequest } from 'fastify';
 import { type Boot, type BootedServer, bootServer, type RoleEngine, type ServerOptions } from '../boot.ts';
 import { within } from '../lifecycle.ts';
 import { sendStatus, status } from '../status.ts';
+import { ApiSource } from './api-source.ts';
+import type { KubeAccess } from './kube-access.ts';
+import { KubeClient } from './kube-client.ts';
 import { type LogFollower, startLogFollower } from './log-follow.ts';
 import { OBSERVE_REFUSAL, Observer } from './observer.ts';
 
@@ -36,6 +43,8 @@ export interface ObserveAppOptions extends ServerOptions {
   runtimeEndpoint: string;
   /** The node kubelet's log to follow: a file (like tail -F) or its journal (journalctl -u kubelet -f). */
   kubeletLog?: { file?: string; journal?: boolean };
+  /** The API server to watch the node's pods on (read-only: list, watch, get). */
+  kube?: KubeAccess;
 }
 
 /** What the observing server has beyond every server's (BootedServer: app, trace, history, lock, clock, close). */
@@ -43,6 +52,8 @@ interface ObserveParts {
   observer: Observer;
   /** Following the kubelet's log, when asked to. */
   follower?: LogFollower;
+  /** Watching the API's pods of this node, when given access. */
+  api?: ApiSource;
   /** The read-only client, with its counts of calls let through and refused. */
   cri: ReadOnlyCri<RemoteRuntime>;
   simulated: false;
@@ -78,6 +89,17 @@ function observeEngine(opts: ObserveAppOptions, { clock, warn, history }: Boot):
   const endpoint = ro.cri.endpoint;
   const observer = new Observer({ cri: ro.cri, clock, trace: history.recorder, config, endpoint });
   let follower: LogFollower | undefined;
+  const api = opts.kube
+    ? new ApiSource({
+        client: new KubeClient(opts.kube),
+        nodeName: config.nodeName,
+        clock,
+        trace: history.recorder,
+        warn,
+        onRuntime: (uid) => observer.onRuntime(uid),
+      })
+    : undefined;
+  if (api) observer.attachApi(api);
   return {
     runtime: 'observe',
     endpoint,
@@ -97,6 +119,7 @@ function observeEngine(opts: ObserveAppOptions, { clock, warn, history }: Boot):
     },
     start() {
       observer.start();
+      api?.start();
       follower = opts.kubeletLog
         ? startLogFollower({
             ...(opts.kubeletLog.file !== undefined ? { file: opts.kubeletLog.file } : { journal: true }),
@@ -109,13 +132,14 @@ function observeEngine(opts: ObserveAppOptions, { clock, warn, history }: Boot):
       return {
         observer,
         ...(follower ? { follower } : {}),
+        ...(api ? { api } : {}),
         cri: ro,
         simulated: false,
         runtimeEndpoint: endpoint,
       };
     },
     async stop(step) {
-      await within(follower?.stop() ?? Promise.resolve(), step);
+      await within(Promise.all([follower?.stop(), api?.stop()]), step);
       await within(observer.stop(), step);
     },
     async closeRuntime(_step, exported) {

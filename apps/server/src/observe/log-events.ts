@@ -5,7 +5,8 @@
  *
  * What joins: config ops (`config.update`), sync results and errors (`sync.result`), back-off windows
  * (`backoff`), probe results (`probe.result`), kills (`runtime.call` of StopContainer, `worker.update` of
- * SyncPodKill) and Kubernetes Events (`k8s.event`). Everything else is left out: the observer's own PLEG
+ * SyncPodKill) and Kubernetes Events (`k8s.event`); config ops and Events not when the API is watched (the
+ * API's own are recorded, api-source.ts). Everything else is left out: the observer's own PLEG
  * already records what the runtime shows (pleg.event, relists), and the log's view of those would count
  * every change twice.
  *
@@ -38,6 +39,8 @@ export interface LogJoin {
   trace: Pick<TraceRecorder, 'record'>;
   backoff: InferredBackoff;
   clock: PassiveClock;
+  /** The API's pods are watched (api-source.ts): its config ops and Events come from there, not the log. */
+  readonly apiWatched?: boolean;
   /** The observed pod a log event names, by uid or else by "namespace/name"; undefined when not observed. */
   podRef(podUID: string | undefined, pod: string | undefined): PodRef | undefined;
 }
@@ -65,6 +68,7 @@ function joins(ev: LogEventPayload): boolean {
 
 export function joinLogEvent(join: LogJoin, ev: LogEventPayload): JoinResult {
   if (!joins(ev)) return 'ignored';
+  if (join.apiWatched && (ev.type === 'config.update' || ev.type === 'k8s.event')) return 'ignored';
   const named = ev as { podUID?: unknown; pod?: unknown };
   const ref = join.podRef(
     typeof named.podUID === 'string' && named.podUID !== '' ? named.podUID : undefined,

@@ -28,15 +28,22 @@ import {
   type TraceRecorder,
   type VersionResponse,
 } from '@syncscope/core';
-import type { Event } from '@syncscope/core/api';
+import type { Event, Pod } from '@syncscope/core/api';
 import type { PodRef } from '@syncscope/core/events/trace';
 import type { Engine } from '../engine.ts';
 import { StatusError, status } from '../status.ts';
 import { InferredBackoff, previousExitAt } from './backoff-infer.ts';
 import { type JoinResult, joinLogEvent, type LogEventPayload, type LogJoin } from './log-events.ts';
-import { type ObservedIdentity, type OpenBackoff, observedPod } from './pod-view.ts';
+import { type ObservedIdentity, type OpenBackoff, observedPod, withApiPod } from './pod-view.ts';
 
 export const OBSERVE_REFUSAL = 'observe mode: this server does not change the node';
+
+/** The API's pods bound to the node (api-source.ts ApiSource). */
+export interface ApiPods {
+  get(uid: string): Pod | undefined;
+  all(): Pod[];
+  ref(uid: string): PodRef | undefined;
+}
 
 export interface ObserverDeps {
   /** A read-only client (readOnlyCri): the observer never calls anything else. */
@@ -72,6 +79,7 @@ export class Observer implements Engine, LogJoin {
   private runtimeError = '';
   private consuming: Promise<void> | undefined;
   private stopped = true;
+  private api: ApiPods | undefined;
 
   constructor(private readonly deps: ObserverDeps) {
     const { clock, trace, config } = deps;
@@ -223,12 +231,46 @@ export class Observer implements Engine, LogJoin {
     return ev;
   }
 
+  // ---- the API's pods (api-source.ts) -----------------------------------------------------------------
+
+  /** From now on the API's pods are shown beside the runtime's, and the log's config ops and Events left out. */
+  attachApi(api: ApiPods): void {
+    this.api = api;
+  }
+
+  get apiWatched(): boolean {
+    return this.api !== undefined;
+  }
+
+  /** Does the runtime show this pod (a sandbox or a container)? */
+  onRuntime(uid: string): boolean {
+    return this.pods.has(uid);
+  }
+
+  /** The pod as shown: the runtime's view, with the API's metadata and spec when it holds the pod. */
+  private shown(uid: string): AdmittedPod | undefined {
+    const o = this.pods.get(uid);
+    const a = this.api?.get(uid);
+    const p = a ? withApiPod(o?.pod, a) : o?.pod;
+    return p && structuredClone(p);
+  }
+
+  private uids(): Set<string> {
+    const all = new Set(this.pods.keys());
+    for (const p of this.api?.all() ?? []) if (p.metadata.uid) all.add(p.metadata.uid);
+    return all;
+  }
+
   // ---- the log join (log-events.ts) ----------------------------------------------------------------
 
   podRef(podUID: string | undefined, pod: string | undefined): PodRef | undefined {
-    if (podUID) return this.pods.get(podUID)?.ref;
+    if (podUID) return this.pods.get(podUID)?.ref ?? this.api?.ref(podUID);
     if (!pod) return undefined;
     for (const o of this.pods.values()) if (o.ref.pod === pod) return o.ref;
+    for (const p of this.api?.all() ?? []) {
+      const ref = this.api?.ref(p.metadata.uid ?? '');
+      if (ref?.pod === pod) return ref;
+    }
     return undefined;
   }
 
@@ -252,18 +294,18 @@ export class Observer implements Engine, LogJoin {
   }
 
   getPods(): AdmittedPod[] {
-    return [...this.pods.values()].map((o) => structuredClone(o.pod));
+    return [...this.uids()].flatMap((uid) => this.shown(uid) ?? []);
   }
 
   getPod(namespace: string, name: string): AdmittedPod | undefined {
     for (const o of this.pods.values())
-      if (o.who.namespace === namespace && o.who.name === name) return structuredClone(o.pod);
-    return undefined;
+      if (o.who.namespace === namespace && o.who.name === name) return this.shown(o.who.uid);
+    const a = this.api?.all().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
+    return a && this.shown(a.metadata.uid ?? '');
   }
 
   getPodByUID(uid: string): AdmittedPod | undefined {
-    const o = this.pods.get(uid);
-    return o && structuredClone(o.pod);
+    return this.shown(uid);
   }
 
   getEvents(): Event[] {

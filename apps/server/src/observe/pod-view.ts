@@ -11,7 +11,7 @@
  * A pure function of its inputs; called by the observer on each PLEG event of the pod.
  */
 import type { AdmittedPod } from '@syncscope/core';
-import type { ContainerStatus, PodStatus } from '@syncscope/core/api';
+import type { ContainerStatus, Pod, PodStatus } from '@syncscope/core/api';
 import type { ContainerStatusRT, PodStatusRT } from '@syncscope/core/kubelet/container/runtime';
 
 const OBSERVED_ANNOTATION = 'syncscope.io/observed';
@@ -137,5 +137,22 @@ export function observedPod(
       ...(who.createdAt ? { startTime: iso(who.createdAt) } : {}),
       containerStatuses,
     },
+  } as AdmittedPod;
+}
+
+/**
+ * The pod as shown when the API holds it too: the API's metadata and spec (the kubelet's input: labels,
+ * deletionTimestamp and grace, the containers as declared), the status as the runtime shows it. A pod the
+ * runtime does not show is the API's object as it is, annotated observed.
+ */
+export function withApiPod(fromRuntime: AdmittedPod | undefined, api: Pod): AdmittedPod {
+  const annotations = {
+    ...api.metadata.annotations,
+    ...(fromRuntime?.metadata.annotations ?? { [OBSERVED_ANNOTATION]: 'true' }),
+  };
+  return {
+    ...api,
+    metadata: { ...api.metadata, annotations },
+    ...(fromRuntime?.status ? { status: fromRuntime.status } : {}),
   } as AdmittedPod;
 }

@@ -80,7 +80,15 @@ const event = <T extends string, P extends TProperties>(type: T, props: P) =>
 export const TRACE_PAYLOADS = {
   'loop.iteration': event('loop.iteration', { source: LoopSourceSchema, pods: Int(), durationMs: Num() }),
   'loop.skipped': event('loop.skipped', { errors: Strings(), backoffMs: Num() }),
-  'config.update': event('config.update', { op: ConfigOpSchema, source: Str(), ...POD_REF }),
+  'config.update': event('config.update', {
+    op: ConfigOpSchema,
+    source: Str(),
+    /** set by an observer from the API's pod on a DELETE (or the ADD of a pod being deleted): its
+     *  deletionTimestamp and deletionGracePeriodSeconds */
+    deletionTimestamp: Opt(Str()),
+    gracePeriodS: Opt(Num()),
+    ...POD_REF,
+  }),
   'pleg.relist': event('pleg.relist', { durationMs: Num(), pods: Int(), containers: Int(), events: Int() }),
   'pleg.event': event('pleg.event', {
     event: PlegEventTypeSchema,
