@@ -7,6 +7,7 @@
 import { lazy, type ReactNode, Suspense, startTransition, useCallback, useEffect, useState } from 'react';
 import { useNode } from './api/queries.ts';
 import { useTraceStream } from './api/use-trace-stream.ts';
+import { FleetView } from './kubelet-log/FleetView.tsx';
 import { LogBanner } from './kubelet-log/LogBanner.tsx';
 import { LogOpener } from './kubelet-log/LogOpener.tsx';
 import type { ReplayStore } from './lib/replay.ts';
@@ -86,13 +87,16 @@ function Shell({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExi
 function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit: () => void }) {
   const route = useRoute();
   const node = useNode();
+  const replay = useReplay();
   return (
     <>
       <header className="topbar">
         <a className="brand" href="#/">
           syncscope
         </a>
-        <span className="mono dim">{node.data?.nodeName ?? ''}</span>
+        <span className="mono dim topbar-node" title={node.data?.nodeName}>
+          {node.data?.nodeName ?? ''}
+        </span>
         <ReplayContext.Consumer>
           {(replay) =>
             replay?.log ? (
@@ -116,6 +120,8 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
           <Suspense fallback={<p aria-busy="true">Loading the pod page…</p>}>
             <PodView key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />
           </Suspense>
+        ) : route.view === 'nodes' && replay?.log ? (
+          <FleetView replay={replay} onReplay={onReplay} />
         ) : (
           <NodeView node={node.data} onReplay={onReplay} />
         )}

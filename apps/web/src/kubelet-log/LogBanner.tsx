@@ -1,12 +1,14 @@
 /**
  * The top bar of a kubelet-log replay: the file, its line counts (lines kept raw shown, never hidden), a
- * node picker when the log interleaves several kubelets, and Share: the log is uploaded to the server
+ * node picker when the log interleaves several kubelets (each node by its name, with its pods, its pods in
+ * trouble and the time its lines span), a link to the nodes and their pods in trouble (`#/nodes`), and Share: the log is uploaded to the server
  * (POST /api/v1/imports) and a link that opens the same replay from it is shown. Test ids: `log-banner`,
- * `log-raw-count`, `log-node`, `log-share`, `log-share-link`.
+ * `log-raw-count`, `log-node`, `log-fleet`, `log-share`, `log-share-link`.
  */
 import { useState } from 'react';
 import type { ReplayStore } from '../lib/replay.ts';
-import { logReplay, shareLog } from './open.ts';
+import { clockText } from '../node/liveness.ts';
+import { logFleet, logReplay, shareLog } from './open.ts';
 
 export function LogBanner({
   replay,
@@ -24,6 +26,7 @@ export function LogBanner({
   const [sharedId, setSharedId] = useState(log?.sharedId);
   if (!log) return null;
   const s = log.summary;
+  const fleet = logFleet(log);
   const file = log.file;
   const link = sharedId ? `${window.location.origin}${window.location.pathname}#/imports/${sharedId}` : null;
 
@@ -52,6 +55,10 @@ export function LogBanner({
         </span>{' '}
         · {s.other} other programs · {replay.trace.events.length} events
       </span>
+      <a href="#/nodes" data-testid="log-fleet" className="mono">
+        {fleet.nodes.length} {fleet.nodes.length === 1 ? 'node' : 'nodes'} · {fleet.trouble.length} pods in
+        trouble
+      </a>
       {s.nodes.length > 1 && (
         <label>
           node{' '}
@@ -63,9 +70,9 @@ export function LogBanner({
               onReplay(logReplay(replay.name, log, e.target.value));
             }}
           >
-            {s.nodes.map((n) => (
-              <option key={n} value={n}>
-                {n}
+            {fleet.nodes.map((n) => (
+              <option key={n.key} value={n.key}>
+                {`${n.name}${n.namedBy === 'line' ? ` (${n.key})` : ''} · ${n.pods} pods · ${n.inTrouble} in trouble · ${clockText(n.first)}–${clockText(n.last)}`}
               </option>
             ))}
           </select>

@@ -7,6 +7,7 @@
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { authFetch } from '../api/auth.ts';
+import { type Fleet, fleetOf } from '../lib/fleet.ts';
 import {
   buildReplay,
   type KubeletLogReplay,
@@ -130,6 +131,31 @@ function busiestNode(log: Omit<KubeletLogReplay, 'node'>): string | null {
   return best;
 }
 
+const FLEETS = new WeakMap<readonly TraceEvent[], Fleet>();
+
+/**
+ * The log's fleet (lib/fleet.ts): every node with its pods and pods in trouble. Worked out once per log, from
+ * the facts gathered while it was read, or (a log read back from the server) from its events by node.
+ */
+export function logFleet(log: Omit<KubeletLogReplay, 'node'>): Fleet {
+  const known = FLEETS.get(log.all);
+  if (known) return known;
+  let facts = log.facts;
+  if (!facts) {
+    const byNode = new Map<string, TraceEvent[]>();
+    for (const ev of log.all) {
+      const key = ev.node ?? '';
+      const g = byNode.get(key);
+      if (g) g.push(ev);
+      else byNode.set(key, [ev]);
+    }
+    facts = new Map([...byNode].map(([key, g]) => [key, new ReplayFacts().add(g)]));
+  }
+  const fleet = fleetOf(log.summary, facts);
+  FLEETS.set(log.all, fleet);
+  return fleet;
+}
+
 /** The replay of one node of a parsed log (all events when the log names one node or none). */
 export function logReplay(
   name: string,
@@ -147,7 +173,9 @@ export function logReplay(
   const store = built
     ? replayOfTrace(built, name, key === undefined ? undefined : log.facts?.get(key))
     : buildReplay(node === null ? log.all : log.all.filter((ev) => ev.node === node), name);
-  const nodeName = node ?? log.summary.nodes[0];
+  const key0 = node ?? log.summary.nodes[0];
+  // the node's name as the fleet knows it: its host, or the name one of its lines gave its process
+  const nodeName = key0 && (logFleet(log).nodes.find((n) => n.key === key0)?.name ?? key0);
   return {
     ...store,
     node: nodeName ? { ...store.node, nodeName } : store.node,

@@ -7,7 +7,9 @@ export {
   type Fact,
   type PodSnapshot,
   PodStateReducer,
+  podTrouble,
   provenance,
   type Source,
+  type Trouble,
   toContainerStatus,
 } from '@syncscope/core/pod-state';

@@ -16,8 +16,9 @@ import { defaultKubeletConfiguration, type NodeInfo } from '@syncscope/core/kube
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { LineSource } from '../kubelet-log/lines.ts';
+import { NodeNamer, type NodeSource } from './fleet.ts';
 import { podWithFacts } from './pod-facts.ts';
-import { PodStateReducer } from './pod-state-core.ts';
+import { type PodSnapshot, PodStateReducer } from './pod-state-core.ts';
 import { DEFAULT_TRACE_LIMIT, fromEvents, type TraceState } from './trace-store.ts';
 
 /** What a replay of a kubelet log carries besides the trace (ReplayStore.log). */
@@ -88,7 +89,9 @@ function containersOf(statuses: PodStatus['containerStatuses']): Container[] {
  * batch by batch as its worker sends them (open.ts), so opening a large log leaves no pass over every event for
  * its last frame; an exported trace adds all its events at once (buildReplay).
  */
-export class ReplayFacts {
+export class ReplayFacts implements NodeSource {
+  /** the node's name when a line of its own says it, and the time its lines span */
+  readonly namer = new NodeNamer();
   private readonly byUID = new Map<string, PodFacts>();
   private start: Extract<TraceEvent, { type: 'server.start' }> | undefined;
   private runtimeState: Extract<TraceEvent, { type: 'runtime.state' }> | undefined;
@@ -102,6 +105,7 @@ export class ReplayFacts {
   add(events: readonly TraceEvent[]): this {
     for (const ev of events) {
       this.state.add(ev);
+      this.namer.note(ev);
       if (ev.type === 'server.start') this.start = ev;
       else if (ev.type === 'runtime.state') this.runtimeState = ev;
       else if (ev.type === 'pleg.mode') this.mode = ev.mode;
@@ -139,6 +143,11 @@ export class ReplayFacts {
     } else if (ev.type === 'status.update') {
       f.status = ev.status;
     }
+  }
+
+  /** Every pod's state as the reducer worked it out, removed ones too. */
+  snapshots(): PodSnapshot[] {
+    return this.state.snapshots();
   }
 
   /** The pods as the events describe them, in order of first appearance. */

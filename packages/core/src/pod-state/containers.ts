@@ -96,6 +96,7 @@ export class PodContainers {
 
   started(id: string, time: number, from: Source, inferred: boolean, name?: string): Instance {
     const known = this.byID.get(id);
+    if (known?.died && known.started) this.revive(known);
     if (known?.started) return known;
     let slot: Slot;
     const restarted = this.takeDeath(name);
@@ -121,6 +122,20 @@ export class PodContainers {
     this.killing = undefined;
     slot.changed = from.seq;
     return inst;
+  }
+
+  /**
+   * The same ID seen running after its death (dockershim's sandbox on Windows goes exited → running): the
+   * runtime never restarts a container under its ID, so it had not died; its death restarts nothing.
+   */
+  private revive(inst: Instance): void {
+    inst.died = undefined;
+    const i = this.deaths.indexOf(inst, this.head);
+    if (i >= 0) {
+      if (i === this.head) this.head++;
+      else this.deaths.splice(i, 1);
+    }
+    if (this.lastDeath === inst) this.lastDeath = undefined;
   }
 
   died(id: string, time: number, from: Source, exitCode?: number, name?: string): void {

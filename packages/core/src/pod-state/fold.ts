@@ -1,6 +1,13 @@
 import type { PodBackoffs } from './backoffs.ts';
 import type { PodContainers } from './containers.ts';
-import type { GraceState, PodSnapshot, Source, WorkerStateName } from './types.ts';
+import type {
+  GraceState,
+  PodSnapshot,
+  ProbeState,
+  Source,
+  SyncErrorState,
+  WorkerStateName,
+} from './types.ts';
 
 /** One pod's folded facts; ./snapshot.ts reads them into a PodSnapshot. */
 export interface PodFold {
@@ -17,6 +24,13 @@ export interface PodFold {
   /** the worker's state: the newest worker.state, or one a termination's lines imply (rule set) */
   worker?: { state: WorkerStateName; since: number; from: Source; rule?: string };
   grace?: GraceState;
+  /** the times of the pod's first and newest events */
+  firstSeen: number;
+  lastSeen: number;
+  /** the newest sync that failed, and how many failed in a row (a sync that succeeds clears it) */
+  syncError?: SyncErrorState;
+  /** each container's probes' latest results, by `<container>/<probe>` */
+  probes: Map<string, ProbeState>;
   /** seq of the newest event of this pod */
   seq: number;
   cached?: PodSnapshot;

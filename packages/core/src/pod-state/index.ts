@@ -6,6 +6,7 @@
 export { PodStateReducer } from './reducer.ts';
 export { exitReason, RULES } from './rules.ts';
 export { toContainerStatus } from './snapshot.ts';
+export { DEFAULT_GRACE_S, podTrouble, type Trouble, type TroubleKind } from './trouble.ts';
 export type {
   BackoffRungState,
   BackoffState,
@@ -15,7 +16,9 @@ export type {
   Fact,
   GraceState,
   PodSnapshot,
+  ProbeState,
   Source,
+  SyncErrorState,
   WorkerStateName,
 } from './types.ts';
 export { factValue, provenance } from './types.ts';

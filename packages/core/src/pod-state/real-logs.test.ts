@@ -180,3 +180,19 @@ describe("a graceful delete in sample 01: the worker's states its lines imply", 
     expect((grace?.deadline ?? 0) - (grace?.start ?? 0)).toBe(30_000);
   });
 });
+
+describe('sample 01: each container the PLEG lines show', () => {
+  it('is listed with its own ID: an ID seen running again after it exited is the same container, not a restart', () => {
+    const text = read('01-v1.17-windows-glog-v4-full-lifecycle.log');
+    // counted from the text: the IDs of the pod's "GenericPLEG: <uid>/<id>: <old> -> <new>" lines
+    const ids = new Set(
+      [...text.matchAll(/GenericPLEG: 0ac7a38c-[0-9a-f-]+\/([0-9a-f]{64}):/g)].map((m) => m[1]),
+    );
+    expect(ids.size).toBe(2);
+    const { events } = importKubeletLog(text);
+    const s = new PodStateReducer().addAll(events).snapshot('0ac7a38c-74bc-4d23-ae50-2576492537e0');
+    expect(new Set(s?.containers.map((c) => c.containerID))).toEqual(ids);
+    // neither was restarted: the one that ran again under its ID had not died
+    for (const c of s?.containers ?? []) expect(value(c.restartCount)).toBe(0);
+  });
+});

@@ -26,6 +26,7 @@ import { PodBackoffs } from './backoffs.ts';
 import { PodContainers } from './containers.ts';
 import type { PodFold } from './fold.ts';
 import { RULES } from './rules.ts';
+import { noteProbe, noteSync } from './runs.ts';
 import { podSnapshot } from './snapshot.ts';
 import type { PodSnapshot, Source } from './types.ts';
 
@@ -52,10 +53,14 @@ export class PodStateReducer {
         containers: new PodContainers(),
         backoffs: new PodBackoffs(),
         seq: 0,
+        firstSeen: ev.time,
+        lastSeen: ev.time,
+        probes: new Map(),
       };
       this.pods.set(uid, p);
     }
     if (ev.node !== undefined) p.node = ev.node;
+    if (ev.time > p.lastSeen) p.lastSeen = ev.time;
     p.seq = ev.seq;
     p.cached = undefined;
     this.fold(p, ev, sourceOf(ev));
@@ -113,6 +118,7 @@ export class PodStateReducer {
           p.worker = { state: 'TerminatedPod', since: ev.time, from, rule: RULES.workerTerminated };
         return;
       case 'sync.result':
+        noteSync(p, ev, from);
         for (const a of ev.actions) {
           if (a.action !== 'StartContainer') continue;
           const slot = c.named(a.target, from, false);
@@ -133,10 +139,12 @@ export class PodStateReducer {
         if (ev.method === 'StopContainer' && ev.container && !ev.error) c.killed(ev.container, from);
         if (ev.method === 'StopContainer' && c.terminating) this.terminating(p, ev, from);
         return;
-      case 'probe.result':
+      case 'probe.result': {
+        noteProbe(p, ev, from);
         if (ev.probe === 'Readiness' && ev.container && ev.result !== 'Unknown')
           c.named(ev.container, from, false).readiness = { ready: ev.result === 'Success', from };
         return;
+      }
       case 'status.update': {
         const st = ev.status;
         p.status = {

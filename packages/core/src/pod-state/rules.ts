@@ -26,6 +26,8 @@ export const RULES = {
   readiness: "ready from the container's latest readiness probe result",
   phaseRunning:
     'getPhase: a container running (or restarting under restartPolicy Always) makes the pod Running',
+  phaseTerminal:
+    'getPhase for a terminal pod (its worker past syncTerminatingPod, every container stopped): Succeeded when each exited 0, else Failed',
   phasePending: 'getPhase: a pod the kubelet added whose containers have not started is Pending',
   creating:
     "a pod added whose containers have not started: each waits as ContainerCreating (convertToAPIContainerStatuses' default; PodInitializing if it has init containers, which a log does not show)",

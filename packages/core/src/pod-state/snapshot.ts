@@ -50,6 +50,8 @@ function phaseOf(p: PodFold, containers: ContainerSnapshot[]): Fact<string> {
   const newest = Math.max(-1, ...[...p.containers.slots.values()].map((s) => s.changed));
   if (p.status?.phase && p.status.from.seq >= newest)
     return { basis: 'stated', value: p.status.phase, from: p.status.from };
+  const terminal = terminalPhase(p, containers);
+  if (terminal) return terminal;
   const running = containers.find((c) => c.state.basis !== 'unknown' && c.state.value.kind === 'running');
   if (running?.state.basis === 'stated' || running?.state.basis === 'inferred') {
     const from = running.state.from;
@@ -71,6 +73,26 @@ function phaseOf(p: PodFold, containers: ContainerSnapshot[]): Fact<string> {
   return {
     basis: 'unknown',
     why: 'the trace gives no phase and no rule decides it from the containers it shows',
+  };
+}
+
+const TERMINAL_WORKER = new Set(['TerminatedPod', 'Finished', 'Forgotten']);
+
+/** A pod whose worker finished terminating it, every container stopped: Succeeded or Failed (getPhase). */
+function terminalPhase(p: PodFold, containers: ContainerSnapshot[]): Fact<string> | undefined {
+  if (!p.worker || !TERMINAL_WORKER.has(p.worker.state) || containers.length === 0) return undefined;
+  let failed = false;
+  for (const c of containers) {
+    if (c.state.basis === 'unknown' || c.state.value.kind !== 'terminated') return undefined;
+    const code = c.state.value.exitCode;
+    if (code === undefined) return undefined;
+    if (code !== 0) failed = true;
+  }
+  return {
+    basis: 'inferred',
+    value: failed ? 'Failed' : 'Succeeded',
+    rule: RULES.phaseTerminal,
+    from: p.worker.from,
   };
 }
 
@@ -187,6 +209,10 @@ export function podSnapshot(p: PodFold, asOf: number): PodSnapshot {
     removed: p.removed,
     worker: workerOf(p),
     ...(p.grace ? { grace: p.grace } : {}),
+    firstSeen: p.firstSeen,
+    lastSeen: p.lastSeen,
+    ...(p.syncError ? { syncError: { ...p.syncError } } : {}),
+    probes: [...p.probes.values()].map((x) => ({ ...x })),
     asOf,
   };
 }

@@ -107,6 +107,28 @@ export interface GraceState {
   from: Source;
 }
 
+/** The newest failed sync of a pod (a sync.result with an error), with the run of failures it ends. */
+export interface SyncErrorState {
+  at: number;
+  /** the sync's error, or its first failed action's `<action> <target>: <error>` */
+  error: string;
+  /** syncs that failed in a row up to this one */
+  count: number;
+  from: Source;
+}
+
+/** One probe's latest result for one container, and the failures in a row that led to it. */
+export interface ProbeState {
+  container: string;
+  probe: string;
+  result: string;
+  /** when the probe first gave this result in a row */
+  since: number;
+  /** results equal to this one in a row */
+  count: number;
+  from: Source;
+}
+
 /** A pod as the kubelet would report it after the events folded so far. */
 export interface PodSnapshot {
   uid: string;
@@ -131,6 +153,13 @@ export interface PodSnapshot {
   worker: Fact<WorkerStateName> & { since?: number };
   /** The graceful termination's deadline, when a kill of the terminating pod gave its grace period. */
   grace?: GraceState;
+  /** The times of the pod's first and newest events (a log excerpt may begin long after the pod did). */
+  firstSeen: number;
+  lastSeen: number;
+  /** The newest failed sync, when no sync succeeded after it. */
+  syncError?: SyncErrorState;
+  /** Each container's probes' latest results. */
+  probes: ProbeState[];
   /** The time of the last event folded (of any pod): the trace's "now". */
   asOf: number;
 }
