@@ -11,6 +11,7 @@
  *   GET    /api/v1/imports/{id}             the meta (name, size, lines, nodes, pods, time range, created)
  *   GET    /api/v1/imports/{id}/trace?since=&limit=   a page, in the shape of GET /api/v1/trace
  *   GET    /api/v1/imports/{id}/log?line=n  one line of the log as sent (text/plain)
+ *   GET    /api/v1/imports/{id}/explain     the model beside the kubelet, per pod and step (./imports-explain.ts)
  *   DELETE /api/v1/imports/{id}
  * Reads need the token when the server has one (as the live trace does); writes pass the server's write
  * guard. An id that is not one this store made is a 404 like an unknown one: no path leaves the store.
@@ -35,6 +36,7 @@ import {
 } from '../imports/store.ts';
 import { badRequest, sendStatus, status, unsupportedMediaType } from '../status.ts';
 import { StoreWriteError, storeFailureStatus } from '../store/index.ts';
+import { importsExplainRoute } from './imports-explain.ts';
 import { checked, IntQuery, PathParam, StringQuery } from './params.ts';
 import { nextSince, PageQuery, pageWindow } from './trace.ts';
 
@@ -163,6 +165,8 @@ export default async function importsRoutes(fastify: FastifyInstance, opts: Impo
       return reply.type('text/plain; charset=utf-8').send(text);
     },
   );
+
+  importsExplainRoute(app, found);
 
   app.delete('/api/v1/imports/:id', checked(WRITE_ROUTE, { params: IdParams }), async (req, reply) => {
     const it = await found(req, reply);

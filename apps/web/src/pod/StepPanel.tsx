@@ -1,10 +1,13 @@
 /**
  * The step-through: ⏮ ◀ ▶ ⏭ buttons and the pod as it was at the selected step (status, conditions,
- * containers, the worker's state and pending update, and for a SyncPod result the decision in words).
+ * containers, the worker's state and pending update, and for a SyncPod result the decision in words),
+ * with the model's reading of the step beside the source's line (../explain/ModelReading.tsx).
  * Test ids: `step-controls`, `step-first|prev|next|last`, `step-position`, `step-panel`, `step-event`,
  * `step-worker`, `step-pending`, `step-phase`, `step-decision`.
  */
 
+import { useStepReading } from '../explain/context.ts';
+import { ModelReading } from '../explain/ModelReading.tsx';
 import { LogLines } from '../kubelet-log/LogLines.tsx';
 import { containerStateWord, describeEvent, localClock } from '../lib/explain.ts';
 import { inferredTitle } from '../lib/provenance.ts';
@@ -63,6 +66,7 @@ export function StepControls({ sel, total, seq }: { sel: StepSelection; total: n
 export function StepPanel({ step }: { step: StepState }) {
   const lines = useReplay()?.log?.lines;
   const ev = step.event;
+  const reading = useStepReading(ev.seq);
   const status = step.status;
   const containers = [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? [])];
   return (
@@ -78,6 +82,7 @@ export function StepPanel({ step }: { step: StepState }) {
         </span>
       </p>
       {lines && <LogLines event={ev} lines={lines} />}
+      <ModelReading step={reading} />
       {step.decision && (
         <div className="step-decision" data-testid="step-decision">
           <p className="step-summary">{step.decision.summary}</p>

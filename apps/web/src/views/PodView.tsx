@@ -2,12 +2,15 @@
  * One pod: its kubectl row, phase, conditions and containers as the engine reports them, the back-off
  * inspector when a container is in back-off, and its history built from the pod's whole trace (from
  * GET /api/v1/trace?podUID=, then live from the stream): the timeline, the step-through and the events.
- * A pod that was deleted and removed keeps its history here while the trace holds it.
+ * A pod that was deleted and removed keeps its history here while the trace holds it. The history carries
+ * the model's reading of every step (../explain): the step panel shows it, the differences are listed.
  */
 import type { ContainerState, ContainerStatus, Pod } from '@syncscope/core/api';
 import { printPod } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { usePodTrace, useRecentTrace } from '../api/queries.ts';
+import { ExplainContext, usePodExplain } from '../explain/context.ts';
+import { Differences } from '../explain/Differences.tsx';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
 import { goDuration, localClock } from '../lib/explain.ts';
 import { factsOf, rowCells } from '../lib/pod-facts.ts';
@@ -80,12 +83,15 @@ function selectFaults(state: TraceState): readonly TraceEvent[] {
   return faultsMemo.faults;
 }
 
+const NO_EVENTS: readonly TraceEvent[] = [];
+
 export function PodView({ namespace, name }: { namespace: string; name: string }) {
   const known = useKnownPod(namespace, name);
   const now = useEngineNow();
   const trace = usePodTrace(known.uid);
   const faults = useRecentTrace(selectFaults).data ?? [];
-  const events = trace.data?.events ?? [];
+  const events = trace.data?.events ?? NO_EVENTS;
+  const explained = usePodExplain(events);
   const pod = known.pod;
   // a replay's pod: its state as core's pod-state reducer worked it out of the trace, with provenance
   const facts = pod && factsOf(pod);
@@ -140,7 +146,12 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           <h2>History</h2>
           {trace.isError && <p className="bad">Could not load the trace: {trace.error.message}</p>}
           {trace.isPending && <p>Loading trace…</p>}
-          {trace.isSuccess && <PodHistory events={events} now={now} faults={faults} />}
+          {trace.isSuccess && (
+            <ExplainContext.Provider value={explained}>
+              <Differences x={explained} start={events[0]?.time ?? 0} end={events.at(-1)?.time ?? 0} />
+              <PodHistory events={events} now={now} faults={faults} />
+            </ExplainContext.Provider>
+          )}
         </section>
       )}
     </>

@@ -1,0 +1,223 @@
+/**
+ * The back-off half of a pod's explanation: each container's deaths, windows and restarts read by the
+ * crash-loop rule (./ladder.ts), each restart by its timing (./restart-timing.ts). Called by ./pod-explainer.ts
+ * with the pod-state model's snapshot at the step. Browser-safe: no Node imports.
+ */
+import type { TraceOf } from '../events/trace.ts';
+import type { ContainerSnapshot, PodSnapshot } from '../pod-state/types.ts';
+import { ContainerLadder, type DeathReading } from './ladder.ts';
+import type { ExplainParams } from './params.ts';
+import { RULE_BACKOFF, restartReading } from './restart-timing.ts';
+import type { Reading } from './types.ts';
+import { backoffOutcome, type ClockFormat, goMs } from './words.ts';
+
+/** deaths kept waiting for their restart (a pod has few containers; more are old) */
+const MAX_PENDING = 64;
+
+function nameOf(c: ContainerSnapshot | undefined, given: string | undefined, id: string): string {
+  return c && c.name.basis !== 'unknown' ? c.name.value : (given ?? id.slice(0, 12));
+}
+
+const bare = (id: string | undefined) => (id ? id.replace(/^[a-z][a-z0-9+.-]*:\/\//, '') : undefined);
+
+export class BackoffSteps {
+  /** the ladder of each container instance's chain, by instance ID */
+  private readonly byID = new Map<string, ContainerLadder>();
+  /** the ladder of each container the source names */
+  private readonly byName = new Map<string, ContainerLadder>();
+  /** deaths no start has restarted yet, oldest first, with the container's name when known */
+  private pending: { ladder: ContainerLadder; name?: string }[] = [];
+
+  constructor(
+    private readonly p: ExplainParams,
+    private readonly fmt: ClockFormat,
+    /** the pod's ADD is in the trace: a first death seen is the container's first */
+    private readonly fromStart: () => boolean,
+  ) {}
+
+  private ladderOf(id: string): ContainerLadder {
+    let l = this.byID.get(id);
+    if (!l) {
+      l = new ContainerLadder(this.p);
+      this.byID.set(id, l);
+    }
+    return l;
+  }
+
+  private find(snap: PodSnapshot, id: string): ContainerSnapshot | undefined {
+    return snap.containers.find((c) => bare(c.containerID) === id);
+  }
+
+  /** A ContainerStarted: a first start, or a restart the rule times. */
+  started(ev: TraceOf<'pleg.event'>, snap: PodSnapshot): Reading {
+    const id = bare(ev.containerID) as string;
+    const c = this.find(snap, id);
+    const known = this.byID.get(id);
+    if (known?.death) {
+      // the same ID running after its death (dockershim's Windows sandbox): the runtime never restarts a
+      // container under its ID, so it had not died, and its death restarts nothing
+      known.death = undefined;
+      this.pending = this.pending.filter((d) => d.ladder !== known);
+      return {
+        verdict: 'agrees',
+        model: [`${nameOf(c, ev.containerName, id)} runs again under its ID: it had not died`],
+        rule: 'generic PLEG relist',
+      };
+    }
+    return (
+      this.begin(id, c, ev.time, ev.containerName) ?? {
+        verdict: 'agrees',
+        model: [`${nameOf(c, ev.containerName, id)} not created yet → start`],
+        rule: 'computePodActions',
+      }
+    );
+  }
+
+  /**
+   * The instance `id` began at `at`: when the one before it in its container died, a restart the rule times
+   * (and Next moves the entry); else a first start (undefined).
+   */
+  private begin(
+    id: string,
+    c: ContainerSnapshot | undefined,
+    at: number,
+    given?: string,
+  ): Reading | undefined {
+    if (this.byID.has(id)) return undefined;
+    const name = c && c.name.basis !== 'unknown' ? c.name.value : given;
+    const last = c && c.lastState.basis !== 'unknown' ? c.lastState.value : null;
+    const prevID = bare(last?.containerID);
+    let ladder = prevID && prevID !== id ? this.byID.get(prevID) : undefined;
+    if (ladder && !this.canRestart(ladder, at)) ladder = undefined;
+    ladder ??= this.pending.find(
+      (d) => this.canRestart(d.ladder, at) && (!name || !d.name || d.name === name),
+    )?.ladder;
+    if (!ladder) {
+      this.byID.set(id, new ContainerLadder(this.p));
+      return undefined;
+    }
+    const paired = ladder;
+    this.pending = this.pending.filter((d) => d.ladder !== paired);
+    this.byID.set(id, ladder);
+    const r = restartReading(ladder, at, nameOf(c, given, id), this.p, this.fmt);
+    ladder.started(at, true);
+    return r;
+  }
+
+  /**
+   * Whether a start at `at` can restart the ladder's dead instance: the kubelet restarts a container only
+   * after a relist showed its death, so a start the same relist shows is another's (the sandbox's, whose
+   * event the relist lists after the containers'), unless the sync that killed it started it again.
+   */
+  private canRestart(l: ContainerLadder, at: number): boolean {
+    const d = l.death;
+    if (!d) return false;
+    return (
+      (d.reading.kind === 'immediate' && d.reading.why === 'killed') || at - d.time >= this.p.relistMs / 2
+    );
+  }
+
+  /** A ContainerDied of a pod that restarts its containers: what the next sync does with it. */
+  died(
+    ev: TraceOf<'pleg.event'>,
+    snap: PodSnapshot,
+    killed: boolean,
+  ): { reading: DeathReading; words: string; name: string; restart?: Reading } {
+    const id = bare(ev.containerID) as string;
+    const c = this.find(snap, id);
+    const name = nameOf(c, ev.containerName, id);
+    // an instance that started and died between two relists: its start is this death's relist at the latest
+    const restart = this.byID.has(id) ? undefined : this.begin(id, c, ev.time, ev.containerName);
+    const ladder = this.ladderOf(id);
+    if (c && c.name.basis !== 'unknown') this.byName.set(c.name.value, ladder);
+    const reading = ladder.died(ev.time, ev.seq, killed);
+    this.pending = this.pending.filter((d) => d.ladder !== ladder);
+    const known = c && c.name.basis !== 'unknown' ? c.name.value : ev.containerName;
+    this.pending.push(known ? { ladder, name: known } : { ladder });
+    if (this.pending.length > MAX_PENDING) this.pending.shift();
+    let words: string;
+    if (reading.kind === 'backoff')
+      words = backoffOutcome(reading.delayMs, reading.until, 'CrashLoopBackOff', this.fmt);
+    else if (reading.why === 'killed')
+      words =
+        'killed by the sync that restarts it: it ran in the status that sync read, so no back-off applies';
+    else if (reading.why === 'expired')
+      words = `the back-off entry expired (${goMs(reading.sinceUpdateMs ?? 0)} since its last update > ${goMs(this.p.resetMs)}): restart at once, the ladder starts over`;
+    else words = 'no back-off entry yet: restart at the sync this death wakes, then the entry is 10s';
+    if (reading.kind === 'immediate' && reading.why === 'no-entry' && this.p.initialBackOffMs !== 10_000)
+      words = words.replace('10s', goMs(this.p.initialBackOffMs));
+    return restart ? { reading, words, name, restart } : { reading, words, name };
+  }
+
+  /** A sync that met a container's window (a failed StartContainer with CrashLoopBackOff). */
+  metWindow(container: string, at: number): void {
+    const l = this.byName.get(container);
+    if (l) l.lastSync = at;
+  }
+
+  /** A container back-off the source shows: the window's delay against the rule's. */
+  container(ev: TraceOf<'backoff'>, snap: PodSnapshot): Reading {
+    const c = snap.containers.find((x) => x.name.basis !== 'unknown' && x.name.value === ev.container);
+    const id = bare(c?.containerID) ?? `name:${ev.container}`;
+    const ladder = this.ladderOf(id);
+    this.byName.set(ev.container, ladder);
+    const seen = ev.delayS * 1000;
+    const since = ev.until - seen;
+    const d = ladder.death;
+    ladder.lastSync = ev.time;
+    if (ladder.rungs > 0 && ev.until === ladder.windowUntil)
+      return {
+        verdict: 'agrees',
+        model: [`the same window again: a sync met it (back-off ${goMs(seen)} until ${this.fmt(ev.until)})`],
+        rule: RULE_BACKOFF,
+        ...(ladder.windowSeen !== undefined ? { backoffMs: ladder.windowSeen } : {}),
+      };
+    ladder.rungs++;
+    ladder.windowUntil = ev.until;
+    const assumed: string[] = [];
+    let reading = d?.reading;
+    if (!d || (!this.fromStart() && !ladder.entry && reading?.kind === 'immediate')) {
+      reading = ladder.assume(seen, d?.time ?? since, ev.seq);
+      assumed.push(
+        `the source holds no earlier run of ${ev.container} under the back-off: its entry is taken as ${goMs(seen)}`,
+      );
+    }
+    const rung = ladder.rungs;
+    const base: Reading = { verdict: 'agrees', model: [], rule: RULE_BACKOFF, window: true };
+    if (assumed.length) base.assumed = assumed;
+    if (reading?.kind === 'immediate') {
+      base.model = [
+        `${ev.container}: no back-off entry in force (${reading.why === 'expired' ? 'expired' : 'first death'}) → restart at once`,
+      ];
+      base.verdict = 'differs';
+      base.difference = {
+        kind: 'backoff-unexpected',
+        expected: 'restart at once, no back-off',
+        seen: `back-off ${goMs(seen)}`,
+      };
+      return base;
+    }
+    const want = reading?.kind === 'backoff' ? reading.delayMs : seen;
+    base.backoffMs = want;
+    ladder.windowSeen = want;
+    base.model = [
+      `window ${rung}: ${backoffOutcome(want, since + want, 'CrashLoopBackOff', this.fmt)} (${goMs(this.p.initialBackOffMs)} doubling to ${goMs(this.p.maxBackOffMs)})`,
+    ];
+    if (!assumed.length && want !== seen) {
+      base.verdict = 'differs';
+      base.difference = {
+        kind: 'backoff-delay',
+        expected: `back-off ${goMs(want)}`,
+        seen: `back-off ${goMs(seen)}`,
+      };
+    } else if (assumed.length && !ladder.isRung(seen)) {
+      base.verdict = 'differs';
+      base.difference = {
+        kind: 'backoff-delay',
+        expected: `a rung of ${goMs(this.p.initialBackOffMs)} doubling to ${goMs(this.p.maxBackOffMs)}`,
+        seen: `back-off ${goMs(seen)}`,
+      };
+    }
+    return base;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * One pod's explanation, step by step: each event of the pod read by the kubelet rule that covers it, with
+ * the pod-state model's snapshot at that step (the reducer is the caller's, one per source). The back-off
+ * steps are ./backoff-steps.ts'; the rest is here: the config source, the sync and its decision
+ * (computePodActions over the state, ./reading.ts), probes, the pod worker, and when the next sync was due;
+ * config ops and kills are ./pod-rules.ts'. Browser-safe: no Node imports.
+ */
+import type { TraceEvent, TraceOf } from '../events/trace.ts';
+import type { PodSnapshot } from '../pod-state/types.ts';
+import { BackoffSteps } from './backoff-steps.ts';
+import { ImageBackoffs } from './image-backoff.ts';
+import type { ExplainParams } from './params.ts';
+import { callReading, configReading, type PodFlags, podFlags, RULE_KILL_DELETE } from './pod-rules.ts';
+import { decide } from './reading.ts';
+import { emptyCounts, type NextSync, type PodExplanation, type Reading } from './types.ts';
+import { type ClockFormat, goMs, sourceWords } from './words.ts';
+
+const RULE_SYNC =
+  'SyncPod → computePodActions; a failed sync requeues the worker after backOffPeriod, jittered';
+
+/** What the caller keeps of the steps: all, only the differing ones, or none (counts only). */
+export type KeepSteps = 'all' | 'differs' | 'none';
+
+export class PodExplainer {
+  readonly out: PodExplanation;
+  private readonly backoffs: BackoffSteps;
+  private readonly images: ImageBackoffs;
+  private readonly f: PodFlags = podFlags();
+  /** the time of the newest failed sync */
+  private failedSync: number | undefined;
+
+  constructor(
+    uid: string,
+    pod: string,
+    private readonly p: ExplainParams,
+    private readonly fmt: ClockFormat,
+    private readonly keep: KeepSteps,
+  ) {
+    this.out = { uid, pod, counts: emptyCounts(), steps: [] };
+    this.backoffs = new BackoffSteps(p, fmt, () => this.f.added);
+    this.images = new ImageBackoffs(p);
+  }
+
+  /** One event of this pod, after the reducer folded it; `snap` gives the pod's state then. */
+  add(ev: TraceEvent, snap: () => PodSnapshot): void {
+    const r = this.read(ev, snap);
+    const c = this.out.counts;
+    c.steps++;
+    if (!r) {
+      c.unexplained++;
+      if (this.keep === 'all')
+        this.out.steps.push({
+          seq: ev.seq,
+          time: ev.time,
+          ...line(ev),
+          source: sourceWords(ev),
+          verdict: 'unexplained',
+          model: [],
+        });
+      return;
+    }
+    c.explained++;
+    if (r.verdict === 'differs') c.differs++;
+    else c.agrees++;
+    const { window, ...reading } = r;
+    if (window) {
+      c.backoffWindows++;
+      if (r.verdict === 'agrees') c.backoffWindowsAgreeing++;
+    }
+    if (this.keep === 'all' || (this.keep === 'differs' && r.verdict === 'differs'))
+      this.out.steps.push({ seq: ev.seq, time: ev.time, ...line(ev), source: sourceWords(ev), ...reading });
+  }
+
+  private requeue(at: number): NextSync {
+    const d = this.p.backOffPeriodMs;
+    return { from: at + d, to: at + d * (1 + this.p.jitterFactor), why: 'error requeue' };
+  }
+
+  private read(ev: TraceEvent, snap: () => PodSnapshot): Reading | undefined {
+    const now: NextSync = { from: ev.time, to: ev.time, why: 'PLEG relist' };
+    switch (ev.type) {
+      case 'config.update':
+        return configReading(this.f, ev);
+      case 'pleg.event':
+        this.f.woke = true;
+        if (ev.event === 'ContainerStarted') return { ...this.backoffs.started(ev, snap()), nextSync: now };
+        if (ev.event === 'ContainerDied') return this.died(ev, snap());
+        return {
+          verdict: 'agrees',
+          model: [`relist: ${ev.event}`],
+          rule: 'generic PLEG relist',
+          nextSync: now,
+        };
+      case 'backoff':
+        return ev.kind === 'image' ? this.images.read(ev) : this.backoffs.container(ev, snap());
+      case 'sync.result':
+        return this.sync(ev, snap);
+      case 'runtime.call':
+        return callReading(this.f, ev);
+      case 'probe.result':
+        this.f.woke = true;
+        if ((ev.probe === 'Liveness' || ev.probe === 'Startup') && ev.result === 'Failure')
+          this.f.killAsked.set(ev.container || '*', `failed ${ev.probe.toLowerCase()} probe`);
+        return {
+          verdict: 'agrees',
+          model: [
+            ev.result === 'Failure' && ev.probe !== 'Readiness'
+              ? `${ev.probe} failure: at failureThreshold failures in a row the next sync kills and restarts ${ev.container || 'the container'}`
+              : `${ev.probe} ${ev.result}: the prober's result, read by the next sync`,
+          ],
+          rule: 'prober results manager',
+        };
+      case 'worker.update':
+        this.f.woke = true;
+        return { verdict: 'agrees', model: [`UpdatePod ${ev.updateType}`], rule: 'podWorkers.UpdatePod' };
+      case 'worker.state':
+        if (ev.to !== 'SyncPod') this.f.terminating = true;
+        return { verdict: 'agrees', model: [`the pod worker is ${ev.to}`], rule: 'pod worker states' };
+      case 'sync.start':
+        return { verdict: 'agrees', model: [`${ev.workType} (${ev.updateType})`], rule: 'podWorkerLoop' };
+      case 'status.update':
+        return {
+          verdict: 'agrees',
+          model: ['the status manager writes the pod status'],
+          rule: 'status manager',
+        };
+      case 'k8s.event':
+        return { verdict: 'agrees', model: [`event ${ev.reason}`], rule: 'event recorder' };
+      default:
+        return undefined;
+    }
+  }
+
+  private died(ev: TraceOf<'pleg.event'>, snap: PodSnapshot): Reading {
+    const at: NextSync = { from: ev.time, to: ev.time, why: 'PLEG relist' };
+    if (this.f.terminating || snap.deletedAt !== undefined || snap.removed)
+      return {
+        verdict: 'agrees',
+        model: ['a container of a terminating pod stopped: nothing restarts it'],
+        rule: RULE_KILL_DELETE,
+        nextSync: at,
+      };
+    const d = this.backoffs.died(ev, snap, this.f.killPending);
+    this.f.killPending = false;
+    const r: Reading = { verdict: 'agrees', model: [], rule: 'computePodActions + doBackOff', nextSync: at };
+    if (d.restart?.difference) {
+      r.verdict = 'differs';
+      r.difference = d.restart.difference;
+      if (d.restart.rule) r.rule = d.restart.rule;
+    }
+    if (d.reading.kind === 'backoff') r.backoffMs = d.reading.delayMs;
+    // the decision in words only for a step that is kept (it is the costly part)
+    const dec = this.kept(r.verdict) ? decide(snap, ev.time) : { reasons: [], assumed: [] };
+    r.model = [...(d.restart?.model ?? []), ...dec.reasons.map((x) => `decides: ${x}`), d.words];
+    if (dec.assumed.length) r.assumed = dec.assumed;
+    return r;
+  }
+
+  /** Whether a step of this verdict is kept. */
+  private kept(v: Reading['verdict']): boolean {
+    return this.keep === 'all' || (this.keep === 'differs' && v === 'differs');
+  }
+
+  private sync(ev: TraceOf<'sync.result'>, snap: () => PodSnapshot): Reading {
+    const failed = ev.error !== undefined || ev.actions.some((a) => a.error);
+    for (const a of ev.actions)
+      if (a.error === 'CrashLoopBackOff') this.backoffs.metWindow(a.target, ev.time);
+    const r: Reading = { verdict: 'agrees', model: [], rule: RULE_SYNC };
+    if (failed) {
+      const last = this.failedSync;
+      const floor = this.p.backOffPeriodMs - this.p.syncTickerMs;
+      if (last !== undefined && !this.f.woke && ev.time - last < floor) {
+        r.verdict = 'differs';
+        r.difference = {
+          kind: 'duplicate-sync',
+          expected: `the next sync at ${this.fmt(last + this.p.backOffPeriodMs)}–${this.fmt(last + this.p.backOffPeriodMs * (1 + this.p.jitterFactor))} (the requeue after the failed sync at ${this.fmt(last)})`,
+          seen: `a sync ${goMs(ev.time - last)} after it, with no event between to wake the worker`,
+        };
+      }
+      this.failedSync = ev.time;
+      r.nextSync = this.requeue(ev.time);
+    } else {
+      this.failedSync = undefined;
+      const d = this.p.resyncMs;
+      r.nextSync = { from: ev.time + d, to: ev.time + d * (1 + this.p.jitterFactor), why: 'resync' };
+    }
+    this.f.woke = false;
+    if (this.kept(r.verdict)) {
+      const dec = ev.plan ? { reasons: ev.plan.reasons, assumed: [] } : decide(snap(), ev.time);
+      r.model = dec.reasons.map((x) => `decides: ${x}`);
+      if (dec.assumed.length) r.assumed = dec.assumed;
+    }
+    return r;
+  }
+}
+
+function line(ev: TraceEvent): { line?: number } {
+  return ev.origin ? { line: ev.origin.line } : {};
+}
