@@ -24,6 +24,7 @@ import type { Pod, PodList, Status } from '@syncscope/core/api/v1';
 import { afterEach, describe, expect, it } from 'vitest';
 import { example } from '../support/harness.ts';
 import { getJSON, killHard, spawnServer, startServer, tempDir } from '../support/server-process.ts';
+import { until } from '../support/until.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -92,7 +93,12 @@ async function expectRefused(res: Response, code: number, reason: string, cause:
   const body = (await res.json()) as Status;
   expect(res.status, JSON.stringify(body)).toBe(code);
   expect(body).toMatchObject({ kind: 'Status', code, reason });
-  expect(body.message).toMatch(new RegExp(`^pod store: cannot write .*/store/pods/.*: ${cause}$`));
+  // the store that met the disk's refusal first: the pods, or the trace journal beside them
+  expect(body.message).toMatch(
+    new RegExp(
+      `^(pod store: cannot write .*/store/pods/|trace journal: cannot write .*/trace/).*: ${cause}$`,
+    ),
+  );
 }
 
 describe('kill -9', () => {
@@ -167,8 +173,9 @@ describe.skipIf(!isRoot)('a data dir that refuses writes', () => {
           'no space left on device',
         );
       }
+      // whichever store met the full disk first (the pods, or the trace journal beside them) is named
       expect(await (await fetch(`${one.base}/healthz`)).text()).toMatch(
-        /^degraded: pod store: cannot write .*no space left on device/,
+        /^degraded: (pod store|trace journal): cannot write .*no space left on device/,
       );
       // a delete is never refused on a full disk: deleting frees space
       expect((await remove(one.base, 'keep-0')).status).toBe(200);
@@ -178,10 +185,11 @@ describe.skipIf(!isRoot)('a data dir that refuses writes', () => {
         true,
       );
 
-      // space comes back: the same process takes a create
+      // space comes back: the same process takes a create (once the journal's refused write went through)
       await rm(join(dataDir, 'filler'));
-      expect((await create(one.base, await manifest('after-0'))).status).toBe(201);
-      expect(await (await fetch(`${one.base}/healthz`)).text()).toBe('ok');
+      const body = await manifest('after-0');
+      await until('a create taken', async () => (await create(one.base, body)).status === 201);
+      await until('healthz ok', async () => (await (await fetch(`${one.base}/healthz`)).text()) === 'ok');
 
       await killHard(one);
       const two = await startServer(dataDir, cleanups);

@@ -125,9 +125,16 @@ describe('the simulated node process', () => {
       exitCode: 3,
     });
     // on failure, say what the server and the node held of the pod then
-    const why = async () =>
-      `${await fault.clone().text()}\npod: ${JSON.stringify((await getPod(two.base, 'healthy'))?.status)}\n` +
-      `node: ${JSON.stringify(await cri.listContainers({ label_selector: { 'io.kubernetes.pod.name': 'healthy' } }))}`;
+    const why = async () => {
+      const ctrs = await cri.listContainers({ label_selector: { 'io.kubernetes.pod.name': 'healthy' } });
+      const statuses = await Promise.all(ctrs.map((c) => cri.containerStatus(c.id).catch((e) => String(e))));
+      const log = await readFile(join(dataDir, 'sim-node.log'), 'utf8').catch(() => '');
+      return (
+        `${await fault.clone().text()}\npod: ${JSON.stringify((await getPod(two.base, 'healthy'))?.status)}\n` +
+        `node: ${JSON.stringify(statuses)}\nnode log: ${log.split('\n').slice(-12).join('\n')}\n` +
+        `server: ${two.stderr().slice(-2000)}`
+      );
+    };
     expect(fault.status, fault.status === 200 ? '' : await why()).toBe(200);
     const restarted = await until('healthy restarted after the injected exit', async () => {
       const c = runningApp(await getPod(two.base, 'healthy'));

@@ -174,7 +174,7 @@ async function managedEngine(
       restored = restorePods(engine, store, warn, lastStatuses(history));
       const persisted = persistPods(trace, engine, store, warn);
       persistence = persisted;
-      api = durableEngine(engine, store, clock);
+      api = durableEngine(engine, store, clock, () => history.storageFailure());
       try {
         examples = await loadExamples();
       } catch {
@@ -184,7 +184,7 @@ async function managedEngine(
         engine: api,
         health: () =>
           storeHealth(store, persisted) ??
-          traceHealth(history.failures) ??
+          traceHealth(history.failures, history.journal.failure) ??
           (node && !node.state.up ? `degraded: ${describeDown(node.state)}` : undefined),
         examples,
         podLogsDirectory: config.podLogsDirectory,

@@ -28,4 +28,6 @@ export interface Engine {
   nodeInfo(): NodeInfo;
   /** Every pod the runtime has, ours (`managed`) and others'; read-only. */
   listRuntimePods?(): Promise<RuntimePod[]>;
+  /** Why writes are refused now (the disk the trace and pods are kept on); undefined while they are taken. */
+  storageFailure?(): string | undefined;
 }

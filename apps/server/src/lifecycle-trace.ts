@@ -18,6 +18,7 @@ import type { TraceSource } from './context.ts';
 import type { TraceHistorySource } from './routes/trace.ts';
 import { TraceJournal, type TraceJournalOptions } from './store/journal.ts';
 import { checkPodStore } from './store/journal-pods.ts';
+import type { StoreWriteError } from './store/write-error.ts';
 
 /** Events preloaded into the ring at boot (at most the ring's capacity): enough for the UI's first view. */
 const PRELOAD_EVENTS = 50_000;
@@ -44,6 +45,17 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
 
   subscribe(l: (ev: TraceEvent) => void, name?: string): () => void {
     return this.recorder.subscribe(l, name);
+  }
+
+  /**
+   * Why the trace cannot be kept on disk now (TraceJournal.failure), asked again first: events the recorder
+   * holds for want of a seq are issued once one can be reserved, and a refused segment write is tried again
+   * (in the background: the answer after it tells). Undefined while the journal takes all.
+   */
+  storageFailure(): StoreWriteError | undefined {
+    this.recorder.resume();
+    this.journal.retry();
+    return this.journal.failure;
   }
 
   /** The listeners that threw and were removed (TraceRecorder.failures). */

@@ -85,10 +85,20 @@ export interface DurableTarget extends Engine, PersistedEngine {
  * to the engine. A refused write throws a StatusError (507/503, see storeFailureStatus) before the engine is
  * touched. The delete is computed once (gracefulDeletion at one `now`) for the store and the engine, so the
  * stored deletionTimestamp is the one the engine acts on. Called on the event loop; each write fsyncs.
+ * `journal` says why the trace cannot be kept on disk now (JournaledTrace.storageFailure): while it does,
+ * every write is refused the same way (a change whose events could not be kept is not acknowledged), a
+ * delete on a full disk excepted, and storageFailure() names it for /readyz.
  */
-export function durableEngine(engine: DurableTarget, store: PodStore, clock: PassiveClock): Engine {
+export function durableEngine(
+  engine: DurableTarget,
+  store: PodStore,
+  clock: PassiveClock,
+  journal: () => StoreWriteError | undefined = () => undefined,
+): Engine {
   const stored = (write: () => void) => {
     try {
+      const refused = journal();
+      if (refused) throw refused;
       write();
     } catch (err) {
       if (err instanceof StoreWriteError) throw new StatusError(storeFailureStatus(err));
@@ -105,6 +115,9 @@ export function durableEngine(engine: DurableTarget, store: PodStore, clock: Pas
       engine.updatePod(pod);
     },
     deletePod(uid, gracePeriodSeconds) {
+      const refused = journal();
+      if (refused && storeFailureStatus(refused).code !== 507)
+        throw new StatusError(storeFailureStatus(refused));
       const now = clock.now();
       const old = engine.podConfig.get(uid);
       const phase = engine.getPodByUID(uid)?.status?.phase;
@@ -135,6 +148,7 @@ export function durableEngine(engine: DurableTarget, store: PodStore, clock: Pas
     getEvents: () => engine.getEvents(),
     nodeInfo: () => engine.nodeInfo(),
     listRuntimePods: async () => (await engine.listRuntimePods?.()) ?? [],
+    storageFailure: () => journal()?.message,
   };
 }
 
@@ -180,13 +194,17 @@ export function persistPods(
 }
 
 /**
- * What /healthz reports beyond `ok` for the trace: every listener that threw and was removed (the journal, the
- * pod store writer, the metrics, …), since what it did has stopped; undefined while none did.
+ * What /healthz reports beyond `ok` for the trace: the journal's disk refusing its writes, and every listener
+ * that threw and was removed (the journal, the pod store writer, the metrics, …), since what it did has
+ * stopped; undefined while neither.
  */
-export function traceHealth(failures: readonly ListenerFailure[]): string | undefined {
-  if (failures.length === 0) return undefined;
+export function traceHealth(
+  failures: readonly ListenerFailure[],
+  journal?: StoreWriteError,
+): string | undefined {
   const said = failures.map((f) => `${f.name} stopped at event seq ${f.seq} (${f.type}): ${f.error}`);
-  return `degraded: ${said.join('; ')}`;
+  if (journal) said.unshift(`${journal.message} (events are kept in memory and written once it can)`);
+  return said.length === 0 ? undefined : `degraded: ${said.join('; ')}`;
 }
 
 /** What /healthz reports beyond `ok`: undefined while the store takes every write. */

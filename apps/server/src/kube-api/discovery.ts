@@ -99,6 +99,12 @@ async function discovery(app: FastifyInstance, opts: { version: string }): Promi
   // unreachable is a 503 naming it, in the API server's failed-check format.
   app.get('/readyz', PUBLIC_ROUTE, async (_req, reply) => {
     const { runtime } = app.syncscope.engine.nodeInfo();
+    const storage = app.syncscope.engine.storageFailure?.();
+    if (storage)
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send(`[-]storage failed: ${storage}\nreadyz check failed\n`);
     if (runtime.ready) return reply.type('text/plain; charset=utf-8').send('ok');
     const name = runtime.endpoint || runtime.name || 'container runtime';
     return reply

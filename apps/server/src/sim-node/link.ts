@@ -5,9 +5,10 @@
  * seen at once (one this server spawned: its exit) or within LIVENESS_CHECK_MS (an adopted one: its pid),
  * reported through onChange and `state` (the server then has the kubelet check the runtime: the Node goes
  * NotReady, /readyz 503), and spawned again on the same sockets and the server's clock, after 0.5 s doubling
- * to 30 s while respawns keep dying within a minute (respawnDelay). The new node starts empty: the dead one's
- * containers died with it and it kept no state on disk, so the kubelet starts the pods' sandboxes and
- * containers again, as after a node reboot.
+ * to 30 s while respawns keep dying within a minute (respawnDelay). The new node adopts the dead one's
+ * sandboxes and containers from its state file (sim-persist.ts), as containerd restarted finds the
+ * containers its shims kept running: the kubelet's relist sees the same containers, running or exited with
+ * their codes, and restart counts go on.
  *
  * The node is spawned detached: its own session and process group, no tie to the server's stdio (its output
  * goes to <dataDir>/sim-node.log). So neither kill -9 of the server, nor a signal to the server's process

@@ -2,7 +2,8 @@
  * The simulated node as a process of its own: the SimRuntime served over CRI gRPC on `<dataDir>/sim.sock`,
  * plus its control channel on `<dataDir>/sim-control.sock` (protocol.ts). It outlives the server that
  * started it, so a server killed with -9 finds its containers still running when it starts again, as a
- * kubelet finds containerd's.
+ * kubelet finds containerd's. Its records are kept in `<dataDir>/sim-state.json` (sim-persist.ts): a node that
+ * dies and is started again on the directory adopts them, its running containers running on under their IDs.
  *
  * Called by main.ts (the process the server spawns) and by the benchmarks' node process. The node stops
  * when asked (POST /stop, a server's clean shutdown), on SIGTERM/SIGINT (main.ts), or by itself once no
@@ -16,7 +17,14 @@ import { join } from 'node:path';
 import { SimNetProber, type SimNode, startSimNode } from '@syncscope/core';
 import { RealClock, type RealClockState } from '@syncscope/core/clock';
 import { SimNodeClient } from './client.ts';
-import { CONTROL_SOCKET, FAULT_METHODS, type FaultMethod, type NodeInfo, SIM_SOCKET } from './protocol.ts';
+import {
+  CONTROL_SOCKET,
+  FAULT_METHODS,
+  type FaultMethod,
+  type NodeInfo,
+  SIM_SOCKET,
+  SIM_STATE_FILE,
+} from './protocol.ts';
 
 export interface NodeProcessOptions {
   dataDir: string;
@@ -60,7 +68,14 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
 
   const clock = new RealClock();
   if (opts.clock) clock.setState(opts.clock);
-  const sim: SimNode = await startSimNode({ socketPath: join(dataDir, SIM_SOCKET), clock });
+  // a node that died (kill -9, a crash) left its containers' state here: they run on, as under containerd
+  // restarted beside shims that outlived it
+  const sim: SimNode = await startSimNode({
+    socketPath: join(dataDir, SIM_SOCKET),
+    clock,
+    statePath: join(dataDir, SIM_STATE_FILE),
+    warn: opts.log,
+  });
   const prober = new SimNetProber(sim.runtime.net);
   const startedAt = Date.now();
   let heartbeats = 0;
@@ -179,7 +194,9 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
   const socketCheck = setInterval(() => {
     stat(controlPath).then(
       (st) => {
-        if (st.ino !== ino) void stop(`${controlPath} was replaced: another node serves the directory`);
+        // the other node has read the state file: it is its own now
+        if (st.ino !== ino)
+          void stop(`${controlPath} was replaced: another node serves the directory`, { keepState: true });
       },
       () => void stop(`${controlPath} is gone: no server can reach this node`),
     );
@@ -189,12 +206,12 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
     `simulated node pid ${process.pid} serving ${dataDir}: CRI ${sim.endpoint}, control ${controlPath}`,
   );
 
-  const stop = (reason: string): Promise<void> => {
+  const stop = (reason: string, closing: { keepState?: boolean } = {}): Promise<void> => {
     stopping ??= (async () => {
       if (idleTimer) clearTimeout(idleTimer);
       clearInterval(socketCheck);
       opts.log(`stopping: ${reason}`);
-      await sim.close(); // every container ends, the CRI socket is removed
+      await sim.close(closing); // every container ends, the CRI socket is removed
       // `stopped` waits for the last control answer (the one to POST /stop) to be sent
       control.close(() => {
         opts.log('stopped');

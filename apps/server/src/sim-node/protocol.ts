@@ -19,6 +19,8 @@ import type { SimFaults } from '../sim-control.ts';
 export const SIM_SOCKET = 'sim.sock';
 /** The node's control socket under the data directory. */
 export const CONTROL_SOCKET = 'sim-control.sock';
+/** The node's sandboxes and containers (sim-persist.ts), under the data directory: a respawned node adopts them. */
+export const SIM_STATE_FILE = 'sim-state.json';
 /** Where the node's own stdout and stderr go, under the data directory. */
 export const NODE_LOG = 'sim-node.log';
 

@@ -3,7 +3,8 @@
  * What a user sees, event by event: the runtime goes (the kubelet's `runtime.state` turns not ready), the
  * Node is NotReady with the kubelet's reason, /readyz is a 503 naming the runtime and /healthz says why;
  * then the server spawns another node on the same sockets, the runtime comes back, the Node is Ready and the
- * pod runs again.
+ * pod runs on. The new node adopts the dead one's containers from its state file, as containerd restarted
+ * finds what its shims kept running: a healthy pod keeps its container, a crash loop's restart count goes on.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import type { Pod } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, describe, expect, it } from 'vitest';
+import { example } from '../../../../test/support/harness.ts';
 import { type BuiltApp, buildApp } from '../app.ts';
 import { respawnDelay } from './link.ts';
 
@@ -102,8 +104,55 @@ describe('a simulated node killed with -9', () => {
     expect((await get('/readyz')).body).toBe('ok');
     expect((await get('/healthz')).body).toBe('ok');
 
-    // the pod runs again on the new node (its containers died with the old one)
+    // the pod runs on the new node
     if (!running(built.engine.getPod('default', 'web')))
       await nextEvent(built, 'the pod running again', () => running(built.engine.getPod('default', 'web')));
   }, 90_000);
+
+  it("adopts the dead node's containers: the same running container, restart counts going on", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'syncscope-respawn-adopt-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const built = await buildApp({ dataDir, examples: false, logger: false, warn: () => {} });
+    cleanups.push(() => built.close());
+    const inject = (method: 'POST' | 'PUT', url: string, payload: string | object) =>
+      built.app.inject({
+        method,
+        url,
+        payload,
+        headers: { 'content-type': typeof payload === 'string' ? 'application/yaml' : 'application/json' },
+      });
+    // ten times faster, so the crash loop's back-off (10 s, 20 s) passes in seconds
+    expect((await inject('PUT', '/api/v1/sim/speed', { speed: 10 })).statusCode).toBe(200);
+    for (const file of ['healthy.yaml', 'crashloop.yaml']) {
+      const created = await inject('POST', '/api/v1/namespaces/default/pods', await example(file));
+      expect(created.statusCode, created.body).toBe(201);
+    }
+    const app = (name: string) => built.engine.getPod('default', name)?.status?.containerStatuses?.[0];
+    const until = (what: string, check: () => boolean) =>
+      check() ? Promise.resolve() : nextEvent(built, what, check, 60_000).then(() => undefined);
+    await until('healthy running, crashloop restarted twice', () =>
+      Boolean(app('healthy')?.state.running && (app('crashloop')?.restartCount ?? 0) >= 2),
+    );
+    const healthyID = app('healthy')?.containerID;
+    const crashCount = app('crashloop')?.restartCount ?? 0;
+
+    const link = built.simNode;
+    if (!link) throw new Error('no simulated node process');
+    const down = nextEvent(built, 'the runtime down', runtimeState(false));
+    process.kill(link.info.pid, 'SIGKILL');
+    await down;
+    await nextEvent(built, 'the runtime ready again', runtimeState(true), 30_000 + respawnDelay(0));
+
+    // the crash loop goes on from its count: one more restart on the adopted node, never back to 0
+    await until(
+      'crashloop restarted on the new node',
+      () => (app('crashloop')?.restartCount ?? 0) > crashCount,
+    );
+    // the healthy pod kept its container all along: same ID, running, never restarted
+    expect(app('healthy')).toMatchObject({ containerID: healthyID, restartCount: 0 });
+    expect(app('healthy')?.state.running).toBeDefined();
+    const cri = await built.engine.listRuntimePods?.();
+    const ids = (cri ?? []).flatMap((p) => p.containers.map((c) => c.id));
+    expect(ids).toContain(healthyID?.replace(/^[a-z-]+:\/\//, ''));
+  }, 120_000);
 });

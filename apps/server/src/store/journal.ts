@@ -17,6 +17,10 @@
  *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
  *   <= 100 ms    the queue is written to the current segment (one write per batch); from then on the event
  *                survives the process being killed. With `fsync: true` it also survives a power loss.
+ *   refused      a write the disk refuses (EIO, EROFS, ENOSPC) keeps what did not reach the file at the
+ *                head of the queue (up to KEPT_MAX_BYTES, the oldest dropped and counted beyond), tries
+ *                again every WRITE_RETRY_MS in a new segment, and names the cause in `failure` until a
+ *                write succeeds (the API refuses writes and /readyz fails meanwhile).
  *   roll         when the next line would take the segment past segmentBytes, a new segment starts with it
  *   retention    past maxBytes in total, whole segments are deleted, oldest first (never the current one)
  * Reads see every appended event, written or still queued: disk first, then the queue.
@@ -25,7 +29,7 @@
  *
  * One process owns a directory at a time (no lock file; the server's data dir is its own).
  */
-import { close, fsync, openSync, readFileSync, rmSync, statSync, write } from 'node:fs';
+import { close, fsync, ftruncateSync, openSync, readFileSync, rmSync, statSync, write } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TraceEvent } from '@syncscope/core/trace';
@@ -42,12 +46,16 @@ import {
   yieldToLoop,
 } from './segment-read.ts';
 import { type ReservationIO, SeqReservation } from './seq-reservation.ts';
+import { StoreWriteError } from './write-error.ts';
 
 export const DEFAULT_SEGMENT_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_FLUSH_INTERVAL_MS = 100;
 /** A queue this large is written at once rather than waiting for the interval. */
 const FLUSH_EARLY_BYTES = 1024 * 1024;
+/** While the disk refuses writes: how long between tries, and how much of the queue is kept meanwhile. */
+export const WRITE_RETRY_MS = 1_000;
+export const KEPT_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface TraceJournalOptions {
   dir: string;
@@ -73,6 +81,12 @@ interface Queued {
   ev: TraceEvent;
   line: string;
   bytes: number;
+}
+
+/** How far a batch got: events whole in the file, and the file it was writing. */
+interface Progress {
+  events: number;
+  path: string;
 }
 
 export class TraceJournal {
@@ -102,6 +116,9 @@ export class TraceJournal {
   private readonly seqs: SeqReservation;
   private reservedAtOpen = 0;
   private indexed: Promise<void> = Promise.resolve();
+  /** Why the last segment write failed; undefined once one succeeds. */
+  private writeFailure: StoreWriteError | undefined;
+  private droppedEvents = 0;
 
   constructor(opts: TraceJournalOptions) {
     this.dir = opts.dir;
@@ -168,6 +185,27 @@ export class TraceJournal {
     return this.seqs.extend(next);
   }
 
+  /**
+   * Why the journal cannot keep events now: a seq reservation or a segment write the disk refused (the
+   * cause in the system's words); undefined while both go through. The API refuses writes meanwhile.
+   */
+  get failure(): StoreWriteError | undefined {
+    return this.seqs.failure ?? this.writeFailure;
+  }
+
+  /**
+   * While a segment write is refused: tries again now, in the background, rather than at the next
+   * WRITE_RETRY_MS (someone is asking: a write request, /readyz). `failure` clears once it succeeds.
+   */
+  retry(): void {
+    if (this.writeFailure && this.writing.length === 0 && this.state === 'open') this.flushInBackground();
+  }
+
+  /** Events dropped because more than KEPT_MAX_BYTES waited for a disk that refused them. */
+  get dropped(): number {
+    return this.droppedEvents;
+  }
+
   /** Highest seq appended (written or queued); 0 if none. */
   get lastSeq(): number {
     return this.last;
@@ -212,16 +250,21 @@ export class TraceJournal {
     const bytes = Buffer.byteLength(line);
     this.queue.push({ ev, line, bytes });
     this.queuedBytes += bytes;
-    if (this.queuedBytes >= FLUSH_EARLY_BYTES) this.flushInBackground();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
-      this.timer.unref();
-    }
+    if (this.queuedBytes >= FLUSH_EARLY_BYTES && !this.writeFailure) this.flushInBackground();
+    else this.flushLater();
+  }
+
+  private flushLater(): void {
+    if (this.timer || this.state !== 'open') return;
+    const ms = this.writeFailure ? WRITE_RETRY_MS : this.flushIntervalMs;
+    this.timer = setTimeout(() => this.flushInBackground(), ms);
+    this.timer.unref();
   }
 
   /**
    * Writes everything appended so far. Resolves once it is in the file (and fsynced with `fsync: true`);
-   * rejects if that write failed (the events are then lost, the journal carries on in a new segment).
+   * rejects if the disk refused that write: what did not reach the file is queued again, at the head, and
+   * tried again in WRITE_RETRY_MS in a new segment (see `failure`).
    */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
@@ -230,11 +273,42 @@ export class TraceJournal {
     this.queue = [];
     this.queuedBytes = 0;
     this.writing.push(...batch);
+    const progress: Progress = { events: 0, path: this.dir };
     const done = this.chain
-      .then(() => this.writeBatch(batch))
-      .finally(() => this.writing.splice(0, batch.length));
+      .then(() => this.writeBatch(batch, progress))
+      .then(
+        () => {
+          this.writeFailure = undefined;
+        },
+        (err: unknown) => {
+          this.writeFailure = StoreWriteError.from(err, progress.path, 'trace journal');
+          throw err;
+        },
+      )
+      .finally(() => {
+        // in one step, so a reader never sees an event twice or not at all
+        this.writing.splice(0, batch.length);
+        if (progress.events < batch.length && this.state === 'open') this.keep(batch.slice(progress.events));
+      });
     this.chain = done.catch(() => {});
     return done;
+  }
+
+  /** Puts events the disk refused back at the head of the queue, within KEPT_MAX_BYTES, and retries. */
+  private keep(rest: Queued[]): void {
+    let all = [...rest, ...this.queue];
+    let bytes = all.reduce((n, q) => n + q.bytes, 0);
+    let cut = 0;
+    while (bytes > KEPT_MAX_BYTES && cut < all.length) bytes -= (all[cut++] as Queued).bytes;
+    if (cut > 0) {
+      if (this.droppedEvents === 0)
+        this.warn(`trace journal: more than ${KEPT_MAX_BYTES} bytes wait for the disk; dropping the oldest`);
+      this.droppedEvents += cut;
+      all = all.slice(cut);
+    }
+    this.queue = all;
+    this.queuedBytes = bytes;
+    this.flushLater();
   }
 
   /**
@@ -250,6 +324,8 @@ export class TraceJournal {
       await this.flush();
     } finally {
       this.state = 'closed';
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
       await this.chain;
       await this.closeSegment(true);
       await this.seqs.settle();
@@ -381,7 +457,13 @@ export class TraceJournal {
   }
 
   private flushInBackground(): void {
-    this.flush().catch((err: Error) => this.warn(`trace journal: write failed, events lost: ${err.message}`));
+    const failing = this.writeFailure !== undefined;
+    this.flush().catch((err: Error) => {
+      if (!failing)
+        this.warn(
+          `trace journal: write failed (${err.message}); events kept, tried again every ${WRITE_RETRY_MS} ms`,
+        );
+    });
   }
 
   /** Index of the segment that may hold seq since + 1 (the last one named <= since + 1), else 0. */
@@ -394,14 +476,17 @@ export class TraceJournal {
     return idx;
   }
 
-  private async writeBatch(batch: Queued[]): Promise<void> {
+  private async writeBatch(batch: Queued[], progress: Progress): Promise<void> {
     let i = 0;
     while (i < batch.length) {
       const first = batch[i] as Queued;
       let seg = this.segments[this.segments.length - 1];
       if (!seg || this.broken || (seg.bytes > 0 && seg.bytes + first.bytes > this.segmentBytes)) {
+        progress.path = join(this.dir, segmentName(first.ev.seq));
         seg = await this.roll(first.ev.seq);
       }
+      progress.path = seg.path;
+      const start = i;
       const lines: string[] = [];
       let bytes = 0;
       while (i < batch.length) {
@@ -413,16 +498,30 @@ export class TraceJournal {
         bytes += q.bytes;
         i++;
       }
-      this.fd ??= openSync(seg.path, 'a', FILE_MODE);
+      let off = 0;
       try {
-        await writeAll(this.fd, Buffer.from(lines.join('')));
+        this.fd ??= openSync(seg.path, 'a', FILE_MODE);
+        await writeAll(this.fd, Buffer.from(lines.join('')), (n) => {
+          off = n;
+        });
         if (this.fsyncWrites) await fsyncFd(this.fd);
       } catch (err) {
         this.broken = true;
+        // the lines that reached the file whole stay there; a torn one after them is cut when the disk lets
+        let whole = 0;
+        let at = 0;
+        while (start + whole < i && at + (batch[start + whole] as Queued).bytes <= off)
+          at += (batch[start + whole++] as Queued).bytes;
+        if (at < off && this.fd !== undefined) truncateQuietly(this.fd, seg.bytes + at);
+        seg.bytes += at;
+        seg.events += whole;
+        progress.events = start + whole;
+        if (whole > 0) this.flushed = (batch[start + whole - 1] as Queued).ev.seq;
         throw err;
       }
       seg.bytes += bytes;
       seg.events += lines.length;
+      progress.events = i;
       this.flushed = (batch[i - 1] as Queued).ev.seq;
     }
     this.enforceLimit();
@@ -431,11 +530,14 @@ export class TraceJournal {
   private async roll(firstSeq: number): Promise<Segment> {
     await this.closeSegment(this.fsyncWrites);
     const path = join(this.dir, segmentName(firstSeq));
-    const seg: Segment = { firstSeq, path, bytes: 0, events: 0, index: emptyIndex(firstSeq) };
+    // a retry after a write the disk refused may start where that segment began: the same file, continued
+    const last = this.segments[this.segments.length - 1];
+    const same = last?.path === path ? last : undefined;
+    const seg: Segment = same ?? { firstSeq, path, bytes: 0, events: 0, index: emptyIndex(firstSeq) };
     this.fd = openSync(seg.path, 'a', FILE_MODE);
     seg.bytes = statSync(seg.path).size;
     if (this.fsyncWrites) fsyncDirSync(this.dir);
-    this.segments.push(seg);
+    if (!same) this.segments.push(seg);
     this.broken = false;
     this.enforceLimit();
     return seg;
@@ -467,12 +569,22 @@ function readBuffer(path: string): Buffer | undefined {
   }
 }
 
-async function writeAll(fd: number, buf: Buffer): Promise<void> {
+/** Writes buf whole; `wrote` is told the bytes written so far after each write (for a write cut short). */
+async function writeAll(fd: number, buf: Buffer, wrote: (bytes: number) => void): Promise<void> {
   let off = 0;
   while (off < buf.length) {
     off += await new Promise<number>((resolve, reject) =>
       write(fd, buf, off, buf.length - off, null, (err, n) => (err ? reject(err) : resolve(n))),
     );
+    wrote(off);
+  }
+}
+
+function truncateQuietly(fd: number, bytes: number): void {
+  try {
+    ftruncateSync(fd, bytes);
+  } catch {
+    // a disk that refuses this too: the torn line is a bad record the next open reports
   }
 }
 

@@ -64,7 +64,7 @@ describe('SeqReservation', () => {
     ]);
   });
 
-  it('on a full disk issues no seq past the durable reservation, and a run after a kill -9 starts above all it issued', () => {
+  it('on a full disk holds events past the durable reservation, issues them once it has room, and a run after a kill -9 starts above all it issued', () => {
     // a disk that fills up: every reservation write fails with ENOSPC, as Node reports it
     let full = false;
     const enospc = () =>
@@ -97,34 +97,45 @@ describe('SeqReservation', () => {
     const first = run();
     for (let i = 0; i < 3_000; i++) record(first.recorder);
     full = true;
-    // the sync reservation at start covered 1..10 000; the background renewal at half of it failed
-    let refused: unknown;
-    try {
-      for (let i = 0; i < 20_000; i++) record(first.recorder);
-    } catch (err) {
-      refused = err;
-    }
-    expect(String(refused)).toContain('seq 10001 asked for, only 10000 reserved');
+    // the sync reservation at start covered 1..10 000; the background renewal at half of it failed: past
+    // 10 000 events are held without a seq, never thrown at the engine, never served
+    for (let i = 0; i < 20_000; i++) record(first.recorder);
+    expect(served.filter((s) => s > 0)).toHaveLength(10_000);
     expect(Math.max(...served)).toBe(10_000);
+    expect(first.recorder.holding).toBe(13_000);
+    expect(first.recorder.since(9_999).map((e) => e.seq)).toEqual([10_000]);
+    expect(first.journal.failure?.message).toBe(
+      `trace journal: cannot write ${join(dir, SEQ_RESERVED_NOW_FILE)}: no space left on device`,
+    );
     expect(warnings).toEqual([
       `trace journal: cannot reserve seqs in ${dir} (ENOSPC: no space left on device, write); ` +
         'no seq past 10000 is issued until it can',
     ]);
-    // it tries again at the next event, and goes on once the disk has room
-    expect(() => record(first.recorder)).toThrow(/only 10000 reserved/);
+    // asked again while the disk is still full: still held
+    expect(first.recorder.resume()).toBe(false);
+    // once the disk has room, the held events are issued in order, before anything newer
+    const issued: number[] = [];
+    first.recorder.subscribe((ev) => issued.push(ev.seq));
     full = false;
+    expect(first.recorder.resume()).toBe(true);
+    expect(first.journal.failure).toBeUndefined();
+    expect(issued).toEqual(Array.from({ length: 13_000 }, (_, i) => 10_001 + i));
     record(first.recorder);
-    expect(served.at(-1)).toBe(10_001);
+    expect(first.recorder.next - 1).toBe(23_001);
     full = true;
-    for (let i = 0; i < 9_999; i++) record(first.recorder);
-    expect(() => record(first.recorder)).toThrow(/seq 20001 asked for, only 20000 reserved/);
+    for (let i = 0; i < 20_000; i++) record(first.recorder);
+    const lastServed = first.recorder.next - 1;
+    expect(first.recorder.holding).toBeGreaterThan(0);
 
     // kill -9: nothing flushed, nothing given back; the next run must not issue a seq a client already holds.
-    // On a disk still full it cannot reserve any, so it does not start; once there is room it does.
-    expect(() => run()).toThrow(/seq 20001 asked for, only 20000 reserved/);
+    // On a disk still full it reserves none and holds what it records; once there is room it goes on above.
+    const stuck = run();
+    expect(stuck.recorder.next).toBe(lastServed + 1);
+    record(stuck.recorder);
+    expect(stuck.recorder.holding).toBe(1);
     full = false;
     const second = run();
-    expect(second.journal.resumeAfter).toBeGreaterThanOrEqual(Math.max(...served));
-    expect(second.recorder.next).toBe(20_001);
+    expect(second.journal.resumeAfter).toBeGreaterThanOrEqual(lastServed);
+    expect(second.recorder.next).toBe(lastServed + 1);
   });
 });

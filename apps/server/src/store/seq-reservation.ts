@@ -21,9 +21,9 @@
  * (atomically) only when missing. The number fits one sector, so a power loss leaves the old or the new one.
  *
  * When a reservation cannot be written all the same (EIO, EROFS, ENOSPC on a copy-on-write file system),
- * extend refuses: it grants nothing past what is durable, warns once, and tries again at the next call. The
- * recorder then issues no seq (TraceRecorder.reserve throws) rather than one a crash could make it issue
- * twice.
+ * extend refuses: it grants nothing past what is durable, warns once, keeps the cause in `failure` (the API
+ * refuses writes and /readyz fails meanwhile) and tries again at the next call. The recorder then holds its
+ * events unnumbered (TraceRecorder) rather than issue a seq a crash could make it issue twice.
  * Who calls it: TraceJournal (open; extend as the recorder's reserver; settle and release on close).
  */
 
@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { FILE_MODE, removeFileDurableSync, tightenMode, writeFileAtomicSync } from './atomic-file.ts';
 import { errorText } from './damage.ts';
 import { readPlainFile } from './plain-file.ts';
+import { StoreWriteError } from './write-error.ts';
 
 export const SEQ_RESERVED_FILE = 'seq-reserved';
 export const SEQ_RESERVED_NOW_FILE = 'seq-reserved.now';
@@ -65,7 +66,8 @@ export class SeqReservation {
   private pending: Promise<void> | undefined;
   /** A finished background write, not yet granted. */
   private ahead = 0;
-  private failing = false;
+  /** Why the last reservation write failed; undefined once one succeeds. */
+  failure: StoreWriteError | undefined;
 
   constructor(
     private readonly dir: string,
@@ -134,10 +136,10 @@ export class SeqReservation {
     const upTo = next + this.block - 1;
     try {
       this.io.write(this.nowPath, format(upTo));
-      this.failing = false;
+      this.failure = undefined;
       this.upTo = upTo;
     } catch (err) {
-      this.failed(err);
+      this.failed(err, this.nowPath);
     }
     return this.upTo;
   }
@@ -169,21 +171,21 @@ export class SeqReservation {
     try {
       await this.io.writeAsync(this.path, format(upTo));
       this.ahead = Math.max(this.ahead, upTo);
-      this.failing = false;
+      this.failure = undefined;
     } catch (err) {
-      this.failed(err); // the recorder will reach the end of its grant and write synchronously
+      this.failed(err, this.path); // the recorder will reach the end of its grant and write synchronously
     } finally {
       this.pending = undefined;
     }
   }
 
-  private failed(err: unknown): void {
-    if (!this.failing)
+  private failed(err: unknown, path: string): void {
+    if (!this.failure)
       this.warn(
         `trace journal: cannot reserve seqs in ${this.dir} (${(err as Error).message}); ` +
           `no seq past ${this.upTo} is issued until it can`,
       );
-    this.failing = true;
+    this.failure = StoreWriteError.from(err, path, 'trace journal');
   }
 }
 

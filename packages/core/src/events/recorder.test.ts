@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../clock/fake-clock.ts';
-import { TraceRecorder } from './recorder.ts';
+import { HELD_EVENTS_MAX, RESERVE_RETRY_MS, TraceRecorder } from './recorder.ts';
 
 describe('TraceRecorder listeners', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -37,5 +37,50 @@ describe('TraceRecorder listeners', () => {
     }, 'the trace journal');
     trace.record({ type: 'loop.iteration', source: 'sync', pods: 0, durationMs: 0 });
     expect(trace.failures.map((f) => `${f.name}: ${f.error}`)).toEqual(['the trace journal: EIO']);
+  });
+});
+
+describe('TraceRecorder seq reservation', () => {
+  const ev = { type: 'loop.iteration', source: 'sync', pods: 0, durationMs: 0 } as const;
+
+  it('never throws when no seq can be reserved: holds events unserved, issues them in order once it can', async () => {
+    const clock = new FakeClock();
+    const trace = new TraceRecorder(clock);
+    let grant = 3;
+    const asked: number[] = [];
+    trace.reserveSeqs((next) => {
+      asked.push(next);
+      return grant;
+    });
+    const seen: number[] = [];
+    trace.subscribe((e) => seen.push(e.seq));
+    for (let i = 0; i < 6; i++) expect(() => trace.record(ev)).not.toThrow();
+    expect(seen).toEqual([1, 2, 3]);
+    expect(trace.holding).toBe(3);
+    expect(trace.next).toBe(4);
+    expect(trace.since(0).map((e) => e.seq)).toEqual([1, 2, 3]);
+    // asked again only after RESERVE_RETRY_MS of engine time, not at every event
+    const tries = asked.length;
+    trace.record(ev);
+    expect(asked.length).toBe(tries);
+    grant = 100;
+    await clock.step(RESERVE_RETRY_MS);
+    const late = trace.record(ev);
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(late.seq).toBe(8);
+    expect(trace.holding).toBe(0);
+  });
+
+  it('holds at most HELD_EVENTS_MAX, counting the rest as dropped; resume() asks at once', () => {
+    const trace = new TraceRecorder(new FakeClock(), 10);
+    let grant = 0;
+    trace.reserveSeqs(() => grant);
+    for (let i = 0; i < HELD_EVENTS_MAX + 5; i++) trace.record(ev);
+    expect(trace.holding).toBe(HELD_EVENTS_MAX);
+    expect(trace.dropped).toBe(5);
+    expect(trace.resume()).toBe(false);
+    grant = 2 * HELD_EVENTS_MAX;
+    expect(trace.resume()).toBe(true);
+    expect(trace.next).toBe(HELD_EVENTS_MAX + 1);
   });
 });

@@ -5,10 +5,16 @@ export type TraceListener = (ev: TraceEvent) => void;
 
 /**
  * Reserves seqs durably before they are handed out: given the next seq to issue, returns the highest seq
- * that may be issued (>= next). Called synchronously inside record(), so the caller waits for it: it should
- * answer from memory and renew ahead in the background, and block only when nothing is left. Must not throw.
+ * that may be issued. Called synchronously inside record(), so the caller waits for it: it should answer
+ * from memory and renew ahead in the background, and block only when nothing is left. Less than `next` is
+ * a refusal (the disk would not take the reservation); it must not throw.
  */
 export type SeqReserver = (next: number) => number;
+
+/** Events held while no seq can be reserved, at most; later ones are dropped and counted (`dropped`). */
+export const HELD_EVENTS_MAX = 100_000;
+/** While the reserver refuses, record() asks it again at most this often (engine time); resume() at once. */
+export const RESERVE_RETRY_MS = 1_000;
 
 /** A listener that threw and was removed: what it was (its name at subscribe), where, and why. */
 export interface ListenerFailure {
@@ -25,6 +31,12 @@ export interface ListenerFailure {
  * Listeners must not throw and must not block; a listener that throws is removed, and that is logged with
  * its error (console.error) and kept in `failures`, since whatever it did (the journal, a stream) stops from
  * then on: the server reports those on /healthz.
+ *
+ * record() never throws into the engine. With a reserver (reserveSeqs) a seq is issued only once reserved;
+ * while the reserver refuses (a disk that takes no write), events are held in order without a seq (seq 0,
+ * their time stamped), seen by no listener and no reader, up to HELD_EVENTS_MAX; once a reservation goes
+ * through (the next record() after RESERVE_RETRY_MS, or resume()) they are issued in order before anything
+ * newer. So a seq is never served that a crash could hand to another event.
  */
 export class TraceRecorder {
   private ring: TraceEvent[] = [];
@@ -35,6 +47,14 @@ export class TraceRecorder {
   private reserver: SeqReserver | undefined;
   /** The seq from which the reserver is asked again (half of its last grant used). */
   private renewAt = Number.POSITIVE_INFINITY;
+  /** The highest seq the reserver granted. */
+  private limit = Number.POSITIVE_INFINITY;
+  /** Events recorded while the reserver refused, oldest first, not yet issued. */
+  private held: TraceEvent[] = [];
+  /** Engine time before which record() does not ask a refusing reserver again. */
+  private retryAt = 0;
+  private droppedHeld = 0;
+  private resuming = false;
 
   constructor(
     private readonly clock: PassiveClock,
@@ -45,8 +65,56 @@ export class TraceRecorder {
   }
 
   record(payload: TracePayload): TraceEvent {
-    if (this.nextSeq >= this.renewAt) this.reserve();
-    const ev = { ...payload, seq: this.nextSeq++, time: this.clock.now() } as TraceEvent;
+    const now = this.clock.now();
+    const ev = { ...payload, seq: 0, time: now } as TraceEvent;
+    if (this.held.length > 0 && now >= this.retryAt && !this.resuming) this.resume();
+    if (this.held.length === 0 && this.nextSeq >= this.renewAt) this.reserve();
+    if (this.held.length > 0 || this.nextSeq > this.limit) this.hold(ev);
+    else this.issue(ev);
+    return ev;
+  }
+
+  /**
+   * Asks the reserver again now (when a disk that refused may take writes again). Issues the held events
+   * once it grants their seqs; true when nothing is held after it.
+   */
+  resume(): boolean {
+    if (!this.reserver || this.resuming) return this.held.length === 0;
+    this.resuming = true;
+    try {
+      this.reserve();
+      // a listener may record meanwhile: that event joins the end of `held`, issued in this same loop
+      let i = 0;
+      while (i < this.held.length && this.nextSeq <= this.limit) {
+        this.issue(this.held[i++] as TraceEvent);
+        if (this.nextSeq >= this.renewAt && i < this.held.length) this.reserve();
+      }
+      this.held.splice(0, i);
+    } finally {
+      this.resuming = false;
+    }
+    if (this.held.length > 0) this.retryAt = this.clock.now() + RESERVE_RETRY_MS;
+    return this.held.length === 0;
+  }
+
+  /** Events recorded but not issued: no seq could be reserved for them yet. */
+  get holding(): number {
+    return this.held.length;
+  }
+
+  /** Events dropped because more than HELD_EVENTS_MAX were held. */
+  get dropped(): number {
+    return this.droppedHeld;
+  }
+
+  private hold(ev: TraceEvent): void {
+    if (this.held.length === 0) this.retryAt = ev.time + RESERVE_RETRY_MS;
+    if (this.held.length < HELD_EVENTS_MAX) this.held.push(ev);
+    else this.droppedHeld++;
+  }
+
+  private issue(ev: TraceEvent): void {
+    (ev as { seq: number }).seq = this.nextSeq++;
     if (this.ring.length < this.capacity) this.ring.push(ev);
     else {
       this.ring[this.head] = ev;
@@ -61,7 +129,6 @@ export class TraceRecorder {
         console.error(`trace: ${name} threw on event seq ${ev.seq} (${ev.type}) and was removed:`, err);
       }
     }
-    return ev;
   }
 
   /**
@@ -81,8 +148,8 @@ export class TraceRecorder {
 
   /**
    * From now on every seq is reserved before it is issued: `reserver` is asked at once for the seqs from
-   * `next` on, then again whenever half of what it last granted is used. A reserver that grants less than
-   * `next` is an error (thrown here or from record).
+   * `next` on, then again whenever half of what it last granted is used. While it grants less than `next`,
+   * events are held (see the class comment).
    */
   reserveSeqs(reserver: SeqReserver): void {
     this.reserver = reserver;
@@ -92,8 +159,8 @@ export class TraceRecorder {
   private reserve(): void {
     const next = this.nextSeq;
     const upTo = (this.reserver as SeqReserver)(next);
-    if (!(upTo >= next)) throw new Error(`trace: seq ${next} asked for, only ${upTo} reserved`);
-    this.renewAt = next + Math.ceil((upTo - next + 1) / 2);
+    this.limit = Math.max(upTo, next - 1);
+    this.renewAt = upTo >= next ? next + Math.ceil((upTo - next + 1) / 2) : next;
   }
 
   /** The seq the next event will get. */

@@ -55,6 +55,19 @@ export class SimNetwork {
     throw new Error('no IP addresses available in range set');
   }
 
+  /** Takes a given pod IP for a sandbox again (a node started on its saved state); false if taken or out of range. */
+  reserve(ip: string, netns: string): boolean {
+    const off =
+      ip
+        .split('.')
+        .map(Number)
+        .reduce((a, o) => a * 256 + o, 0) - this.base;
+    if (!(off >= 2 && off < this.size - 1) || this.used.has(off)) return false;
+    this.used.add(off);
+    this.ipToNetns.set(ip, netns);
+    return true;
+  }
+
   release(ip: string): void {
     if (!ip || !this.ipToNetns.delete(ip)) return;
     const n = ip

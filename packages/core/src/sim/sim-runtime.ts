@@ -41,7 +41,9 @@ import { type ListenerKind, type Program, SignalBox } from './process.ts';
 import { defaultPrograms } from './programs.ts';
 import { simFaultHooks } from './sim-fault-hooks.ts';
 import { SimLifecycle } from './sim-lifecycle.ts';
+import { adoptedContainer, readSimState, type SimState, SimStateFile, snapshotOf } from './sim-persist.ts';
 import {
+  type ContainerRecord,
   containerState,
   matchLabels,
   newContainerRecord,
@@ -63,6 +65,13 @@ export interface SimRuntimeOptions {
   callLatencyMs?: Partial<Record<string, number>>;
   /** Programs by executable basename; default defaultPrograms(). */
   programs?: Map<string, Program>;
+  /**
+   * Where the node keeps its records (sim-persist.ts): read at construction, so a node started again on
+   * the same file goes on with the sandboxes and containers it had; none kept without it.
+   */
+  statePath?: string;
+  /** Reports a state file that cannot be read or written (default console.warn). */
+  warn?: (msg: string) => void;
 }
 
 /** Median latencies measured of containerd 1.6 on a 2-vCPU VM, for a lifelike node. */
@@ -99,6 +108,8 @@ export class SimRuntime implements CriRuntime {
   private readonly deps: ProcessDeps;
   private readonly latency: Partial<Record<string, number>>;
   private readonly lists = new ListAnswers();
+  private readonly stateFile: SimStateFile | undefined;
+  private stateRemoved: Promise<void> = Promise.resolve();
 
   constructor(opts: SimRuntimeOptions) {
     this.clock = opts.clock;
@@ -108,6 +119,42 @@ export class SimRuntime implements CriRuntime {
     this.latency = opts.callLatencyMs ?? {};
     this.deps = { clock: opts.clock, net: this.net, programs: opts.programs ?? defaultPrograms() };
     this.faults = new Faults(opts.clock, simFaultHooks(this.store, this.life, this.images));
+    if (opts.statePath !== undefined) {
+      const warn = opts.warn ?? ((msg: string) => console.warn(msg));
+      const saved = readSimState(opts.statePath, warn);
+      if (saved) this.adopt(saved);
+      const file = new SimStateFile(
+        opts.statePath,
+        () => snapshotOf(this.store, this.images.listLocal()),
+        warn,
+      );
+      this.store.onChange = () => file.changed();
+      this.stateFile = file;
+    }
+  }
+
+  /** Takes back the records a node left (sim-persist.ts): running containers run on under their IDs. */
+  private adopt(state: SimState): void {
+    for (const ref of state.images) this.images.markPresent(ref);
+    this.store.networkReady = state.networkReady;
+    for (const saved of state.sandboxes) {
+      const sb = { ...saved };
+      if (sb.ip && !this.net.reserve(sb.ip, sb.netns)) sb.ip = '';
+      this.store.addSandbox(sb);
+    }
+    for (const saved of state.containers) {
+      const sb = this.store.sandboxes.get(saved.sandboxId);
+      if (!sb) continue;
+      const c = adoptedContainer(saved, sb);
+      this.store.addContainer(c);
+      if (c.finishedAt) c.markExited();
+      else if (c.startedAt) this.launch(c, sb);
+    }
+  }
+
+  /** Resolves once the node's records as of now are on disk (at once without a state file). */
+  private saved(): Promise<void> {
+    return this.stateFile?.saved() ?? Promise.resolve();
   }
 
   /** Every CRI method starts here: injected faults, then the configured latency. */
@@ -198,6 +245,7 @@ export class SimRuntime implements CriRuntime {
       }
       sb.ip = this.net.allocate(id);
     }
+    await this.saved();
     return id;
   }
 
@@ -211,6 +259,7 @@ export class SimRuntime implements CriRuntime {
         `an error occurred when try to find sandbox "${id}": not found`,
       );
     this.life.stopSandbox(sb);
+    await this.saved();
   }
 
   async removePodSandbox(id: string): Promise<void> {
@@ -220,6 +269,7 @@ export class SimRuntime implements CriRuntime {
     if (!sb.notReady || sb.ip) this.life.stopSandbox(sb);
     for (const c of this.store.containersOf(id)) this.life.deleteContainer(c);
     this.store.dropSandbox(sb);
+    await this.saved();
   }
 
   async podSandboxStatus(id: string): Promise<PodSandboxStatusResponse> {
@@ -302,6 +352,7 @@ export class SimRuntime implements CriRuntime {
     c.env = containerEnv(c, sb);
     this.store.addContainer(c);
     this.life.emit('CONTAINER_CREATED_EVENT', c);
+    await this.saved();
     return id;
   }
 
@@ -321,6 +372,19 @@ export class SimRuntime implements CriRuntime {
     const argv = containerArgv(c);
     const found = resolveProgram(this.deps, c, argv, c.env);
     if ('error' in found) return this.life.failStart(c, startErrorText(found.error));
+    c.startedAt = this.clock.now();
+    this.life.emit('CONTAINER_STARTED_EVENT', c);
+    this.launch(c, sb);
+    await this.saved();
+  }
+
+  /**
+   * Runs a started container's program (startedAt set): its log opened for appending, its signals and
+   * kill switch made; an exit is recorded by the lifecycle. A program not found exits 127 at once.
+   */
+  private launch(c: ContainerRecord, sb: SandboxRecord): void {
+    const argv = containerArgv(c);
+    const found = resolveProgram(this.deps, c, argv, c.env);
     const kill = new AbortController();
     const signals = new SignalBox();
     let log: CriLogWriter | null = null;
@@ -332,8 +396,10 @@ export class SimRuntime implements CriRuntime {
       }
     }
     c.proc = { kill, signals, log };
-    c.startedAt = this.clock.now();
-    this.life.emit('CONTAINER_STARTED_EVENT', c);
+    if ('error' in found) {
+      this.life.finish(c, 127);
+      return;
+    }
     const io = {
       out: (s: string) => log?.write('stdout', s),
       err: (s: string) => log?.write('stderr', s),
@@ -353,6 +419,7 @@ export class SimRuntime implements CriRuntime {
   async stopContainer(id: string, timeout: number): Promise<void> {
     await this.call('StopContainer');
     await this.life.stopContainer(this.life.findContainer('StopContainer', id), timeout);
+    await this.saved();
   }
 
   /** Idempotent, as containerd's CRI is: an unknown ID is no error (ContainerStatus of it is NotFound). */
@@ -362,6 +429,7 @@ export class SimRuntime implements CriRuntime {
     if (!c) return;
     this.life.kill(c);
     this.life.deleteContainer(c);
+    await this.saved();
   }
 
   async listContainers(filter?: ContainerFilter): Promise<Container[]> {
@@ -503,10 +571,21 @@ export class SimRuntime implements CriRuntime {
     this.images.removeLocal(image);
   }
 
-  /** The node goes away: every container is killed, every event stream ends. */
-  shutdown(): void {
+  /**
+   * The node goes away: every container is killed, every event stream ends, and its state file is removed
+   * (whenStateRemoved), so a node started again on it starts empty, as after a reboot; with `keepState`
+   * (another node has taken the directory over and adopted the file) the file is left as it is.
+   */
+  shutdown(opts: { keepState?: boolean } = {}): void {
+    if (opts.keepState) this.stateFile?.abandon();
+    else if (this.stateFile) this.stateRemoved = this.stateFile.remove();
     for (const c of this.store.containers.values()) this.life.kill(c);
     this.store.breakStreams(new CriError('GetContainerEvents', GrpcCode.UNAVAILABLE, 'Connection dropped'));
+  }
+
+  /** Resolves once shutdown() has removed the state file (at once without one). */
+  whenStateRemoved(): Promise<void> {
+    return this.stateRemoved;
   }
 }
 

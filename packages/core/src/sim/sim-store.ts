@@ -24,6 +24,8 @@ export class SimStore {
   readonly containerNames = new Map<string, string>();
   /** CNI readiness: false makes RunPodSandbox fail for pod-network sandboxes (a fault) */
   networkReady = true;
+  /** Called after every change of the records and every published event (the node's state file). */
+  onChange: () => void = () => undefined;
   private readonly subscribers = new Set<Subscriber>();
   /** Indexes over the maps above (insertion order kept), so per-pod lookups do not scan the node. */
   private readonly containersBySandbox = new Map<string, Set<ContainerRecord>>();
@@ -46,6 +48,7 @@ export class SimStore {
     this.sandboxes.delete(sb.id);
     this.sandboxNames.delete(sb.name);
     removeFrom(this.sandboxesByPod, podUIDOf(sb.config.labels), sb);
+    this.onChange();
   }
 
   addContainer(c: ContainerRecord): void {
@@ -60,6 +63,7 @@ export class SimStore {
     this.containerNames.delete(c.name);
     removeFrom(this.containersBySandbox, c.sandboxId, c);
     removeFrom(this.containersByPod, podUIDOf(c.config.labels), c);
+    this.onChange();
   }
 
   /** The sandboxes a filter can match (in creation order), narrowed by id or pod-UID label when given. */
@@ -99,6 +103,7 @@ export class SimStore {
 
   publish(ev: ContainerEventResponse): void {
     for (const s of [...this.subscribers]) s.onEvent(ev);
+    this.onChange();
   }
 
   /** Ends every open stream with an error (the runtime went away). */

@@ -95,10 +95,14 @@ export interface Node {
   cleanup(): void;
 }
 
-export function newNode(): Node {
-  const clock = new FakeClock();
-  const sim = new SimRuntime({ clock });
-  const logDir = mkdtempSync(join(tmpdir(), 'sim-test-'));
+/** A node on a FakeClock; `statePath` keeps its records there, `logDir` continues another node's logs. */
+export function newNode(opts: { statePath?: string; logDir?: string; clock?: FakeClock } = {}): Node {
+  const clock = opts.clock ?? new FakeClock();
+  const sim = new SimRuntime({
+    clock,
+    ...(opts.statePath !== undefined ? { statePath: opts.statePath, warn: () => undefined } : {}),
+  });
+  const logDir = opts.logDir ?? mkdtempSync(join(tmpdir(), 'sim-test-'));
   return {
     clock,
     sim,
