@@ -1,7 +1,7 @@
 /**
  * The real kubectl writing pods: `apply` twice (the second is "unchanged"), `get -w` seeing a new pod, and
- * `delete` returning only once the pod is gone. `--validate=false`: kubectl would otherwise ask for an OpenAPI
- * document, which is not served.
+ * `delete` returning only once the pod is gone, with kubectl's default validation (left to the server, which
+ * serves the OpenAPI documents kubectl reads to decide so).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -23,7 +23,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-/** kubectl against the server, without a kubeconfig of the user's; --validate=false: no OpenAPI here. */
+/** kubectl against the server, without a kubeconfig of the user's. */
 function kubectl(...args: string[]) {
   return run('kubectl', ['--server', server.base, '--kubeconfig', '/dev/null', ...args], {
     cwd: dir,
@@ -47,12 +47,12 @@ describe('kubectl writes', () => {
   it('apply twice: created, then unchanged', async () => {
     const file = join(dir, 'pod.yaml');
     await writeFile(file, MANIFEST);
-    const first = await kubectl('apply', '--validate=false', '-f', file);
+    const first = await kubectl('apply', '-f', file);
     expect(first.stdout.trim()).toBe('pod/applied created');
-    const second = await kubectl('apply', '--validate=false', '-f', file);
+    const second = await kubectl('apply', '-f', file);
     expect(second.stdout.trim()).toBe('pod/applied unchanged');
     await writeFile(file, MANIFEST.replace('image: busybox', 'image: busybox:latest'));
-    const third = await kubectl('apply', '--validate=false', '-f', file);
+    const third = await kubectl('apply', '-f', file);
     expect(third.stdout.trim()).toBe('pod/applied configured');
   });
 
@@ -78,7 +78,7 @@ describe('kubectl writes', () => {
     });
     const file = join(dir, 'watched.yaml');
     await writeFile(file, MANIFEST.replace('name: applied', 'name: watched'));
-    await kubectl('create', '--validate=false', '-f', file);
+    await kubectl('create', '-f', file);
     await seen;
     proc.kill();
   });
@@ -86,7 +86,7 @@ describe('kubectl writes', () => {
   it('delete returns once the pod is gone', async () => {
     const file = join(dir, 'gone.yaml');
     await writeFile(file, MANIFEST.replace('name: applied', 'name: gone'));
-    await kubectl('create', '--validate=false', '-f', file);
+    await kubectl('create', '-f', file);
     const del = await kubectl('delete', 'pod', 'gone');
     expect(del.stdout.trim()).toBe('pod "gone" deleted');
     const res = await fetch(`${server.base}/api/v1/namespaces/default/pods/gone`);

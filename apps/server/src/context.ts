@@ -75,7 +75,10 @@ async function context(app: FastifyInstance, opts: ContextOptions): Promise<void
 
   await app.register(accessPlugin, { token, bind: opts.bind, allowedHosts: opts.allowedHosts });
   app.addHook('onRequest', async (req, reply) => {
-    const refused = repeatedParam(req.query);
+    // a route whose config says `multiValued` (a pod's exec: one ?command= a word) reads repeats itself
+    const refused = (req.routeOptions.config as { multiValued?: boolean }).multiValued
+      ? undefined
+      : repeatedParam(req.query);
     if (refused) return sendStatus(reply, refused);
   });
 

@@ -72,23 +72,12 @@ export function intRangeText(min: number, max: number): string {
   return min === 0 ? 'must be a non-negative integer' : `must be an integer >= ${min}`;
 }
 
-/** A string query parameter: undefined if absent, the string, or a Status when repeated or not matching. */
-export function stringParam(
-  param: string,
-  v: unknown,
-  re: RegExp,
-  want: string,
-): string | undefined | Status {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !re.test(v)) return badParam(param, String(v), want);
-  return v;
-}
-
 export const methodNotAllowed = (method: string, allowed: string[]) =>
   status(
     405,
     'MethodNotAllowed',
     `the server does not allow this method on the requested resource: ${method} (allowed: ${allowed.join(', ')})`,
+    {},
   );
 
 export const unsupportedMediaType = (contentType: string, accepted: readonly string[]) =>

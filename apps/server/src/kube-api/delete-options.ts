@@ -1,14 +1,16 @@
 /**
  * A pod DELETE's options, as the apiserver reads them: the DeleteOptions body (JSON or YAML; empty is none)
- * and the query's gracePeriodSeconds and propagationPolicy (the body wins where both are given), and the
+ * and the query's gracePeriodSeconds, propagationPolicy and dryRun (the query checked by the route's TypeBox
+ * schema and write-options.ts; the body wins where both are given), and the
  * preconditions check against the pod as it is. A pod has no dependents here: propagationPolicy is
  * checked and accepted, nothing more.
  */
-import type { Pod, Status } from '@syncscope/core/api';
+import { isStatus, type Pod, type Status } from '@syncscope/core/api';
 import { MAX_GRACE_PERIOD_SECONDS } from '@syncscope/core/api/validation';
 import { parseManifest } from '../admission.ts';
-import { badParam, badRequest, intParam } from '../status.ts';
+import { badParam, badRequest } from '../status.ts';
 import { conflict } from './pod-update.ts';
+import { readWriteOptions, type WriteQueryValue } from './write-options.ts';
 
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
@@ -28,14 +30,15 @@ const KNOWN = new Set([
   'ignoreStoreReadErrorWithClusterBreakingPotential',
 ]);
 
+/** `query` as the route's schema read it (write-options.ts WriteQuery). */
 export function readDeleteOptions(
   body: string,
   contentType: string | undefined,
-  query: { gracePeriodSeconds?: string; propagationPolicy?: string; dryRun?: string },
+  query: Pick<WriteQueryValue, 'gracePeriodSeconds' | 'propagationPolicy' | 'dryRun'>,
 ): DeleteOptions | Status {
-  const grace = intParam('gracePeriodSeconds', query.gracePeriodSeconds, 0, MAX_GRACE_PERIOD_SECONDS);
-  if (typeof grace === 'object') return grace;
-  const opts: DeleteOptions = { gracePeriodSeconds: grace, dryRun: query.dryRun === 'All' };
+  const write = readWriteOptions('DeleteOptions', query);
+  if (isStatus(write)) return write;
+  const opts: DeleteOptions = { gracePeriodSeconds: query.gracePeriodSeconds, dryRun: write.dryRun };
   let policy = query.propagationPolicy;
   if (body.trim() !== '') {
     const parsed = parseManifest(body, contentType);
@@ -60,7 +63,14 @@ export function readDeleteOptions(
       };
     }
     if (typeof v.propagationPolicy === 'string') policy = v.propagationPolicy;
-    if (Array.isArray(v.dryRun) && v.dryRun.includes('All')) opts.dryRun = true;
+    if (Array.isArray(v.dryRun)) {
+      const bad = v.dryRun.find((d) => d !== 'All');
+      if (bad !== undefined) {
+        const checked = readWriteOptions('DeleteOptions', { dryRun: String(bad) });
+        if (isStatus(checked)) return checked;
+      }
+      if (v.dryRun.length > 0) opts.dryRun = true;
+    }
   }
   if (policy !== undefined && !POLICIES.includes(policy))
     return badRequest(

@@ -8,11 +8,12 @@
  *   GET /version    the version of the Kubernetes API the server speaks (the kubelet release it models)
  *   GET /livez, /readyz   `ok`, as the API server's health endpoints (public, as /healthz); /readyz is a 503
  *                   naming the runtime while the kubelet finds it down (the Node is NotReady then)
+ * Each of these is also served with the trailing slash some clients add (`/version/`, `/api/v1/`).
  * An aggregated-discovery Accept header gets the plain documents with Content-Type application/json, which
  * clients take as "no aggregated discovery" and read as above. Any other path under /api, /apis, /openapi
- * or /version is a 404 Status (routes/web.ts).
+ * or /version is a 404 Status (routes/web.ts); the OpenAPI documents are openapi/routes.ts'.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
 import { PUBLIC_ROUTE, READ_ROUTE } from '../access.ts';
 import { KUBELET_VERSION } from './node-object.ts';
@@ -42,7 +43,7 @@ const RESOURCES: readonly ApiResource[] = [
     singularName: 'namespace',
     namespaced: false,
     kind: 'Namespace',
-    verbs: ['get', 'list'],
+    verbs: ['get', 'list', 'watch'],
     shortNames: ['ns'],
   },
   {
@@ -50,7 +51,7 @@ const RESOURCES: readonly ApiResource[] = [
     singularName: 'node',
     namespaced: false,
     kind: 'Node',
-    verbs: ['get', 'list'],
+    verbs: ['get', 'list', 'watch'],
     shortNames: ['no'],
   },
   {
@@ -58,7 +59,7 @@ const RESOURCES: readonly ApiResource[] = [
     singularName: 'pod',
     namespaced: true,
     kind: 'Pod',
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['po'],
     categories: ['all'],
   },
@@ -73,18 +74,23 @@ function versionParts(v: string): { major: string; minor: string } {
 }
 
 async function discovery(app: FastifyInstance, opts: { version: string }): Promise<void> {
-  app.get('/api', READ_ROUTE, async (req) => ({
+  // each with and without the trailing slash some clients add (the Python client's /version/, /api/v1/)
+  const both = (path: string, handler: RouteHandlerMethod) => {
+    app.get(path, READ_ROUTE, handler);
+    app.get(`${path}/`, READ_ROUTE, handler);
+  };
+  both('/api', async (req) => ({
     kind: 'APIVersions',
     versions: ['v1'],
     serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: req.host }],
   }));
-  app.get('/api/v1', READ_ROUTE, async () => ({
+  both('/api/v1', async () => ({
     kind: 'APIResourceList',
     groupVersion: 'v1',
     resources: RESOURCES,
   }));
-  app.get('/apis', READ_ROUTE, async () => ({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] }));
-  app.get('/version', READ_ROUTE, async () => ({
+  both('/apis', async () => ({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] }));
+  both('/version', async () => ({
     ...versionParts(KUBELET_VERSION),
     gitVersion: KUBELET_VERSION,
     gitCommit: `syncscope-${opts.version}`,

@@ -6,6 +6,8 @@
  * `kubectl describe pod` finds a pod's events with fieldSelector involvedObject.name/namespace/uid; every
  * field the API server lets events be selected by is served. Each Event carries its resourceVersion
  * (resource-version.ts) and the reporting component and instance the kubelet sets.
+ * `?watch=` on the lists (and /api/v1/watch/events, /api/v1/watch/namespaces/:ns/events[/:name]) streams
+ * each Event as the recorder counts it (object-watch.ts): ADDED at its first count, MODIFIED after.
  */
 import type { Event } from '@syncscope/core/api';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +15,7 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { sendStatus } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
+import { serveWatch } from './object-watch.ts';
 import { eventKey, type ResourceVersions } from './resource-version.ts';
 import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { eventPrinter } from './table/events.ts';
@@ -97,6 +100,30 @@ async function eventRoutes(app: FastifyInstance): Promise<void> {
       .getEvents()
       .filter((e) => !ns || e.metadata.namespace === ns)
       .map((e) => kubeEvent(e, versions));
+
+  serveWatch(
+    app,
+    {
+      kind: 'Event',
+      spec: EVENT_LIST,
+      urls: ['/api/v1/events', '/api/v1/namespaces/:ns/events'],
+      legacyUrls: [
+        '/api/v1/watch/events',
+        '/api/v1/watch/namespaces/:ns/events',
+        '/api/v1/watch/namespaces/:ns/events/:name',
+      ],
+      list: () => events(),
+      // the recorder keeps the Event it just counted last
+      changes: (ev) => {
+        if (ev.type !== 'k8s.event') return [];
+        const counted = engine.getEvents().at(-1);
+        if (!counted || counted.involvedObject.uid !== ev.podUID || counted.reason !== ev.reason) return [];
+        return [{ type: counted.count > 1 ? 'MODIFIED' : 'ADDED', obj: kubeEvent(counted, versions) }];
+      },
+    },
+    (l) => app.syncscope.trace.subscribe(l),
+    () => clock.now(),
+  );
 
   app.get<{ Querystring: ListQuery }>('/api/v1/events', READ_ROUTE, async (req, reply) =>
     sendList(req, reply, EVENT_LIST, events(), versions, clock.now()),

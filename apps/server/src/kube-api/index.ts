@@ -10,6 +10,7 @@ import events from './events.ts';
 import namespaces from './namespaces.ts';
 import { NodeObject } from './node-object.ts';
 import nodes from './nodes.ts';
+import openApi from './openapi/routes.ts';
 import podReads from './pod-reads.ts';
 import { ResourceVersions } from './resource-version.ts';
 
@@ -42,6 +43,7 @@ async function kubeApi(app: FastifyInstance, opts: KubeApiOptions): Promise<void
   await app.register(events);
   await app.register(nodes);
   await app.register(namespaces);
+  await app.register(openApi);
 }
 
 export default fp(kubeApi, {

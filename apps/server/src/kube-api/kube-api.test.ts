@@ -56,8 +56,8 @@ describe('discovery', () => {
 
   it('answers a 404 Status, never the page, under /api, /apis, /openapi and /version', async () => {
     for (const url of [
-      '/openapi/v2',
-      '/openapi/v3',
+      '/openapi/v1',
+      '/openapi/v3/apis/apps/v1',
       '/apis/apps/v1',
       '/api/v2',
       '/version/x',

@@ -18,14 +18,19 @@ describe('the kubeconfig', () => {
     expect(statSync(plain).mode & 0o777).toBe(0o600);
     const doc = parse(readFileSync(plain, 'utf8'));
     expect(doc['current-context']).toBe('syncscope');
-    expect(doc.clusters[0].cluster).toEqual({ server: 'http://127.0.0.1:8080' });
+    // client-node reads an http server only with the skip flag (there is no TLS to verify)
+    expect(doc.clusters[0].cluster).toEqual({
+      server: 'http://127.0.0.1:8080',
+      'insecure-skip-tls-verify': true,
+    });
     expect(doc.users[0].user).toEqual({});
     writeKubeconfig(dir, { server: 'https://127.0.0.1:9443', token: 'secret-token-0123456', caCert: 'PEM' });
     const secured = parse(readFileSync(plain, 'utf8'));
     expect(secured.users[0].user).toEqual({ token: 'secret-token-0123456' });
-    expect(secured.clusters[0].cluster['certificate-authority-data']).toBe(
-      Buffer.from('PEM').toString('base64'),
-    );
+    expect(secured.clusters[0].cluster).toEqual({
+      server: 'https://127.0.0.1:9443',
+      'certificate-authority-data': Buffer.from('PEM').toString('base64'),
+    });
     expect(statSync(plain).mode & 0o777).toBe(0o600);
   });
 

@@ -4,9 +4,11 @@
  * `syncscope` made current. Written by main.ts once the server listens, mode 0600 (it may hold the token),
  * replacing what an earlier run wrote; the start line tells how to use it.
  *
- * Without a token the URL is the plain http one. With a token it is the server's https listener
- * (kube-tls.ts) and the file trusts that listener's own certificate: client-go uses a kubeconfig's token only
- * over https.
+ * Without a token the URL is the plain http one, and the cluster says `insecure-skip-tls-verify: true`:
+ * there is no TLS to verify, and @kubernetes/client-node refuses an http server unless the kubeconfig says
+ * so (client-go, Python and Ruby ignore it for http). With a token it is the server's https listener
+ * (kube-tls.ts) and the file trusts that listener's own certificate as the CA: client-go uses a
+ * kubeconfig's token only over https.
  */
 import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +39,7 @@ function kubeconfig(opts: KubeconfigOptions): string {
           ...(opts.caCert
             ? { 'certificate-authority-data': Buffer.from(opts.caCert).toString('base64') }
             : {}),
+          ...(opts.server.startsWith('http:') ? { 'insecure-skip-tls-verify': true } : {}),
         },
       },
     ],

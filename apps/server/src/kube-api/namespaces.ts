@@ -4,6 +4,8 @@
  * when the server started).
  *   GET /api/v1/namespaces          NamespaceList (or Table)
  *   GET /api/v1/namespaces/:name    Namespace, or 404 `namespaces "x" not found`
+ * `?watch=` (and /api/v1/watch/namespaces[/:name]) streams a namespace as it appears with its first pod and
+ * goes with its last (`default` stays).
  */
 import { type Pod, rfc3339 } from '@syncscope/core/api';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +14,8 @@ import { READ_ROUTE } from '../access.ts';
 import { sendStatus } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
 import type { Namespace } from './namespace-object.ts';
-import { notFoundOf, sendList, sendObject } from './respond.ts';
+import { listDiffer, serveWatch } from './object-watch.ts';
+import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { namespacePrinter } from './table/nodes.ts';
 
 /** The namespaces of `pods`, plus default, by name. */
@@ -47,20 +50,31 @@ async function namespaceRoutes(app: FastifyInstance): Promise<void> {
   const { versions, startedAt } = app.kubeApi;
   const all = () => namespacesOf(engine.getPods(), startedAt, String(versions.listVersion()));
 
+  const spec: ListSpec<Namespace> = {
+    listKind: 'NamespaceList',
+    printer: namespacePrinter,
+    fieldLabels: NAMESPACE_FIELDS,
+    fieldOf: (ns, f) => (f === 'metadata.name' ? ns.metadata.name : ns.status.phase),
+  };
+  const diff = listDiffer(all);
+  serveWatch(
+    app,
+    {
+      kind: 'Namespace',
+      spec,
+      urls: ['/api/v1/namespaces'],
+      legacyUrls: ['/api/v1/watch/namespaces', '/api/v1/watch/namespaces/:name'],
+      list: all,
+      // namespaces come and go with pods
+      changes: (ev) => (ev.type === 'config.update' ? diff.changes() : []),
+      start: diff.start,
+    },
+    (l) => app.syncscope.trace.subscribe(l),
+    () => clock.now(),
+  );
+
   app.get<{ Querystring: ListQuery }>('/api/v1/namespaces', READ_ROUTE, async (req, reply) =>
-    sendList(
-      req,
-      reply,
-      {
-        listKind: 'NamespaceList',
-        printer: namespacePrinter,
-        fieldLabels: NAMESPACE_FIELDS,
-        fieldOf: (ns, f) => (f === 'metadata.name' ? ns.metadata.name : ns.status.phase),
-      },
-      all(),
-      versions,
-      clock.now(),
-    ),
+    sendList(req, reply, spec, all(), versions, clock.now()),
   );
 
   app.get<{ Params: { ns: string }; Querystring: ListQuery }>(

@@ -3,6 +3,7 @@
  *   GET /api/v1/nodes           NodeList (or Table) of it
  *   GET /api/v1/nodes/:name     the Node, or 404 `nodes "x" not found`
  * `kubectl describe node` then lists the pods on it through the pods' spec.nodeName field selector.
+ * `?watch=` (and /api/v1/watch/nodes[/:name]) streams the Node each time its content changes.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -10,6 +11,7 @@ import { READ_ROUTE } from '../access.ts';
 import { sendStatus } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
 import type { Node } from './node-object.ts';
+import { listDiffer, serveWatch } from './object-watch.ts';
 import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { nodePrinter } from './table/nodes.ts';
 
@@ -24,6 +26,29 @@ async function nodeObjectRoutes(app: FastifyInstance): Promise<void> {
   const { engine, clock } = app.syncscope;
   const { versions, node } = app.kubeApi;
   const current = () => node.get(engine.nodeInfo(), clock.now(), String(versions.listVersion()));
+
+  // a heartbeat alone is no change: the kubelet posts an unchanged status only every few minutes
+  const diff = listDiffer(
+    () => [current()],
+    (n) => ({
+      ...n,
+      status: { ...n.status, conditions: n.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: '' })) },
+    }),
+  );
+  serveWatch(
+    app,
+    {
+      kind: 'Node',
+      spec: NODE_LIST,
+      urls: ['/api/v1/nodes'],
+      legacyUrls: ['/api/v1/watch/nodes', '/api/v1/watch/nodes/:name'],
+      list: () => [current()],
+      changes: diff.changes,
+      start: diff.start,
+    },
+    (l) => app.syncscope.trace.subscribe(l),
+    () => clock.now(),
+  );
 
   app.get<{ Querystring: ListQuery }>('/api/v1/nodes', READ_ROUTE, async (req, reply) =>
     sendList(req, reply, NODE_LIST, [current()], versions, clock.now()),

@@ -7,18 +7,36 @@
  * Lists take labelSelector, fieldSelector (list-options.ts), limit/continue and resourceVersion; any of
  * them answers a Table when the Accept header asks for one. Every pod carries its resourceVersion
  * (resource-version.ts) and spec.nodeName, the node it runs on: this one.
+ *
+ * The pod subresources this server knows of but does not serve are answered as Status objects a client can act
+ * on rather than the catch-all 404:
+ *   GET|POST …/pods/:name/exec, /attach, /portforward   404 `pods "x" not found` (with details) for a pod
+ *       that does not exist; else 405 MethodNotAllowed saying the subresource is not served. kubectl's
+ *       WebSocket attempt gets it, falls back to SPDY, gets it again and prints it. `?command=` is repeated
+ *       by kubectl (one per word), so these routes take repeated parameters. An upgrade request (WebSocket
+ *       or SPDY) gets the same answer instead of a handshake.
+ *   GET|PUT|PATCH …/pods/:name/ephemeralcontainers      404 NotFound with empty details, as an apiserver
+ *       without ephemeral containers answers: `kubectl debug` reads the empty details as "ephemeral containers
+ *       are disabled for this cluster".
  */
-import { isStatus, type Pod } from '@syncscope/core/api';
+import { Type } from '@sinclair/typebox';
+import type { Pod } from '@syncscope/core/api';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
-import { sendStatus, stringParam } from '../status.ts';
+import { compileQuery, StringQuery } from '../routes/params.ts';
+import { sendStatus, status } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
 import type { ResourceVersions } from './resource-version.ts';
 import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { podPrinter } from './table/pods.ts';
 
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** `?namespace=` of the all-namespaces list (the other list parameters are read by sendList). */
+const readNamespaceQuery = compileQuery(
+  Type.Object({
+    namespace: StringQuery(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a namespace name'),
+  }),
+);
 
 /** The fields a pod list can be selected by (the API server's pod field label conversion). */
 export const POD_FIELDS = [
@@ -81,6 +99,11 @@ function kubePod(pod: Pod, nodeName: string, versions: ResourceVersions): Pod {
   return { ...bound, metadata: { ...bound.metadata, resourceVersion: versions.pod(pod.metadata.uid ?? '') } };
 }
 
+const STREAMING = ['exec', 'attach', 'portforward'] as const;
+
+/** What a route's config says to the repeated-parameter check (context.ts): these take several values. */
+const MULTI_VALUED_READ = { config: { ...READ_ROUTE.config, multiValued: true } } as const;
+
 async function podReads(app: FastifyInstance): Promise<void> {
   const { engine, clock } = app.syncscope;
   const { versions } = app.kubeApi;
@@ -96,9 +119,9 @@ async function podReads(app: FastifyInstance): Promise<void> {
     '/api/v1/pods',
     READ_ROUTE,
     async (req, reply) => {
-      const ns = stringParam('namespace', req.query.namespace, NAMESPACE, 'must be a namespace name');
-      if (isStatus(ns)) return sendStatus(reply, ns);
-      return sendList(req, reply, POD_LIST, pods(ns), versions, clock.now());
+      const q = readNamespaceQuery(req.query);
+      if (q.error) return sendStatus(reply, q.error);
+      return sendList(req, reply, POD_LIST, pods(q.value.namespace), versions, clock.now());
     },
   );
 
@@ -132,6 +155,38 @@ async function podReads(app: FastifyInstance): Promise<void> {
     READ_ROUTE,
     getPod,
   );
+
+  for (const sub of STREAMING) {
+    const url = `/api/v1/namespaces/:ns/pods/:name/${sub}`;
+    const handler = async (
+      req: { params: unknown },
+      reply: Parameters<typeof sendStatus>[0],
+    ): Promise<unknown> => {
+      const { ns, name } = req.params as { ns: string; name: string };
+      if (!engine.getPod(ns, name)) return sendStatus(reply, notFoundOf('pods', name));
+      return sendStatus(
+        reply,
+        status(
+          405,
+          'MethodNotAllowed',
+          `the server does not allow this method on the requested resource: pods/${sub} is not served by this node`,
+          { name, kind: 'pods' },
+        ),
+      );
+    };
+    // answered in preHandler, before the WebSocket plugin's wrapper takes an upgrade request (it would
+    // finish a WebSocket handshake only to close it, and refuse SPDY's POST in plain text)
+    const opts = { ...MULTI_VALUED_READ, preHandler: handler };
+    app.get(url, opts, handler);
+    app.post(url, opts, handler);
+  }
+
+  const noEphemeral = async (_req: unknown, reply: Parameters<typeof sendStatus>[0]) =>
+    sendStatus(reply, status(404, 'NotFound', 'the server could not find the requested resource', {}));
+  const ephemeral = '/api/v1/namespaces/:ns/pods/:name/ephemeralcontainers';
+  app.get(ephemeral, READ_ROUTE, noEphemeral);
+  app.put(ephemeral, READ_ROUTE, noEphemeral);
+  app.patch(ephemeral, READ_ROUTE, noEphemeral);
 }
 
 export default fp(podReads, { name: 'syncscope-pod-reads', dependencies: ['syncscope-context'] });

@@ -31,7 +31,7 @@ export type Update = { ok: true; pod: Pod } | { ok: false; status: Status };
 
 /** 422 Invalid, as errors.NewInvalid words it for a pod. */
 export function invalidUpdate(name: string, errs: FieldError[]): Status {
-  return status(422, 'Invalid', invalidMessage(name, errs), { name, kind: 'pods', causes: errs });
+  return status(422, 'Invalid', invalidMessage(name, errs), { name, kind: 'Pod', causes: errs });
 }
 
 /** 409 Conflict, as errors.NewConflict words it for a pod. */

@@ -7,8 +7,10 @@
  *
  * An update is checked by checkPodUpdate (pod-update.ts), stored, then handed to the engine as an UPDATE
  * (an image change restarts that container: the kubelet sees its hash change). An update that changes
- * nothing is not written, and the pod keeps its resourceVersion, as with the apiserver. Each returns what
- * to send: a Pod (with its resourceVersion) or a Status. Called on the event loop.
+ * nothing is not written, and the pod keeps its resourceVersion, as with the apiserver. With `dryRun` every
+ * check is made and the answer is the pod as it would be, but nothing is stored or handed on (it keeps the
+ * resourceVersion it has). Each returns what to send: a Pod (with its resourceVersion) or a Status. Called
+ * on the event loop.
  *
  * A PATCH is bounded by its request (the event loop is everyone's; patch-pod.ts has the bounds). One whose
  * body is past PATCH_THREAD_MIN_CHARS is worked out on the patch thread (patch-thread.ts) and is the one
@@ -30,6 +32,7 @@ import { type PatchAnswer, PatchPool, PatchThreadFailed } from './patch-thread.t
 import { boundToNode } from './pod-reads.ts';
 import { checkPodUpdate, conflict, MODIFIED } from './pod-update.ts';
 import { type PodVersions, withVersion } from './watch.ts';
+import { type WriteOptions, type WriteQueryValue, withPodType } from './write-options.ts';
 
 /**
  * A patch body longer than this (UTF-16 units: its length costs nothing to read) is worked out on the patch
@@ -41,6 +44,9 @@ export const PATCH_THREAD_MIN_CHARS = 64 * 1024;
 const PATCH_ATTEMPTS = 3;
 
 const patchThreads = new PatchPool();
+
+/** A write that is made (not a dry run). */
+const WRITE: WriteOptions = { dryRun: false };
 
 export interface WriteContext {
   engine: Engine;
@@ -69,8 +75,19 @@ function stamped(ctx: WriteContext, uid: string): Pod | undefined {
   return served(ctx, ctx.engine.getPodByUID(uid));
 }
 
-/** Stores and hands on `next` if it `changed` the pod; answers the pod as it then is. */
-function update(ctx: WriteContext, old: AdmittedPod, next: Pod, changed: boolean): Pod {
+/**
+ * Stores and hands on `next` if it `changed` the pod; answers the pod as it then is. A dry run answers it
+ * as it would be: `next` with the status and resourceVersion the pod has.
+ */
+function update(ctx: WriteContext, old: AdmittedPod, next: Pod, changed: boolean, opts: WriteOptions): Pod {
+  if (opts.dryRun) {
+    const bound = boundToNode(next, ctx.engine.nodeInfo().nodeName);
+    return {
+      ...bound,
+      metadata: { ...bound.metadata, resourceVersion: old.metadata.resourceVersion },
+      ...(old.status ? { status: old.status } : {}),
+    };
+  }
   if (changed) ctx.engine.updatePod(next);
   return stamped(ctx, old.metadata.uid) ?? next;
 }
@@ -80,6 +97,7 @@ export function replacePod(
   t: Target,
   body: string,
   contentType: string | undefined,
+  opts: WriteOptions = WRITE,
 ): Pod | Status {
   if (manifestMediaType(contentType) === undefined)
     return unsupportedMediaType(contentType ?? '', MANIFEST_MEDIA_TYPES);
@@ -87,9 +105,10 @@ export function replacePod(
   if (!old) return notFound(t.name);
   const parsed = parseManifest(body, contentType);
   if (!parsed.ok) return parsed.status;
-  const checked = checkPodUpdate(old, parsed.value, t.ns, t.name);
+  const value = withPodType(parsed.value);
+  const checked = checkPodUpdate(old, opts.body ? opts.body(value) : value, t.ns, t.name);
   if (!checked.ok) return checked.status;
-  return update(ctx, old, checked.pod, changedFrom(old, checked.pod));
+  return update(ctx, old, checked.pod, changedFrom(old, checked.pod), opts);
 }
 
 export async function patchPod(
@@ -97,6 +116,7 @@ export async function patchPod(
   t: Target,
   body: string,
   contentType: string | undefined,
+  opts: WriteOptions = WRITE,
 ): Promise<Pod | Status> {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() as PatchType;
   if (!(PATCH_MEDIA_TYPES as readonly string[]).includes(type))
@@ -105,7 +125,7 @@ export async function patchPod(
     const old = current(ctx, t);
     if (!old) return notFound(t.name);
     const req: PatchRequest = { old, type, body, namespace: t.ns, name: t.name };
-    if (body.length <= PATCH_THREAD_MIN_CHARS) return written(ctx, old, patchedPod(req));
+    if (body.length <= PATCH_THREAD_MIN_CHARS) return written(ctx, old, patchedPod(req), opts);
     const patched = await onThread(req);
     // stored only onto the pod it was made from (the same uid and resourceVersion)
     const now = current(ctx, t);
@@ -113,13 +133,13 @@ export async function patchPod(
       now?.metadata.uid === old.metadata.uid &&
       now.metadata.resourceVersion === old.metadata.resourceVersion
     )
-      return written(ctx, old, patched);
+      return written(ctx, old, patched, opts);
   }
   return conflict(t.name, MODIFIED);
 }
 
-function written(ctx: WriteContext, old: AdmittedPod, patched: Patched): Pod | Status {
-  return patched.ok ? update(ctx, old, patched.pod, patched.changed) : patched.status;
+function written(ctx: WriteContext, old: AdmittedPod, patched: Patched, opts: WriteOptions): Pod | Status {
+  return patched.ok ? update(ctx, old, patched.pod, patched.changed, opts) : patched.status;
 }
 
 /**
@@ -150,7 +170,7 @@ export function deletePod(
   t: Target,
   body: string,
   contentType: string | undefined,
-  query: { gracePeriodSeconds?: string; propagationPolicy?: string; dryRun?: string },
+  query: WriteQueryValue,
 ): Pod | Status {
   const opts = readDeleteOptions(body, contentType, query);
   if ('kind' in opts) return opts;

@@ -1,7 +1,10 @@
 /**
  * How every Kubernetes-API read answers: a list (or one object) as JSON, or as a Table when the request's
  * Accept asks for one (table/table.ts); a list query that is not valid as the API server's 400. Shared by
- * the pod, event, node and namespace routes.
+ * the pod, event, node and namespace routes. Also how one watch writes its events (tableEncoder): a
+ * WatchEvent a line, the object as it is, or, when the Accept asks for a Table (kubectl's `get -w`), a Table
+ * of one row, as the apiserver's watch does: the first carries the column definitions and the later ones none
+ * (the client keeps the first ones); its resourceVersion is the object's.
  */
 import { isStatus, type ObjectMeta, type Status } from '@syncscope/core/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -69,3 +72,41 @@ const badIncludeObject = (v: unknown) =>
   badRequest(
     `includeObject: Unsupported value: ${JSON.stringify(String(v))}: supported values: "None", "Metadata", "Object"`,
   );
+
+export type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** A line for one event: `{"type":…,"object":…}\n`. */
+export type WatchEncoder<T> = (type: WatchType, obj: T) => string;
+
+/** The plain line (the object as JSON). */
+export const plainLine = <T>(type: WatchType, obj: T): string =>
+  `{"type":"${type}","object":${JSON.stringify(obj)}}\n`;
+
+/**
+ * The encoder a watch request asks for: undefined for a plain watch, a Table encoder when `accept` asks for
+ * a Table, or the 400 Status of a bad `includeObject`. `now` is read at each event (the AGE column).
+ */
+export function tableEncoder<T extends { metadata: ObjectMeta }>(
+  accept: string | undefined,
+  includeObject: unknown,
+  printer: Printer<T>,
+  now: () => number,
+): WatchEncoder<T> | Status | undefined {
+  const version = tableRequested(accept);
+  if (!version) return undefined;
+  const include = includeObjectParam(includeObject);
+  if (!include) return badIncludeObject(includeObject);
+  let headers = true;
+  return (type, obj) => {
+    const rv = obj.metadata.resourceVersion;
+    const table = toTable(printer, [obj], {
+      version,
+      include,
+      now: now(),
+      metadata: rv ? { resourceVersion: rv } : {},
+    });
+    if (!headers) table.columnDefinitions = [];
+    headers = false;
+    return plainLine(type, table);
+  };
+}

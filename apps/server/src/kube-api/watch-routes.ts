@@ -1,11 +1,12 @@
 /**
- * Watch on the pod lists, as the apiserver serves it: `GET /api/v1/pods?watch=true` and
- * `GET /api/v1/namespaces/:ns/pods?watch=1` (any strconv.ParseBool spelling), with resourceVersion,
- * timeoutSeconds, allowWatchBookmarks, labelSelector and fieldSelector, read through the query schemas of
- * routes/params.ts. A preHandler hook takes such a request before the list handler runs, so
- * the list routes need not know about watching; any other request goes on untouched.
+ * Watch on the pod lists, as the apiserver serves it: `GET /api/v1/pods?watch=true`,
+ * `GET /api/v1/namespaces/:ns/pods?watch=1` (any strconv.ParseBool spelling) and the legacy
+ * `/api/v1/watch/...pods[/:name]` paths, with resourceVersion, timeoutSeconds, allowWatchBookmarks,
+ * labelSelector and fieldSelector read through the query schemas of routes/params.ts. A preHandler hook
+ * takes such a request before the list handler runs; any other request goes on untouched.
  *
- * The answer is a chunked `application/json` stream of WatchEvents, one JSON object a line:
+ * The answer is a chunked `application/json` stream of WatchEvents, one a line (the object a Table of one row
+ * when the Accept asks for a Table: kubectl's `get -w`, respond.ts):
  *   no resourceVersion, or "0" → ADDED for every pod that matches, then the changes;
  *   a resourceVersion          → what changed after it (PodVersions.changesSince), then the changes;
  *   older than the index holds → 410 Gone, reason Expired (the client lists again).
@@ -16,24 +17,30 @@
  * Caps: at most `maxStreams` watches at once and `maxStreamsPerAddress` from one address (the trace stream's
  * defaults; past them 429). A watcher that stops reading is dropped once HIGH_WATER_BYTES are queued for it
  * (it resumes from its last version). Every watch ends when the server closes (preClose).
- *
- * Also: a PodList or Pod answered by a GET without resourceVersions gets them from PodVersions
- * (preSerialization), so list-then-watch clients have a version to start from.
- */
-import { Type } from '@sinclair/typebox';
+ */ import { Type } from '@sinclair/typebox';
 import type { Pod, Status } from '@syncscope/core/api';
 import { MAX_TIMEOUT_MS } from '@syncscope/core/clock';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { READ_ROUTE } from '../access.ts';
 import { addressKey } from '../limits.ts';
 import { BoolQuery, compileQuery, IntQuery, StringQuery, TextQuery } from '../routes/params.ts';
 import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS } from '../routes/trace-stream.ts';
 import { sendStatus, status } from '../status.ts';
 import { boundToNode } from './pod-reads.ts';
+import { tableEncoder } from './respond.ts';
+import { podPrinter } from './table/pods.ts';
 import { type PodChange, PodVersions } from './watch.ts';
 import { type PodPredicate, podSelector } from './watch-selector.ts';
 
 const WATCH_URLS = new Set(['/api/v1/pods', '/api/v1/namespaces/:ns/pods']);
+/** The legacy watch paths every apiserver still serves: a watch without `?watch=`, one pod by its name. */
+const LEGACY_WATCH_URLS = [
+  '/api/v1/watch/pods',
+  '/api/v1/watch/namespaces/:ns/pods',
+  '/api/v1/watch/namespaces/:ns/pods/:name',
+] as const;
+for (const url of LEGACY_WATCH_URLS) WATCH_URLS.add(url);
 const BOOKMARK_MS = 60_000;
 /** The apiserver's --min-request-timeout: a watch without timeoutSeconds (or with 0) ends after this long. */
 const DEFAULT_WATCH_SECONDS = 1800;
@@ -64,6 +71,7 @@ const readWatchQuery = compileQuery(
     allowWatchBookmarks: BoolQuery(),
     labelSelector: TextQuery(),
     fieldSelector: TextQuery(),
+    includeObject: TextQuery(),
   }),
 );
 
@@ -98,7 +106,7 @@ function line(c: PodChange, type: string): string {
 }
 
 async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<void> {
-  const { trace, engine } = app.syncscope;
+  const { trace, engine, clock } = app.syncscope;
   // the pods as the API serves them: bound to this node (pod-reads.ts kubePod does the same for reads)
   const bound = <P extends Pod>(p: P) => boundToNode(p, engine.nodeInfo().nodeName);
   const versions = new PodVersions(trace, {
@@ -121,10 +129,12 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
   app.addHook('onClose', async () => versions.close());
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.method !== 'GET' || !WATCH_URLS.has(req.routeOptions.url ?? '')) return;
+    const url = req.routeOptions.url ?? '';
+    if (req.method !== 'GET' || !WATCH_URLS.has(url)) return;
+    const legacy = url.startsWith('/api/v1/watch/');
     const flag = readWatchFlag(req.query);
     if (flag.error) return sendStatus(reply, flag.error);
-    if (!flag.value.watch) return;
+    if (!flag.value.watch && !legacy) return;
     const read = readWatchQuery(req.query);
     if (read.error) return sendStatus(reply, read.error);
     const q = read.value;
@@ -132,8 +142,15 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
     if (typeof select !== 'function') return sendStatus(reply, select);
     const rv = q.resourceVersion;
     const from = rv === undefined || rv === '' || rv === '0' ? undefined : Number(rv);
-    const ns = (req.params as { ns?: string }).ns;
-    const matches: PodPredicate = ns === undefined ? select : (p) => p.metadata.namespace === ns && select(p);
+    const { ns, name } = req.params as { ns?: string; name?: string };
+    const matches: PodPredicate = (p) =>
+      (ns === undefined || p.metadata.namespace === ns) &&
+      (name === undefined || p.metadata.name === name) &&
+      select(p);
+    const table = tableEncoder(req.headers.accept, q.includeObject, podPrinter, () => clock.now());
+    if (table && typeof table !== 'function') return sendStatus(reply, table);
+    const out = (c: PodChange, type: 'ADDED' | 'MODIFIED' | 'DELETED') =>
+      table ? table(type, c.pod) : line(c, type);
     const initial = from === undefined ? undefined : versions.changesSince(from);
     if (initial === 'expired') return sendStatus(reply, expired(from as number, versions.horizon - 1));
 
@@ -165,8 +182,8 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
       const now = c.type !== 'DELETED' && matches(c.pod);
       if (now) held.add(uid);
       else held.delete(uid);
-      if (now) send(line(c, had ? (c.type === 'ADDED' ? 'MODIFIED' : c.type) : 'ADDED'));
-      else if (had) send(line(c, 'DELETED'));
+      if (now) send(out(c, had ? (c.type === 'ADDED' ? 'MODIFIED' : c.type) : 'ADDED'));
+      else if (had) send(out(c, 'DELETED'));
     };
     const bookmark = () => {
       const rv = String(versions.listVersion());
@@ -197,7 +214,7 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
       for (const pod of versions.current()) {
         if (!matches(pod)) continue;
         held.add(pod.metadata.uid);
-        send(`{"type":"ADDED","object":${JSON.stringify(pod)}}\n`);
+        send(table ? table('ADDED', pod) : `{"type":"ADDED","object":${JSON.stringify(pod)}}\n`);
       }
     } else {
       for (const pod of versions.current()) if (matches(pod)) held.add(pod.metadata.uid);
@@ -206,9 +223,9 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
       // that matches is MODIFIED (ADDED if it is new) and one that no longer does is DELETED
       for (const c of initial) {
         const uid = c.pod.metadata.uid;
-        if (c.type === 'DELETED') send(line(c, 'DELETED'));
-        else if (matches(c.pod)) send(line(c, c.type));
-        else if (c.type === 'MODIFIED') send(line(c, 'DELETED'));
+        if (c.type === 'DELETED') send(out(c, 'DELETED'));
+        else if (matches(c.pod)) send(out(c, c.type));
+        else if (c.type === 'MODIFIED') send(out(c, 'DELETED'));
         if (changed.has(uid) && !matches(c.pod)) held.delete(uid);
       }
     }
@@ -222,6 +239,12 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
       if (ms > LAST_BOOKMARK_MS) timers.push(setTimeout(bookmark, ms - LAST_BOOKMARK_MS));
     }
   });
+
+  // the legacy paths: answered by the hook above, which always takes them
+  for (const url of LEGACY_WATCH_URLS)
+    app.get(url, READ_ROUTE, async () => {
+      throw new Error(`${url} is served by the watch hook`);
+    });
 }
 
 export default fp(watchRoutes, { name: 'syncscope-watch', dependencies: ['syncscope-context'] });

@@ -78,7 +78,10 @@ async function web(app: FastifyInstance, opts: WebOptions): Promise<void> {
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
     if (isApiPath(path) || !isNavigation(req.method, req.headers.accept)) {
-      return sendStatus(reply, status(404, 'NotFound', 'the server could not find the requested resource'));
+      return sendStatus(
+        reply,
+        status(404, 'NotFound', 'the server could not find the requested resource', {}),
+      );
     }
     if (built) return reply.type('text/html').header('cache-control', REVALIDATE).sendFile('index.html');
     return reply.type('text/html').send(NOT_BUILT);
