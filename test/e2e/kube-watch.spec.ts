@@ -230,7 +230,7 @@ describe('writes', () => {
     expect(r.code).toBe(422);
     expect(r.body.reason).toBe('Invalid');
     expect(r.body.message).toMatch(
-      /^The Pod "p-immutable" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`,`spec.initContainers\[\*\].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` \(only additions to existing tolerations\),`spec.terminationGracePeriodSeconds` \(allow it to be set to 1 if it was previously negative\)/,
+      /^Pod "p-immutable" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`,`spec.initContainers\[\*\].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` \(only additions to existing tolerations\),`spec.terminationGracePeriodSeconds` \(allow it to be set to 1 if it was previously negative\)/,
     );
     const apply = await call('PATCH', `${PODS}/p-immutable`, '{}', 'application/apply-patch+yaml');
     expect(apply.code).toBe(415);

@@ -95,6 +95,21 @@ export function admitPod(value: unknown, namespace: string, engine: Engine, cloc
   const decoded = decodePod(value);
   if (!decoded.ok) return { ok: false, status: badRequest(decoded.message, decoded.causes) };
   const pod = decoded.pod;
+  // rest.BeforeCreate: a namespace in the body other than the URL's is a bad request, before validation
+  const bodyNs = pod.metadata?.namespace;
+  if (bodyNs !== undefined && bodyNs !== namespace) {
+    const message = 'the namespace of the provided object does not match the namespace sent on the request';
+    return {
+      ok: false,
+      status: badRequest(message, [
+        {
+          field: 'metadata.namespace',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "${bodyNs}": ${message}`,
+        },
+      ]),
+    };
+  }
   const errs = validatePod(pod, namespace);
   const name = pod.metadata?.name ?? '';
   if (errs.length > 0) {

@@ -40,8 +40,8 @@ async function create(body: unknown, contentType = 'application/yaml', ns = 'def
 /** Posts the manifest and returns its causes as `field: message`, checking nothing was created. */
 async function causesOf(body: unknown, ns = 'default'): Promise<string[]> {
   const res = await create(body, 'application/yaml', ns);
-  expect(res.statusCode, res.body).toBe(400);
-  expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', code: 400 });
+  expect(res.statusCode, res.body).toBe(422);
+  expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', code: 422 });
   expect(engine.getPods()).toEqual([]);
   return (res.json().details?.causes ?? []).map((c: Obj) => `${c.field}: ${c.message}`);
 }
@@ -173,8 +173,8 @@ describe('manifest validation', () => {
       [yaml, 'application/yaml'],
     ] as const) {
       const res = await create(body, type);
-      expect(res.statusCode, type).toBe(400);
-      expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 400 });
+      expect(res.statusCode, type).toBe(422);
+      expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422 });
       expect(res.json().details.causes, type).toEqual([
         {
           field: 'metadata.labels',

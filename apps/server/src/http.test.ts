@@ -73,18 +73,18 @@ describe('POST /api/v1/namespaces/:ns/pods', () => {
     expect(engine.getPod('default', 'j')?.spec.containers[0]?.imagePullPolicy).toBe('IfNotPresent');
   });
 
-  it('answers a missing image with 400 Invalid naming the field', async () => {
+  it('answers a missing image with 422 Invalid naming the field', async () => {
     const res = await post(HEALTHY.replace('      image: busybox\n', ''));
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({
       kind: 'Status',
       status: 'Failure',
-      code: 400,
+      code: 422,
       reason: 'Invalid',
-      message: 'The Pod "web" is invalid: spec.containers[0].image: Required value',
+      message: 'Pod "web" is invalid: spec.containers[0].image: Required value',
       details: {
         name: 'web',
-        kind: 'pods',
+        kind: 'Pod',
         causes: [
           { field: 'spec.containers[0].image', reason: 'FieldValueRequired', message: 'Required value' },
         ],
@@ -105,7 +105,7 @@ spec:
     - {name: a, image: busybox, livenessProbe: {exec: {command: ["true"]}, periodSeconds: -5}}
 `;
     const res = await post(bad);
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(422);
     const causes = res
       .json()
       .details.causes.map((c: { field: string; reason: string }) => `${c.field} ${c.reason}`);
@@ -118,7 +118,7 @@ spec:
       'spec.terminationGracePeriodSeconds FieldValueInvalid',
     ]);
     expect(res.json().message).toMatch(
-      /^The Pod "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": /,
+      /^Pod "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": /,
     );
   });
 
@@ -136,6 +136,10 @@ spec:
   it('rejects a namespace that differs from the URL', async () => {
     const res = await post(HEALTHY.replace('  name: web\n', '  name: web\n  namespace: other\n'));
     expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      reason: 'BadRequest',
+      message: 'the namespace of the provided object does not match the namespace sent on the request',
+    });
     expect(res.json().details.causes[0].field).toBe('metadata.namespace');
   });
 

@@ -24,8 +24,9 @@ export const badRequest = (message: string, causes?: StatusCause[]) =>
   status(400, 'BadRequest', message, causes && causes.length > 0 ? { causes } : undefined);
 
 /** A validation failure. Kubernetes answers 422 here; this API answers 400, as for every bad input. */
+/** 422 Invalid, as errors.NewInvalid words it for a pod: details name the kind (`Pod`) and every field. */
 export const invalid = (name: string, message: string, causes: StatusCause[]) =>
-  status(400, 'Invalid', message, { name, kind: 'pods', causes });
+  status(422, 'Invalid', message, { name, kind: 'Pod', causes });
 
 export const notFound = (name: string) =>
   status(404, 'NotFound', `pods "${name}" not found`, { name, kind: 'pods' });

@@ -55,14 +55,14 @@ describe('pod writes refuse bad bodies with a 4xx Status', () => {
     expect(res.json()).toMatchObject({
       kind: 'Status',
       reason: 'Invalid',
-      message: 'The Pod "web" is invalid: spec: Required value',
+      message: 'Pod "web" is invalid: spec: Required value',
       details: { causes: [{ field: 'spec', reason: 'FieldValueRequired' }] },
     });
     // a merge patch that removes the spec is refused the same way
     const patched = await send('PATCH', MERGE, '{"spec":null}');
     expect([patched.statusCode, patched.json().message]).toEqual([
       422,
-      'The Pod "web" is invalid: spec: Required value',
+      'Pod "web" is invalid: spec: Required value',
     ]);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Where in a manifest a problem is, for the apply editor's marks: the YAML syntax errors of the text
- * (with line and column), and the place a field path of the server's 400 Status names
+ * (with line and column), and the place a field path of the server's 422 Status names
  * (`spec.containers[0].ports[0].containerPort`: the key of the deepest part that exists, so a missing
  * required field points at its parent). Offsets are into the text; lines and columns are 1-based. Pure.
  */

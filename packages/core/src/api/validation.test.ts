@@ -110,7 +110,7 @@ describe('validatePod', () => {
     const pod = { ...base(), spec: { containers: [{ name: 'a', image: '' }] } } as unknown as Pod;
     const errs = validatePod(pod, 'default');
     expect(invalidMessage('web', errs)).toBe(
-      'The Pod "web" is invalid: spec.containers[0].image: Required value',
+      'Pod "web" is invalid: spec.containers[0].image: Required value',
     );
     expect(invalidMessage('web', [...errs, ...errs])).toMatch(/is invalid: \[spec.*, spec.*\]$/);
   });

@@ -102,7 +102,7 @@ export function formatFieldError(e: FieldError): string {
 export function invalidMessage(name: string, errs: FieldError[]): string {
   const parts = errs.map(formatFieldError);
   const body = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
-  return `The Pod "${name}" is invalid: ${body}`;
+  return `Pod "${name}" is invalid: ${body}`;
 }
 
 function checkLabel(field: string, v: string, out: FieldError[]): void {
