@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TraceEvent } from '@syncscope/core/trace';
-import { CHUNK, rawLineBytes } from './import-log-out.ts';
+import { rawLineBytes } from './import-log-out.ts';
 
 /** stdout, or any stream with its write (calling back once a chunk is written) and drain contract */
 export interface Sink {

@@ -6,7 +6,11 @@
  * Exit 0 when the input held any kubelet line, 1 when it held none ("no kubelet lines in N lines"), 2 on bad
  * arguments or an unreadable file.
  *
- * Streams: the file is read in 1 MiB blocks and never whole; stdout's back-pressure is awaited. Newest-first
+ * Streams: the file is read in 1 MiB blocks, first for the time of each line, then to parse it, and never whole,
+ * unless its lines fall into blocks out of time order (a log pasted in pieces, several masters' logs one after
+ * the other): such a file, up to 256 MiB, is read whole and its blocks merged by time (wholeOrder); stdin is
+ * read as it comes, and the summary counts the events the reorder window could not place. stdout's
+ * back-pressure is awaited. Newest-first
  * input (`journalctl -r`) is detected from its first lines and read backwards from the end (stdin is first
  * copied to a temporary file for that). The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
  * second thread (EncoderPipe) while this one parses: the same bytes, sooner on a machine with two cores.
@@ -18,12 +22,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   asUtf8,
+  blockOrder,
   checkZone,
   type ImportSummary,
   KubeletLogParser,
   looksReversed,
   readLinesBackward,
+  StampScanner,
   utf16Of,
+  wholeOrder,
 } from '@syncscope/core/kubelet-log';
 import { isGzip, maybeGunzip } from './gzip-input.ts';
 import { NdjsonOut } from './import-log-out.ts';
@@ -38,6 +45,10 @@ const SMALL_FILE = 1 << 20;
 const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
 const BLOCK = 1 << 20;
 let readBackwards = false;
+/** how many blocks a file pasted out of order was merged from (0: read as it came) */
+let merged = 0;
+/** a file pasted out of order is read whole up to this size; a larger one is read as it comes */
+const WHOLE_MAX = 256 * 1024 * 1024;
 const SNIFF_LINES = 400;
 
 function fail(msg: string, code = 2): never {
@@ -124,9 +135,30 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       return;
     }
     // one buffer for every block: its text is a copy
+    const block = Buffer.allocUnsafeSlow(BLOCK);
+    if (size <= WHOLE_MAX && (await outOfOrder(fh, size, block))) {
+      // blocks pasted out of time order: the file's bytes are held whole (a line is decoded when it is read)
+      // and its blocks merged by time
+      const bytes = await fh.readFile();
+      const starts = lineStarts(bytes);
+      const lineAt = (i: number) => {
+        const l = bytes.toString('utf8', starts[i], (starts[i + 1] as number) - 1);
+        // a byte-order mark at the very start is dropped, as the streaming decoder drops it
+        return i === 0 && l.charCodeAt(0) === 0xfeff ? l.slice(1) : l;
+      };
+      const n = starts.length - 1;
+      const w = wholeOrder(n, lineAt, { ...clockOf(opts), reversed: false });
+      for (let j = 0; j < n; j++) {
+        const i = w.lineOf(j);
+        const l = lineAt(i);
+        parser.feedLine(l.charCodeAt(l.length - 1) === 13 ? l.slice(0, -1) : l, i + 1);
+        if (j % 4096 === 4095) await out.drain();
+      }
+      merged = w.blocks;
+      return;
+    }
     const dec = new BlockDecoder();
     const parse = (text: string) => parser.feed(text);
-    const block = Buffer.allocUnsafeSlow(BLOCK);
     for (let pos = 0; pos < size; pos += BLOCK) {
       const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, size - pos), pos);
       if (bytesRead === 0) break;
@@ -137,6 +169,46 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The first pass over a file: the time of every line's header (StampScanner), true when they fall into more
+ * than one block (a log pasted out of order). Reads the file once more; memory: 8 bytes a line.
+ */
+async function outOfOrder(
+  fh: Awaited<ReturnType<typeof open>>,
+  size: number,
+  block: Buffer,
+): Promise<boolean> {
+  const { year, tz } = clockOf(opts);
+  const scan = new StampScanner(year, tz);
+  const dec = new BlockDecoder();
+  const feed = (text: string) => scan.feed(text);
+  for (let pos = 0; pos < size; pos += BLOCK) {
+    const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, size - pos), pos);
+    if (bytesRead === 0) break;
+    dec.feed(block.subarray(0, bytesRead), feed);
+  }
+  feed(dec.end());
+  scan.end();
+  return blockOrder(scan.all).blocks > 1;
+}
+
+/** where each line of `b` starts, and (last) one past the end of the last line, as if it ended with a newline */
+function lineStarts(b: Buffer): Float64Array {
+  let n = 0;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+  const last = b.length > 0 && b[b.length - 1] !== 10;
+  const starts = new Float64Array(n + (last ? 2 : 1));
+  let k = 1;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) starts[k++] = i + 1;
+  if (last) starts[k] = b.length + 1;
+  return starts;
+}
+
+function clockOf(o: { year?: number; tz?: string }): { year: number; tz?: string } {
+  const year = o.year ?? new Date().getUTCFullYear();
+  return o.tz === undefined ? { year } : { year, tz: o.tz };
 }
 
 /** stdin, or a gzip file's inflated stream: read forwards, unless its first lines say newest first */
@@ -191,9 +263,9 @@ async function importStream(
 function describe(s: ImportSummary): string {
   const iso = (t: number | undefined) => (t === undefined ? '?' : new Date(t).toISOString());
   return [
-    `${s.lines} lines read: ${s.understood} understood, ${s.other} skipped as other programs, ${s.raw} kept raw (log.raw), ${s.blank} blank${s.tooLong ? `, ${s.tooLong} too long (skipped)` : ''}`,
+    `${s.lines} lines read: ${s.understood} understood, ${s.other} skipped as other programs, ${s.raw} kept raw (log.raw), ${s.blank} blank${s.tooLong ? `, ${s.tooLong} too long (skipped)` : ''}${s.failed ? `, ${s.failed} unreadable (passed over or kept raw)` : ''}`,
     `nodes: ${s.nodes.length ? s.nodes.join(', ') : 'none'}; pods: ${s.pods}; ${s.events} events`,
-    `time: ${iso(s.firstTime)} .. ${iso(s.lastTime)}${s.reversed || readBackwards ? ' (newest-first input, read backwards)' : ''}`,
+    `time: ${iso(s.firstTime)} .. ${iso(s.lastTime)}${s.reversed || readBackwards ? ' (newest-first input, read backwards)' : ''}${merged > 1 ? ` (pasted in ${merged} blocks out of time order, merged by time)` : ''}${s.late ? `; ${s.late} events out of time order the reorder window could not place` : ''}`,
   ].join('\n');
 }
 

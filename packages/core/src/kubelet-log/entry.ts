@@ -2,7 +2,7 @@
  * One kubelet log entry while it is read: its header line and the lines that continue it, and the functions that
  * decide what continues an entry and which pod a raw entry names. Used by KubeletLogParser only.
  */
-import { fromFullName } from './pods.ts';
+import { fromFullName, isPodRef } from './pods.ts';
 import type { NodeState } from './state.ts';
 
 export interface Entry {
@@ -52,7 +52,7 @@ export function rawPodOf(text: string, raw: { pod?: string | undefined; podUID?:
   if (i >= 0) {
     const end = text.indexOf('"', i + 6);
     const ref = end > 0 ? text.slice(i + 6, end) : '';
-    if (ref.includes('/')) raw.pod = ref;
+    if (isPodRef(ref)) raw.pod = ref;
   }
   i = text.indexOf('podUID=');
   if (i >= 0) {

@@ -98,6 +98,17 @@ function klogAt(raw: string, i: number): boolean {
   return true;
 }
 
+/**
+ * The fields of a line's klog header when it is at the start or right after the line's prefix (its first
+ * `: `): the cheap read a whole log's first pass makes of every line (blocks.ts). One object, valid until the
+ * next call; undefined for a line without such a header.
+ */
+export function headerStamp(raw: string): Readonly<typeof hdr> | undefined {
+  if (klogAt(raw, 0)) return hdr;
+  const colon = raw.indexOf(': ');
+  return colon > 0 && colon < 200 && klogAt(raw, colon + 2) ? hdr : undefined;
+}
+
 /** where the first klog header in the line starts, or -1 */
 function klogAnywhere(raw: string): number {
   const m = KLOG.exec(raw);
@@ -204,7 +215,13 @@ const NOTHING_SEEN = new SeenPrefixes();
  * `seen`: the prefix forms this input's kubelet lines came behind so far (the caller notes each klog line's
  * prefix in it), by which a line without a header behind a node's name or a stamp alone is still read.
  */
-export function classify(raw: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
+export function classify(line: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
+  // minikube (`start --alsologtostderr`) quotes a node's kubelet line after its own header (a quote of its own
+  // log quotes it again): the innermost line is read
+  let start = 0;
+  while (klogAt(line, start) && line.startsWith(QUOTED_BY_MINIKUBE, hdr.end))
+    start = hdr.end + QUOTED_BY_MINIKUBE.length;
+  const raw = start === 0 ? line : line.slice(start);
   if (isBlank(raw)) return BLANK;
   // a JSON record (docker json-file, klog JSON, journald's export) may carry a klog header inside its text:
   // look at it first (`journalctl -o json-seq` puts an ASCII record separator before each record)
@@ -223,9 +240,6 @@ export function classify(raw: string, seen: SeenPrefixes = NOTHING_SEEN): Line {
   }
   // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere
   let at = klogAt(raw, 0) ? 0 : -1;
-  // minikube (`start --alsologtostderr`) quotes a node's kubelet line after its own header: that line is read
-  if (at === 0 && raw.startsWith(QUOTED_BY_MINIKUBE, hdr.end))
-    return classify(raw.slice(hdr.end + QUOTED_BY_MINIKUBE.length), seen);
   if (at < 0) {
     const colon = raw.indexOf(': ');
     if (colon > 0 && klogAt(raw, colon + 2)) at = colon + 2;
@@ -313,7 +327,31 @@ function isKlogJson(o: Record<string, unknown>): boolean {
   return typeof o.ts === 'number' && typeof o.msg === 'string';
 }
 
+/** deeper nesting than any record a kubelet or a log shipper writes */
+const MAX_JSON_DEPTH = 256;
+
+/**
+ * Whether a JSON text nests deeper than MAX_JSON_DEPTH (brackets inside strings not counted): such a line is not
+ * parsed (a parse allocates every level, 270 ms for a megabyte of brackets) and is read as text.
+ */
+function tooDeep(s: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
 function parseObject(s: string): Record<string, unknown> | undefined {
+  if (s.length > 2 * MAX_JSON_DEPTH && tooDeep(s)) return undefined;
   try {
     const v = JSON.parse(s) as unknown;
     return typeof v === 'object' && v !== null && !Array.isArray(v)

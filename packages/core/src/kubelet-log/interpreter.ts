@@ -10,7 +10,7 @@
  */
 import type { TraceEvent, TraceType } from '../events/trace.ts';
 import { type Entry, rawPodOf } from './entry.ts';
-import type { Structured } from './kv.ts';
+import { jsonText, type Structured } from './kv.ts';
 import { fromRef } from './pods.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
@@ -64,13 +64,16 @@ function rawEvent(
 
 export class Interpreter {
   private readonly reorder: ReorderBuffer;
-  readonly counts = { understood: 0, raw: 0, events: 0 };
+  /** `failed`: entries a family broke on, kept raw (also counted in `raw`) */
+  readonly counts = { understood: 0, raw: 0, events: 0, failed: 0 };
   /** pod UIDs events named, by node name (a pod is its node and UID) */
   private readonly pods = new Map<string, Set<string>>();
   podCount = 0;
   first: number | undefined;
   last: number | undefined;
   private seq = 0;
+  /** events that named their pod by name alone, with their entries, while they wait in the window */
+  private readonly byName = new Map<TraceEvent, Entry>();
   /** the pod a raw entry names (one object, reused) */
   private readonly ref: { pod?: string | undefined; podUID?: string | undefined } = {};
 
@@ -102,16 +105,12 @@ export class Interpreter {
 
   /** A finished entry: the families' events, else one log.raw event naming the pod the entry names. */
   entry(e: Entry): void {
-    const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
-    if (s !== null && this.understood(e, s)) return;
-    // klog JSON of a printf-style message (v1.19-v1.22 kubelets wrote most so) is read as the glog text it holds
-    if (
-      e.json &&
-      e.text.charCodeAt(0) !== 34 &&
-      structuredOf(e.text) === undefined &&
-      this.understood(e, undefined)
-    )
-      return;
+    // an entry that breaks a family is kept raw: it never stops the entries after it
+    try {
+      if (this.read(e)) return;
+    } catch {
+      this.counts.failed += e.lines;
+    }
     this.counts.raw += e.lines;
     this.noteTime(e.time);
     const ref = this.ref;
@@ -124,8 +123,24 @@ export class Interpreter {
         ref.pod = `${p.namespace}/${p.name}`;
       if (typeof e.json.podUID === 'string') ref.podUID = e.json.podUID;
     } else rawPodOf(e.text, ref);
-    const text = e.json ? JSON.stringify(e.json) : e.text;
+    // a line no family reads may still be the one that names a pod both ways
+    if (ref.pod !== undefined && ref.podUID !== undefined && e.node.pods.uidOf(ref.pod) !== ref.podUID)
+      e.node.pods.note(ref.pod, ref.podUID);
+    const text = e.json ? jsonText(e.json) : e.text;
     this.reorder.push(rawEvent(text, e.level, e.source, ref, e.time, e.node.name, e.line));
+  }
+
+  /** true when some family read the entry */
+  private read(e: Entry): boolean {
+    const s = e.json ? structuredOfJson(e.json) : structuredOf(e.text);
+    if (s !== null && this.understood(e, s)) return true;
+    // klog JSON of a printf-style message (v1.19-v1.22 kubelets wrote most so) is read as the glog text it holds
+    return (
+      e.json !== undefined &&
+      e.text.charCodeAt(0) !== 34 &&
+      structuredOf(e.text) === undefined &&
+      this.understood(e, undefined)
+    );
   }
 
   /** Lets out every event still in the window. */
@@ -173,12 +188,40 @@ export class Interpreter {
     ev.time = e.time;
     ev.node = e.node.name;
     ev.origin = { line: e.line };
+    if (d.podName !== undefined) this.byName.set(ev as TraceEvent, e);
     this.reorder.push(ev as TraceEvent);
+  }
+
+  /**
+   * An event that named its pod by name alone, leaving the window: the one pod of that name the node's lines
+   * named by now, else the entry is kept raw after all.
+   */
+  private named(ev: TraceEvent & { podName?: string; pod?: string; podUID?: string }): TraceEvent {
+    const e = this.byName.get(ev) as Entry;
+    this.byName.delete(ev);
+    const p = e.node.pods.byBareName(ev.podName as string);
+    if (p) {
+      ev.podName = undefined;
+      ev.pod = p.pod;
+      ev.podUID = p.uid;
+      return ev;
+    }
+    this.counts.understood -= e.lines;
+    this.counts.raw += e.lines;
+    return rawEvent(
+      e.text,
+      e.level,
+      e.source,
+      { pod: undefined, podUID: undefined },
+      e.time,
+      e.node.name,
+      e.line,
+    );
   }
 
   /** Leaves the reorder window: the pod name/UID a later line gave is filled in, then the seq. */
   private out(event: TraceEvent): void {
-    let ev = event;
+    let ev = this.byName.size > 0 && this.byName.has(event) ? this.named(event) : event;
     const o = ev as TraceEvent & { pod?: string; podUID?: string; container?: string };
     if (o.pod !== undefined || o.podUID !== undefined || POD_REFS.has(ev.type)) {
       const node = this.nodeNamed(ev.node as string);

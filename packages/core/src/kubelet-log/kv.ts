@@ -7,56 +7,65 @@
  */
 
 /** Reads a Go/JSON double-quoted string starting at s[i] === '"'. Returns the value and the index after it. */
-export function readQuoted(s: string, i: number): { value: string; end: number } {
-  // most messages have no escapes: one slice
-  const close = s.indexOf('"', i + 1);
-  if (close > 0) {
-    const esc = s.indexOf('\\', i + 1);
-    if (esc < 0 || esc > close) return { value: s.slice(i + 1, close), end: close + 1 };
-  }
-  let out = '';
+export function readQuoted(s: string, i: number): { value: string; end: number; cut?: true } {
+  // most values have no escapes: one slice (the scan stops at the closing quote, so reading every value of a
+  // line reads the line once)
   let j = i + 1;
-  let chunkStart = j;
+  for (let c = s.charCodeAt(j); j < s.length && c !== 92; c = s.charCodeAt(++j))
+    if (c === 34) return { value: s.slice(i + 1, j), end: j + 1 };
+  // the rest in pieces, joined once (a value of a million escapes costs a million pieces, not a million copies)
+  const out: string[] = [];
+  let chunkStart = i + 1;
   while (j < s.length) {
     const c = s.charCodeAt(j);
     if (c === 34 /* " */) {
-      out += s.slice(chunkStart, j);
-      return { value: out, end: j + 1 };
+      out.push(s.slice(chunkStart, j));
+      return { value: out.join(''), end: j + 1 };
     }
     if (c === 92 /* \ */) {
-      out += s.slice(chunkStart, j);
+      out.push(s.slice(chunkStart, j));
       const e = s[j + 1];
       j += 2;
       switch (e) {
         case 'n':
-          out += '\n';
+          out.push('\n');
           break;
         case 't':
-          out += '\t';
+          out.push('\t');
           break;
         case 'r':
-          out += '\r';
+          out.push('\r');
           break;
         case 'u':
-          out += String.fromCharCode(Number.parseInt(s.slice(j, j + 4), 16) || 0xfffd);
+          out.push(String.fromCharCode(Number.parseInt(s.slice(j, j + 4), 16) || 0xfffd));
           j += 4;
           break;
         case 'x':
-          out += String.fromCharCode(Number.parseInt(s.slice(j, j + 2), 16) || 0xfffd);
+          out.push(String.fromCharCode(Number.parseInt(s.slice(j, j + 2), 16) || 0xfffd));
           j += 2;
           break;
         case undefined:
           break;
         default:
-          out += e;
+          out.push(e);
       }
       chunkStart = j;
       continue;
     }
     j++;
   }
-  // a cut line: keep what there is
-  return { value: out + s.slice(chunkStart), end: s.length };
+  // a cut line: keep what there is, without the mark of the cut
+  out.push(s.slice(chunkStart));
+  return { value: uncut(out.join('')), end: s.length, cut: true };
+}
+
+/** a pager's `>` at the cut (`less -S`), an ellipsis (`…`, `...`): what a value cut off at the end shows */
+const CUT_MARK = /(?:>|…|\.\.\.)\s*$/;
+
+/** A value cut off at the end of its line without the mark of the cut. */
+function uncut(v: string): string {
+  const m = CUT_MARK.exec(v.length > 8 ? v.slice(-8) : v);
+  return m ? v.slice(0, v.length - m[0].length) : v;
 }
 
 /** Index after a balanced {...} or [...] value starting at s[i], skipping quoted strings. */
@@ -78,6 +87,9 @@ function readBalanced(s: string, i: number): number {
   }
   return s.length;
 }
+
+/** the keys whose value names a pod */
+const POD_KEYS = new Set(['pod', 'pods', 'podName', 'podUID', 'podID']);
 
 export interface Structured {
   msg: string;
@@ -102,6 +114,8 @@ export function parseStructured(text: string): Structured | undefined {
     let value: string;
     if (c === '"') {
       const q = readQuoted(text, j);
+      // a pod's name cut with the line is no name (only its start): the value is left out
+      if (q.cut && POD_KEYS.has(key)) break;
       value = q.value;
       j = q.end;
     } else if (c === '{' || c === '[' || (c === '&' && text[j + 1] === '{')) {
@@ -109,6 +123,9 @@ export function parseStructured(text: string): Structured | undefined {
       const end = readBalanced(text, c === '&' ? j + 1 : j);
       value = text.slice(j, end);
       j = end;
+    } else if (c === '<' && j + 1 === n) {
+      // a multi-line value whose lines were cut off (a paste of the first line): no value
+      break;
     } else if (c === '<' && text[j + 1] === '\n') {
       // a multi-line value: lines indented by a tab, closed by " >" on a line of its own
       const close = text.indexOf('\n >', j);
@@ -129,4 +146,31 @@ export function parseStructured(text: string): Structured | undefined {
     i = j;
   }
   return { msg: head.value, kv };
+}
+
+/**
+ * JSON.stringify of a value read from a klog JSON record, which may nest deeper than the stack allows (the parse
+ * does not recurse, the stringify does): a value too deep is written as `"…"`, on the first level that fits.
+ */
+export function jsonText(v: unknown): string {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    if (typeof v !== 'object' || v === null) return '"…"';
+    const parts: string[] = [];
+    if (Array.isArray(v)) {
+      for (const x of v) parts.push(shallow(x));
+      return `[${parts.join(',')}]`;
+    }
+    for (const [k, x] of Object.entries(v)) parts.push(`${JSON.stringify(k)}:${shallow(x)}`);
+    return `{${parts.join(',')}}`;
+  }
+}
+
+function shallow(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? 'null';
+  } catch {
+    return '"…"';
+  }
 }

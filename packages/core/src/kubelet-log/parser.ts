@@ -44,6 +44,10 @@ export interface ImportSummary {
   reversed: boolean;
   /** events whose stamp was older than one already emitted past the reorder window */
   late: number;
+  /** a whole log pasted in blocks out of time order: how many blocks were merged (importKubeletLog) */
+  blocks?: number;
+  /** lines that broke the reader or a family (passed over, or kept raw), when there were any */
+  failed?: number;
 }
 
 export class KubeletLogParser {
@@ -105,6 +109,8 @@ function summaryOf(
     reversed: reader.reversed,
     late: interp.late,
   };
+  const failed = reader.counts.failed + interp.counts.failed;
+  if (failed > 0) s.failed = failed;
   if (interp.first !== undefined) s.firstTime = interp.first;
   if (interp.last !== undefined) s.lastTime = interp.last;
   return s;

@@ -13,10 +13,28 @@ export interface PodName {
 /** (an UPDATE's list adds `:DeletionTimestamp=<RFC 3339>` to a pod being deleted, format.PodsWithDeletionTimestamps) */
 const FULL = /^([^_\s"(]+)_([^_\s"(]+)(?:\(([^)\s]*)\))?(?::DeletionTimestamp=\S*)?$/;
 
+/**
+ * A namespace's or a pod's name as the API server allows it (a DNS label or subdomain: lower-case letters,
+ * digits, `-` and `.`, a letter or digit at each end). A name cut by a pager (`cert>`), an ellipsis (`cert…`,
+ * `cert...`) or a column separator is none: a line cut inside a name names no pod.
+ */
+const NAME = /^[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/** a pod's or namespace's name, whole (NAME) */
+export function isPodName(name: string): boolean {
+  return NAME.test(name);
+}
+
+/** `ns/name` with both names whole (NAME) */
+export function isPodRef(ref: string): boolean {
+  const slash = ref.indexOf('/');
+  return slash > 0 && NAME.test(ref.slice(0, slash)) && NAME.test(ref.slice(slash + 1));
+}
+
 /** `name_ns(uid)` → {pod: "ns/name", uid} */
 export function fromFullName(s: string): PodName | undefined {
   const m = FULL.exec(s.trim());
-  if (!m) return undefined;
+  if (!m || !NAME.test(m[1] as string) || !NAME.test(m[2] as string)) return undefined;
   return m[3] ? { pod: `${m[2]}/${m[1]}`, uid: m[3] } : { pod: `${m[2]}/${m[1]}` };
 }
 
@@ -31,10 +49,10 @@ export function fromFullNameList(s: string): PodName[] {
   return out;
 }
 
-/** A klog pod reference: "ns/name", or a JSON {"name","namespace"} already flattened to "ns/name". */
+/** A klog pod reference: "ns/name", or a JSON {"name","namespace"} already flattened to "ns/name"; a cut one is none. */
 export function fromRef(s: string | undefined): string | undefined {
   if (!s) return undefined;
-  return s.includes('/') ? s : undefined;
+  return isPodRef(s) ? s : undefined;
 }
 
 /**
@@ -54,13 +72,13 @@ export function fromRefList(s: string | undefined): PodName[] {
     return s
       .slice(1, s.endsWith(']') ? -1 : undefined)
       .split(/\s+/)
-      .filter((r) => r.includes('/'))
+      .filter(isPodRef)
       .map((pod) => ({ pod }));
   }
   if (!Array.isArray(v)) return [];
   const out: PodName[] = [];
   for (const x of v) {
-    if (typeof x === 'string' && x.includes('/')) out.push({ pod: x });
+    if (typeof x === 'string' && isPodRef(x)) out.push({ pod: x });
     else if (typeof x === 'object' && x !== null) {
       const o = x as { name?: unknown; namespace?: unknown };
       if (typeof o.name === 'string')

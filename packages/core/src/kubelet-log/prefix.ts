@@ -81,6 +81,39 @@ export function prefixBefore(raw: string, at: number): Prefix | undefined {
   return parsePrefix(raw.slice(0, at));
 }
 
+/** a whole journald or syslog prefix (SYSLOG), or undefined */
+function syslogOf(p: string): Prefix | undefined {
+  const m = SYSLOG.exec(p);
+  if (!m) return undefined;
+  const out: Prefix = { host: m[5], ident: m[6] };
+  if (m[7]) out.pid = Number(m[7]);
+  if (m[3]) {
+    out.year = Number(m[3]);
+    out.month = Number(m[4]);
+  } else if (m[1]) {
+    const mo = monthOf(m[1]);
+    if (mo) out.month = mo;
+  }
+  return out;
+}
+
+/** what is left of a syslog prefix whose start was cut (SYSLOG_TAIL), with a date it still shows, or undefined */
+function syslogTail(p: string): Prefix | undefined {
+  const m = SYSLOG_TAIL.exec(p);
+  if (!m) return undefined;
+  const out: Prefix = { host: m[1], ident: m[2], pid: Number(m[3]) };
+  const d = TAIL_DATE.exec(p);
+  if (d?.[1]) {
+    out.year = Number(d[1]);
+    out.month = Number(d[2]);
+  } else if (d?.[3]) {
+    const t = new Date(Number(d[3]) * 1000);
+    out.year = t.getUTCFullYear();
+    out.month = t.getUTCMonth() + 1;
+  }
+  return out;
+}
+
 export function parsePrefix(p: string): Prefix | undefined {
   if (p === '') return NO_PREFIX;
   const at = shortStampEnd(p);
@@ -101,20 +134,9 @@ export function parsePrefix(p: string): Prefix | undefined {
       return hit;
     }
   }
-  let m = SYSLOG.exec(p);
-  if (m) {
-    const out: Prefix = { host: m[5], ident: m[6] };
-    if (m[7]) out.pid = Number(m[7]);
-    if (m[3]) {
-      out.year = Number(m[3]);
-      out.month = Number(m[4]);
-    } else if (m[1]) {
-      const mo = monthOf(m[1]);
-      if (mo) out.month = mo;
-    }
-    return out;
-  }
-  m = CRI.exec(p);
+  const syslog = syslogOf(p);
+  if (syslog) return syslog;
+  let m = CRI.exec(p);
   if (m) return { year: Number(m[1]), month: Number(m[2]), partial: m[3] === 'P' };
   m = HOST_ONLY.exec(p) ?? HOST_WORD.exec(p);
   if (m) {
@@ -125,24 +147,14 @@ export function parsePrefix(p: string): Prefix | undefined {
     if (!HOST_LETTER.test(word)) return NO_PREFIX;
     return { host: word, lead: p };
   }
-  m = SYSLOG_TAIL.exec(p);
-  if (m) {
-    const out: Prefix = { host: m[1], ident: m[2], pid: Number(m[3]) };
-    const d = TAIL_DATE.exec(p);
-    if (d?.[1]) {
-      out.year = Number(d[1]);
-      out.month = Number(d[2]);
-    } else if (d?.[3]) {
-      const t = new Date(Number(d[3]) * 1000);
-      out.year = t.getUTCFullYear();
-      out.month = t.getUTCMonth() + 1;
-    }
-    return out;
-  }
+  const tail = syslogTail(p);
+  if (tail) return tail;
   m = COMPONENT.exec(p);
   if (m) {
-    const inner = parsePrefix(m[1] as string);
-    if (inner?.ident !== undefined) return { ...inner, component: m[2] as string };
+    // the prefix before a component's name is a journald or syslog one, read once (never a component again)
+    const before = m[1] as string;
+    const inner = syslogOf(before) ?? syslogTail(before);
+    if (inner) return { ...inner, component: m[2] as string };
   }
   m = RFC5424.exec(p);
   if (m) {

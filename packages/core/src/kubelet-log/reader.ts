@@ -69,8 +69,8 @@ export class EntryReader {
   private readonly clock: LocalClock;
   private readonly nodes = new Nodes();
   private last: Entry | undefined;
-  /** `header`: lines of glog's file header (read for the year and the machine) and `==> name <==` headers */
-  readonly counts = { other: 0, blank: 0, tooLong: 0, header: 0 };
+  /** `failed`: lines that broke a reader (counted, passed over); `header`: lines of glog's file header (read for the year and the machine) and `==> name <==` headers */
+  readonly counts = { other: 0, blank: 0, tooLong: 0, header: 0, failed: 0 };
   /** the machine the last glog file header named: the host of the bare lines after it */
   private machine: Prefix | undefined;
   /** the process whose last line was another part's (its component named), while no kubelet line followed */
@@ -131,6 +131,10 @@ export class EntryReader {
   /** One line with its line number in the input as given (for readers that number lines themselves). */
   feedLine(text: string, lineNo: number): void {
     this.tick(lineNo);
+    if (text.length > (this.o.maxLineChars ?? MAX_LINE_CHARS)) {
+      this.counts.tooLong++;
+      return;
+    }
     this.processLine(text.endsWith('\r') ? text.slice(0, -1) : text, lineNo);
   }
 
@@ -217,6 +221,15 @@ export class EntryReader {
    * flagged P) are joined before they are read; the entry counts all their lines.
    */
   private processLine(raw: string, no: number, final = false): void {
+    // a line that breaks a reader is counted and passed over: it never stops the lines after it
+    try {
+      this.readLine(raw, no, final);
+    } catch {
+      this.counts.failed++;
+    }
+  }
+
+  private readLine(raw: string, no: number, final: boolean): void {
     if (this.journal.take(raw, no) || this.pretty.take(raw, no)) return;
     // the CRI log format starts with a year; nothing else a kubelet writes starts with four digits and a dash
     const cri = raw.charCodeAt(4) === 45 && raw.charCodeAt(0) <= 57 ? CRI_RECORD.exec(raw) : null;
@@ -308,6 +321,7 @@ export class EntryReader {
         const bare = line.prefix.host === undefined && this.machine !== undefined;
         const node = this.nodes.of(bare ? (this.machine as Prefix) : line.prefix, line.pid);
         const time = this.clock.toEpoch(line.month, line.day, line.h, line.m, line.s, line.micros);
+        node.process(line.prefix.pid ?? line.pid, time);
         this.begin({
           line: no,
           lines: span,

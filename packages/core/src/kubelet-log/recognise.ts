@@ -3,7 +3,7 @@
  * under recognisers/. Structured messages are split into key/value pairs only when a family claims the
  * message, so the many lines no family reads cost one quoted-string read. Called by KubeletLogParser.
  */
-import { parseStructured, readQuoted, type Structured } from './kv.ts';
+import { jsonText, parseStructured, readQuoted, type Structured } from './kv.ts';
 import { events } from './recognisers/events.ts';
 import { images } from './recognisers/images.ts';
 import { kills } from './recognisers/kills.ts';
@@ -22,6 +22,7 @@ const CLAIMED = new Set([
   'GenericPLEG',
   'Generic (PLEG): container finished',
   'Error syncing pod, skipping',
+  'Failed killing the pod',
   'Back-off restarting failed container',
   'Event occurred',
   'Server rejected event (will not retry!)',
@@ -101,7 +102,7 @@ const CLAIMED_LENGTHS = new Set([...CLAIMED].map((m) => m.length));
 
 /** How the glog-style messages the families read begin (one test instead of asking every family). */
 const GLOG_CLAIMED =
-  /^(?:SyncLoop|[Ss]kipping pod|GenericPLEG|Error syncing|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Sandbox for pod "|Multiple sandboxes are ready for Pod "|More than 1 sandboxes for pod "|Need to restart pod infra container for "|Stopping PodSandbox for "|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod|Server rejected event '|Unable to write event)/;
+  /^(?:SyncLoop|[Ss]kipping pod|GenericPLEG|Error syncing|Failed killing the pod "|Event\(|(?:Liveness|Readiness|Startup) probe|Killing|No (?:ready )?sandbox|Sandbox for pod "|Multiple sandboxes are ready for Pod "|More than 1 sandboxes for pod "|Need to restart pod infra container for "|Stopping PodSandbox for "|Orphaned pod|PullImage|Pull image "|[Bb]ack-off \S+ restarting failed container=|Status for pod|Server rejected event '|Unable to write event)/;
 
 function claimed(msg: string): boolean {
   return CLAIMED.has(msg) || msg.startsWith('SyncLoop') || msg.startsWith('Skipping pod synchronization');
@@ -114,6 +115,8 @@ function claimed(msg: string): boolean {
 export function structuredOf(text: string): Structured | null | undefined {
   if (text.charCodeAt(0) !== 34) return GLOG_CLAIMED.test(text) ? undefined : null;
   const close = text.indexOf('"', 1);
+  // a message that never ends (a cut line) is none a family reads
+  if (close < 0) return null;
   // a backslash matters only before the closing quote: the rest of the line is not searched for one
   const esc = close > 0 && text.lastIndexOf('\\', close) > 0 ? text.indexOf('\\', 1) : -1;
   let msg: string;
@@ -154,7 +157,7 @@ export function structuredOfJson(obj: Record<string, unknown>): Structured | nul
     else if (typeof v === 'object' && v !== null && 'name' in v && !Array.isArray(v)) {
       const o = v as { name?: unknown; namespace?: unknown };
       kv[k] = o.namespace ? `${String(o.namespace)}/${String(o.name)}` : String(o.name);
-    } else kv[k] = JSON.stringify(v);
+    } else kv[k] = jsonText(v);
   }
   return { msg, kv };
 }

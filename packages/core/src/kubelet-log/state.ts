@@ -18,8 +18,17 @@ import type { Structured } from './kv.ts';
 import { PodRegister } from './pods.ts';
 
 type WithoutPod<T> = T extends unknown ? Omit<T, 'podUID' | 'pod'> : never;
-/** An event as a recogniser makes it: the pod may be named by UID, by name, or both. */
-export type Draft = WithoutPod<TracePayload> & { podUID?: string; pod?: string; inferred?: boolean };
+/**
+ * An event as a recogniser makes it: the pod may be named by UID, by name, or both; or by its name alone
+ * (`podName`, no namespace), which the Interpreter looks up when the event leaves the reorder window, so a
+ * line written just after it may still tell the pod.
+ */
+export type Draft = WithoutPod<TracePayload> & {
+  podUID?: string;
+  pod?: string;
+  inferred?: boolean;
+  podName?: string;
+};
 
 /** One kubelet log entry's message, as the recognisers see it. */
 export interface Msg {
@@ -46,6 +55,11 @@ export function waiting(d: Draft): boolean {
   return (d as { seq?: number }).seq === 0;
 }
 
+/**
+ * How long after a kubelet started again its PLEG's first relists report the containers the runtime already
+ * held (the kubelet's own start, its pods' ADD and the first relist take seconds)
+ */
+const FIRST_RELIST_MS = 60_000;
 /** how long a second report of the same PLEG event is taken as the same event */
 const PLEG_SAME_MS = 60_000;
 
@@ -107,13 +121,30 @@ export class NodeState {
   /** pods (by UID and by name) this log has said anything about so far */
   readonly touched = new Set<string>();
 
+  /** the kubelet's process id its last line gave, and when a new process (a restart) began writing */
+  private pid: number | undefined;
+  restartedAt: number | undefined;
+
   constructor(readonly name: string) {}
 
-  /** A PLEG event, once: the first report is kept, a second within a minute adds only its exit code. */
+  /**
+   * The process a line of this node came from: another pid than the last (pid 1 aside: a kubelet in a container
+   * is always 1) is the kubelet started again.
+   */
+  process(pid: number, time: number): void {
+    if (pid === this.pid || pid <= 1) return;
+    if (this.pid !== undefined) this.restartedAt = time;
+    this.pid = pid;
+  }
+
+  /**
+   * A PLEG event, once: the first report is kept, a second within a minute either side (the relist's line is
+   * stamped before the loop's; a grep may print a line twice, or out of order) adds only its exit code.
+   */
   pleg(ctx: Ctx, podUID: string, containerID: string, event: PlegEventType, exitCode?: number): void {
     const key = `${podUID}/${containerID}/${event}`;
     const seen = this.plegSeen.get(key);
-    if (seen !== undefined && ctx.time - seen < PLEG_SAME_MS && ctx.time >= seen) {
+    if (seen !== undefined && Math.abs(ctx.time - seen) < PLEG_SAME_MS) {
       if (exitCode !== undefined) this.addExitCode(key, podUID, exitCode);
       return;
     }
@@ -130,7 +161,12 @@ export class NodeState {
     this.containerPod.set(containerID, podUID);
     if (event === 'ContainerDied') {
       const watched = this.touched.has(podUID) || this.touched.has(this.pods.podOf(podUID) ?? '');
-      if (!started.has(containerID) && watched) {
+      // a kubelet started again lists what the runtime holds: a container that exited before it is no new run
+      const listed =
+        this.restartedAt !== undefined &&
+        ctx.time >= this.restartedAt &&
+        ctx.time - this.restartedAt < FIRST_RELIST_MS;
+      if (!started.has(containerID) && watched && !listed) {
         // it ran between two relists: the log shows it die but never start
         started.add(containerID);
         this.countStart(podUID);
@@ -282,17 +318,42 @@ export function probeResultOf(s: string): ProbeResult {
   return 'Unknown';
 }
 
-/** Go's time.Duration text (1m20s, 300ms, 5m0s) in seconds. */
+/** seconds per unit (a negative number: units per second, so 300ms is exactly 0.3) */
+const UNIT_S: Record<string, number> = { h: 3600, m: 60, s: 1, ms: -1e3, us: -1e6, µs: -1e6, ns: -1e9 };
+
+/**
+ * Go's time.Duration text (1m20s, 300ms, 5m0s) in seconds: each number with its unit, read once from left to
+ * right (a run of digits without a unit is passed over once, never tried again from each of its digits).
+ */
 export function goDurationS(s: string): number | undefined {
-  const re = /(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g;
   let total = 0;
   let any = false;
-  for (let m = re.exec(s); m; m = re.exec(s)) {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const start = i;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
+    if (i === start) {
+      i++;
+      continue;
+    }
+    if (s.charCodeAt(i) === 46 && isDigit(s.charCodeAt(i + 1))) {
+      i++;
+      while (i < n && isDigit(s.charCodeAt(i))) i++;
+    }
+    const num = s.slice(start, i);
+    // the longest unit first: `ms` before `m`, `µs`/`us`/`ns` before `s`
+    const two = s.slice(i, i + 2);
+    const unit = UNIT_S[two] !== undefined ? two : UNIT_S[s[i] ?? ''] !== undefined ? (s[i] as string) : '';
+    if (unit === '') continue;
     any = true;
-    const v = Number(m[1]);
-    const unit = m[2];
-    total +=
-      unit === 'h' ? v * 3600 : unit === 'm' ? v * 60 : unit === 's' ? v : unit === 'ms' ? v / 1000 : v / 1e6;
+    const per = UNIT_S[unit] as number;
+    total += per > 0 ? Number(num) * per : Number(num) / -per;
+    i += unit.length;
   }
   return any ? total : undefined;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }

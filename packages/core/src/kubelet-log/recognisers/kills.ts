@@ -19,7 +19,7 @@
  * unwanted pod a SyncPodKill update, a missing sandbox the RunPodSandbox call it leads to (see sandbox()), an
  * orphan cleanup the pod's last worker state (Forgotten).
  */
-import { fromFullName, fromRef } from '../pods.ts';
+import { fromFullName, fromRef, isPodName } from '../pods.ts';
 import { type Ctx, type Draft, type Msg, waiting } from '../state.ts';
 
 /**
@@ -79,11 +79,25 @@ function sandbox(ctx: Ctx, pod: string, podUID: string | undefined): void {
   ctx.emit({ type: 'runtime.call', method: 'RunPodSandbox', durationMs: 0, pod, podUID });
 }
 
-/** false when the pod cannot be told (a bare name no earlier line gave a namespace for): kept raw */
+/**
+ * The pod killer's kill of an unwanted pod. A bare name no earlier line gave a namespace for is looked up when
+ * the event leaves the reorder window (a line just after, the kill of its containers, names it whole); a name
+ * cut off is none (kept raw).
+ */
 function unwanted(ctx: Ctx, name: string): boolean {
   const p = name.includes('_') ? fromFullName(name) : ctx.node.pods.byBareName(name);
-  if (!p) return false;
-  ctx.emit({ type: 'worker.update', updateType: 'SyncPodKill', coalesced: false, pod: p.pod, podUID: p.uid });
+  if (p) {
+    ctx.emit({
+      type: 'worker.update',
+      updateType: 'SyncPodKill',
+      coalesced: false,
+      pod: p.pod,
+      podUID: p.uid,
+    });
+    return true;
+  }
+  if (name.includes('_') || !isPodName(name)) return false;
+  ctx.emit({ type: 'worker.update', updateType: 'SyncPodKill', coalesced: false, podName: name });
   return true;
 }
 

@@ -9,6 +9,9 @@
  * as does kuberuntime_manager.go's own line for the same back-off (-v=3), which comes just before:
  *   "Back-off restarting failed container" err="back-off 20s restarting failed container=app pod=web-0_shop(uid)"
  *   back-off 20s restarting failed container=app pod=web-0_shop(uid)               (glog; "Back-off 10s …" in v1.15)
+ * and the pod killer's failure (kubelet_pods.go), its KillContainerError or KillPodSandboxError:
+ *   "Failed killing the pod" err="failed to \"KillContainer\" for \"app\" with KillContainerError: …" podName="web-0"
+ *   Failed killing the pod "web-0": failed to "KillContainer" for "app" with KillContainerError: …      (glog)
  */
 
 import { SYNC_ACTION_NAMES } from '../../events/sync-action-names.ts';
@@ -22,6 +25,7 @@ const RESULT = /failed to "(\w+)" for "((?:[^"\\]|\\.)*)" with (\w+): /g;
 const OLD = /^Error syncing pod ([\w-]+)(?: \("([^"]*)"\))?, skipping: /;
 const CRASH = /[Bb]ack-off (\S+) restarting failed container=(\S+)/;
 const CRASH_POD = /[Bb]ack-off (\S+) restarting failed container=(\S+) pod=(\S+)/;
+const OLD_KILL_FAILED = /^Failed killing the pod "([^"]*)": /;
 const IMAGE = /Back-off pulling image "((?:[^"\\]|\\.)*)"/;
 
 /** The SyncResults in an error text. */
@@ -69,10 +73,31 @@ function crashBackoff(ctx: Ctx, text: string): boolean {
   return true;
 }
 
+/**
+ * kubelet_pods.go's pod killer (an unwanted pod, "Killing unwanted pod") failed: its KillPodResult's error, the
+ * KillContainer and KillPodSandbox results in it, as a SyncTerminatingPod's result. The line names the pod by
+ * its name alone: the one pod of that name an earlier line named, else it is kept raw.
+ */
+function killFailed(ctx: Ctx, name: string, err: string): boolean {
+  const p = ctx.node.pods.byBareName(name);
+  if (!p) return false;
+  ctx.emit({
+    type: 'sync.result',
+    workType: 'TerminatingPod',
+    actions: parseSyncResults(err),
+    durationMs: 0,
+    error: err,
+    pod: p.pod,
+    podUID: p.uid,
+  });
+  return true;
+}
+
 export function syncErrors(m: Msg, ctx: Ctx): boolean {
   const s = m.s;
   if (s) {
     if (s.msg === 'Back-off restarting failed container') return crashBackoff(ctx, s.kv.err ?? '');
+    if (s.msg === 'Failed killing the pod') return killFailed(ctx, s.kv.podName ?? '', s.kv.err ?? '');
     if (s.msg !== 'Error syncing pod, skipping') return false;
     emitResult(ctx, s.kv.err ?? '', fromRef(s.kv.pod), s.kv.podUID);
     return true;
@@ -81,6 +106,10 @@ export function syncErrors(m: Msg, ctx: Ctx): boolean {
   // the glog form of the same line, the error's text alone: "Back-off 10s restarting failed container=…" (v1.15),
   // "back-off 20s restarting …" (v1.17-v1.19)
   if ((c0 === 66 || c0 === 98) && /^[Bb]ack-off /.test(m.text)) return crashBackoff(ctx, m.text);
+  if (c0 === 70) {
+    const k = OLD_KILL_FAILED.exec(m.text);
+    return k !== null && killFailed(ctx, k[1] as string, m.text.slice(k[0].length));
+  }
   if (!m.text.startsWith('Error syncing pod')) return false;
   const r = OLD.exec(m.text);
   if (!r) return false;

@@ -11,7 +11,7 @@
  *   skipping pod synchronization - [container runtime is down]   "Skipping pod synchronization" err=…
  */
 import type { ConfigOp, PlegEventType, ProbeResult, ProbeType } from '../../events/trace.ts';
-import { readQuoted } from '../kv.ts';
+import { jsonText, readQuoted } from '../kv.ts';
 import { fromFullName, fromFullNameList, fromRef, fromRefList } from '../pods.ts';
 import { type Ctx, goDurationS, type Msg, PROBE_TYPES, probeResultOf } from '../state.ts';
 
@@ -114,7 +114,7 @@ export function syncLoop(m: Msg, ctx: Ctx): boolean {
         ctx,
         ev.ID,
         // an event of the whole pod (PodSync, ConditionMet) carries no data: null in JSON
-        typeof ev.Data === 'string' ? ev.Data : ev.Data == null ? '' : JSON.stringify(ev.Data),
+        typeof ev.Data === 'string' ? ev.Data : ev.Data == null ? '' : jsonText(ev.Data),
         ev.Type as PlegEventType,
       );
       return true;
