@@ -16,7 +16,7 @@ import { Recorder } from '@syncscope/core/kubelet/events/recorder';
 import { rawBringUp } from './raw-cri.ts';
 import { spawnTsx } from './spawn.ts';
 
-export const PERIOD_MS = 1_000;
+const PERIOD_MS = 1_000;
 
 export interface ObservedNode {
   cri: RemoteRuntime;
@@ -69,7 +69,7 @@ export async function startObservedNode(pods: number): Promise<ObservedNode> {
 }
 
 /** CPU of this process over `ms` while `run` works, as a share of one core. */
-export async function cpuOver(ms: number, run: () => () => void): Promise<number> {
+async function cpuOver(ms: number, run: () => () => void): Promise<number> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const stop = run();

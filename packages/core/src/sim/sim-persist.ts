@@ -24,24 +24,11 @@ import type { SimStore } from './sim-store.ts';
  * exits of programs are written soon after. A node stopped cleanly (its containers ended) removes the file.
  */
 
-export interface SavedContainer {
-  id: string;
-  sandboxId: string;
-  config: CreatedContainerConfig;
-  image: ImageDef;
-  name: string;
-  createdAt: number;
-  startedAt: number;
-  finishedAt: number;
-  exitCode: number;
-  reason: string;
-  message: string;
-  oomKilled: boolean;
-  unknown: boolean;
-  logPath: string;
+/** A container record as JSON holds it: its maps as entry lists, no process or exit promise. */
+export type SavedContainer = Omit<ContainerRecord, 'env' | 'vfs' | 'proc' | 'exited' | 'markExited'> & {
   env: [string, string][];
   vfs: [string, string][];
-}
+};
 
 export interface SimState {
   version: 1;
