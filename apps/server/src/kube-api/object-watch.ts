@@ -11,18 +11,17 @@
  * Then every change. Caps as the pod watch's (at most `maxStreams` at once per resource, 429 past it); a
  * watcher that stops reading is dropped past HIGH_WATER_BYTES; every watch ends when the server closes.
  */
-import { Type } from '@sinclair/typebox';
 import type { ObjectMeta } from '@syncscope/core/api';
 import { MAX_TIMEOUT_MS } from '@syncscope/core/clock';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE } from '../access.ts';
-import { BoolQuery, compileQuery, IntQuery, StringQuery, TextQuery } from '../routes/params.ts';
 import { MAX_STREAMS } from '../routes/trace-stream.ts';
 import { badRequest, sendStatus, status } from '../status.ts';
 import { fieldsMatch, parseFieldSelector } from './field-selector.ts';
 import { labelsMatch, parseLabelSelector } from './label-selector.ts';
 import { type ListSpec, plainLine, tableEncoder, type WatchType } from './respond.ts';
+import { readWatchFlag, readWatchQuery } from './watch-query.ts';
 
 const DEFAULT_WATCH_SECONDS = 1800;
 const BOOKMARK_MS = 60_000;
@@ -46,18 +45,6 @@ export interface WatchSource<T extends { metadata: ObjectMeta }> {
   /** Called when the first watcher opens, before any `changes`. */
   start?(): void;
 }
-
-const readWatchFlag = compileQuery(Type.Object({ watch: BoolQuery() }));
-const readWatchQuery = compileQuery(
-  Type.Object({
-    resourceVersion: StringQuery(/^(\d{1,16})?$/, 'must be a resource version'),
-    timeoutSeconds: IntQuery(),
-    allowWatchBookmarks: BoolQuery(),
-    labelSelector: TextQuery(),
-    fieldSelector: TextQuery(),
-    includeObject: TextQuery(),
-  }),
-);
 
 /**
  * Serves watches of `source` on its list and legacy paths (registers the legacy routes and the hook that

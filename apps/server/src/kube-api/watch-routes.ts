@@ -17,20 +17,20 @@
  * Caps: at most `maxStreams` watches at once and `maxStreamsPerAddress` from one address (the trace stream's
  * defaults; past them 429). A watcher that stops reading is dropped once HIGH_WATER_BYTES are queued for it
  * (it resumes from its last version). Every watch ends when the server closes (preClose).
- */ import { Type } from '@sinclair/typebox';
+ */
 import type { Pod, Status } from '@syncscope/core/api';
 import { MAX_TIMEOUT_MS } from '@syncscope/core/clock';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { addressKey } from '../limits.ts';
-import { BoolQuery, compileQuery, IntQuery, StringQuery, TextQuery } from '../routes/params.ts';
 import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS } from '../routes/trace-stream.ts';
 import { sendStatus, status } from '../status.ts';
 import { boundToNode } from './pod-reads.ts';
 import { tableEncoder } from './respond.ts';
 import { podPrinter } from './table/pods.ts';
 import { type PodChange, PodVersions } from './watch.ts';
+import { readWatchFlag, readWatchQuery } from './watch-query.ts';
 import { type PodPredicate, podSelector } from './watch-selector.ts';
 
 const WATCH_URLS = new Set(['/api/v1/pods', '/api/v1/namespaces/:ns/pods']);
@@ -59,21 +59,6 @@ declare module 'fastify' {
     podVersions: PodVersions;
   }
 }
-
-/** `watch` alone: a request without it is a list, whatever its other parameters say. */
-const readWatchFlag = compileQuery(Type.Object({ watch: BoolQuery() }));
-
-/** The watch query (the selectors are read by podSelector); resourceVersion "" or "0" is "from now". */
-const readWatchQuery = compileQuery(
-  Type.Object({
-    resourceVersion: StringQuery(/^(\d{1,16})?$/, 'must be a resource version'),
-    timeoutSeconds: IntQuery(),
-    allowWatchBookmarks: BoolQuery(),
-    labelSelector: TextQuery(),
-    fieldSelector: TextQuery(),
-    includeObject: TextQuery(),
-  }),
-);
 
 /**
  * How long a watch lasts: timeoutSeconds, or DEFAULT_WATCH_SECONDS when it is absent or 0 (the apiserver's
