@@ -164,6 +164,8 @@ async function podReads(app: FastifyInstance): Promise<void> {
     ): Promise<unknown> => {
       const { ns, name } = req.params as { ns: string; name: string };
       if (!engine.getPod(ns, name)) return sendStatus(reply, notFoundOf('pods', name));
+      // a 405 names the methods the resource allows: none (RFC 9110: an empty Allow)
+      reply.header('allow', '');
       return sendStatus(
         reply,
         status(

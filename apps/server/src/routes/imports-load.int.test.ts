@@ -39,7 +39,7 @@ function nestedLog(bytes: number, depth: number): Buffer {
 
 describe('an import being parsed', () => {
   it('does not hold /healthz: every answer within the bound while a 12 MB nested import is parsed', async () => {
-    const body = nestedLog(12e6, 2_000);
+    const body = nestedLog(12e6, 200);
     let done = false;
     const started = performance.now();
     const posted = fetch(`${base}/api/v1/imports?name=nested.log`, {
