@@ -95,6 +95,9 @@ export function admitPod(value: unknown, namespace: string, engine: Engine, cloc
   const decoded = decodePod(value);
   if (!decoded.ok) return { ok: false, status: badRequest(decoded.message, decoded.causes) };
   const pod = decoded.pod;
+  // the decoder's refusals, before validation: another kind or version in the body is a bad request
+  const wrongType = wrongTypeOf(pod);
+  if (wrongType) return { ok: false, status: wrongType };
   // rest.BeforeCreate: a namespace in the body other than the URL's is a bad request, before validation
   const bodyNs = pod.metadata?.namespace;
   if (bodyNs !== undefined && bodyNs !== namespace) {
@@ -126,4 +129,33 @@ export function admitPod(value: unknown, namespace: string, engine: Engine, cloc
   delete defaulted.metadata.deletionTimestamp;
   delete defaulted.metadata.deletionGracePeriodSeconds;
   return { ok: true, pod: defaulted };
+}
+
+/**
+ * A body of another version or kind than the pods endpoint's: the create handler's 400 ("the API version in
+ * the data … does not match", or the codec's "… cannot be handled as a Pod"), naming the field.
+ */
+function wrongTypeOf(pod: { apiVersion?: unknown; kind?: unknown }): Status | undefined {
+  const { apiVersion, kind } = pod;
+  if (apiVersion !== undefined && apiVersion !== 'v1') {
+    const message = `the API version in the data (${String(apiVersion)}) does not match the expected API version (v1)`;
+    return badRequest(message, [
+      {
+        field: 'apiVersion',
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${JSON.stringify(apiVersion)}: supported values: "v1"`,
+      },
+    ]);
+  }
+  if (kind !== undefined && kind !== 'Pod') {
+    const message = `${String(kind)} in version "v1" cannot be handled as a Pod: the body's kind is not Pod`;
+    return badRequest(message, [
+      {
+        field: 'kind',
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${JSON.stringify(kind)}: supported values: "Pod"`,
+      },
+    ]);
+  }
+  return undefined;
 }
