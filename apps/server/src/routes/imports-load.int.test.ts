@@ -1,9 +1,10 @@
 /**
  * An import parses on a thread of its own (integration: a real listening server, real sockets, wall time).
  * While a 12 MB log of deeply nested klog JSON lines is uploaded and parsed (seconds of parser work), /healthz
- * keeps answering: asked again as soon as each answer arrives, none takes longer than a twentieth of the
- * import (a ratio of two times of the same run, so a loaded machine slows both). On the event loop the same
- * parse held /healthz for 1.1-1.3 s at a time in a 15 s import (a twelfth), and for all of it at first.
+ * keeps answering: asked again as soon as each answer arrives, the answers slower than a twentieth of the import
+ * add up to less than half of it (ratios of times of the same run, so a loaded machine slows both; one
+ * scheduler stall on a busy machine is one slow answer, not a held loop). On the event loop the same parse held
+ * /healthz for 1.1-1.3 s at a time in a 15 s import, nearly all of it held, and for all of it at first.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importsApp } from './imports-testing.ts';
 
-/** The slowest /healthz answer, as a part of the import's whole time, that still counts as answering. */
-const HEALTHZ_SHARE = 1 / 20;
+/** A /healthz answer slower than this part of the import's whole time counts as held. */
+const SLOW_SHARE = 1 / 20;
+/** The part of the import's time that may be spent in held answers. */
+const HELD_SHARE = 1 / 2;
 
 let dir: string;
 let app: FastifyInstance;
@@ -64,9 +67,11 @@ describe('an import being parsed', () => {
     // the parse was long enough to matter, and /healthz answered all along it
     expect(latencies.length).toBeGreaterThan(20);
     const worst = Math.max(...latencies);
+    const held = latencies.filter((ms) => ms > took * SLOW_SHARE).reduce((a, b) => a + b, 0);
     console.log(
-      `import ${Math.round(took)} ms; /healthz ${latencies.length} answers, slowest ${Math.round(worst)} ms`,
+      `import ${Math.round(took)} ms; /healthz ${latencies.length} answers, slowest ${Math.round(worst)} ms, ` +
+        `held ${Math.round(held)} ms`,
     );
-    expect(worst).toBeLessThan(took * HEALTHZ_SHARE);
+    expect(held).toBeLessThan(took * HELD_SHARE);
   }, 120_000);
 });
