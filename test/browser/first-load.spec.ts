@@ -41,17 +41,23 @@ describe('first load of the node page', () => {
       if (res.url().includes('/assets/'))
         encodings[new URL(res.url()).pathname] = res.headers()['content-encoding'];
     });
+    // what the page had fetched when the first row entered the document, read by a MutationObserver in
+    // that same task (a frame-polled read could land after an idle callback on a busy machine)
+    await page.addInitScript(() => {
+      const w = window as unknown as { firstRowFetched?: string[] };
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[data-testid="pod-row-first"]')) return;
+        w.firstRowFetched = performance
+          .getEntriesByType('resource')
+          .map((e) => new URL(e.name).pathname + new URL(e.name).search);
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
     await page.goto(`${dash.baseUrl}/#/`);
-    // what the page had fetched by the frame that first shows the row, read in that frame
     const seen = await page.waitForFunction(
-      () =>
-        document.querySelector('[data-testid="pod-row-first"]')
-          ? performance
-              .getEntriesByType('resource')
-              .map((e) => new URL(e.name).pathname + new URL(e.name).search)
-          : null,
+      () => (window as unknown as { firstRowFetched?: string[] }).firstRowFetched ?? null,
       undefined,
-      { timeout: 30_000, polling: 'raf' },
+      { timeout: 30_000 },
     );
     const fetched = (await seen.jsonValue()) as string[];
     const api = fetched.filter((p) => p.startsWith('/api/'));

@@ -76,22 +76,17 @@ export function ApplyPanel() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   const items = examples.data?.items ?? [];
-  const [chosen, setChosen] = useState('');
-  const [text, setText] = useState('');
+  // Until the user picks or types, the first example is chosen and its text shown: derived, not copied in by an
+  // effect, so a pick made in the same moment as the list arrives is never overwritten.
+  const [picked, setChosen] = useState('');
+  const [typed, setText] = useState<string | null>(null);
+  const chosen = picked || (items[0]?.file ?? '');
+  const text = typed ?? items.find((e) => e.file === chosen)?.yaml ?? '';
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [done, setDone] = useState<{ namespace: string; name: string } | null>(null);
   const [syntaxErrors, setSyntaxErrors] = useState(0);
   const editorWanted = useEditorWanted();
-
-  // Prefill with the first example once the list arrives.
-  useEffect(() => {
-    const first = examples.data?.items[0];
-    if (first && chosen === '') {
-      setChosen(first.file);
-      setText(first.yaml);
-    }
-  }, [examples.data, chosen]);
 
   const choose = (file: string) => {
     setChosen(file);
