@@ -21,6 +21,7 @@ const ALL = [
   'p3-idle',
   'p4-stream',
   'p5-ui',
+  'p5c-loaded',
   'p6-import',
   'p6-ui',
   'p7-observe',

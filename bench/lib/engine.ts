@@ -63,7 +63,7 @@ export interface PodOptions {
 }
 
 /** A busybox pod (`sh -c <script>`, IfNotPresent), defaulted and stamped as admission would. */
-export function benchPod(name: string, clock: RealClock, o: PodOptions = {}): Pod {
+export function benchPod(name: string, clock: Pick<RealClock, 'now'>, o: PodOptions = {}): Pod {
   const n = o.containers ?? 1;
   const pod: Pod = {
     apiVersion: 'v1',
