@@ -69,7 +69,7 @@ function historyEvent(seq: number, time: number): TraceEvent {
 async function writeHistory(dir: string, n: number): Promise<number> {
   const t0 = performance.now();
   const j = new TraceJournal({ dir });
-  j.open();
+  await j.open();
   const start = Date.now() - n;
   for (let seq = 1; seq <= n; seq++) {
     j.append(historyEvent(seq, start + seq));

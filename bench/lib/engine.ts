@@ -13,6 +13,7 @@ import { RemoteRuntime } from '@syncscope/core/cri';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
+import { waitOnTrace } from '@syncscope/test/support/wait-trace';
 
 /** Room for every pod a benchmark makes: admission must not turn a load test into rejections. */
 export const BENCH_MAX_PODS = 100_000;
@@ -90,26 +91,22 @@ export function benchPod(name: string, clock: Pick<RealClock, 'now'>, o: PodOpti
   return d;
 }
 
-/** Resolves when `pred` holds after some trace event (or at once); rejects after timeoutMs with the reason. */
+/**
+ * Resolves when `pred` holds for some trace event (or at once, asked with none); rejects after timeoutMs,
+ * naming what it waited for and the newest events (waitOnTrace).
+ */
 export function waitForTrace(
   trace: TraceRecorder,
   what: string,
   pred: (ev: TraceEvent | undefined) => boolean,
   timeoutMs = 120_000,
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (pred(undefined)) return resolve();
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-    }, timeoutMs);
-    const off = trace.subscribe((ev) => {
-      if (!pred(ev)) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
+  let held = pred(undefined);
+  // subscribed before waitOnTrace's listener, so `held` is current when it asks
+  const off = trace.subscribe((ev) => {
+    held ||= pred(ev);
   });
+  return waitOnTrace(trace, what, () => held, timeoutMs).finally(off);
 }
 
 /** Resolves once `done(ev)` has been seen for every pod in `uids` (one pending set, one trace listener). */

@@ -48,7 +48,7 @@ let wsUrl: string;
 beforeAll(async () => {
   dataDir = await tempDir('syncscope-flood-', cleanups);
   const journal = new TraceJournal({ dir: join(dataDir, 'trace'), warn: () => {} });
-  journal.open();
+  await journal.open();
   const detail = 'flood '.repeat(10);
   for (let seq = 1; seq <= EVENTS; seq++) {
     journal.append({ seq, time: seq, type: 'sim.fault', fault: 'backlog', detail } as TraceEvent);

@@ -186,9 +186,9 @@ const podRunning = async (base: string) =>
   running(await getJSON<Pod>(`${base}/api/v1/namespaces/default/pods/healthy`).catch(() => undefined));
 
 /** Every event in the journal directory, read as the server reads it at boot. */
-function readJournal(dir: string): TraceEvent[] {
+async function readJournal(dir: string): Promise<TraceEvent[]> {
   const j = new TraceJournal({ dir, warn: () => {} });
-  j.open();
+  await j.open();
   return j.read(0);
 }
 
@@ -222,7 +222,7 @@ describe('the server process', () => {
     await waitOnDisk(join(dataDir, 'trace'), 'a sync of the pod', synced);
     one.proc.kill('SIGKILL');
     expect((await one.exited).signal).toBe('SIGKILL');
-    const onDisk = readJournal(join(dataDir, 'trace'));
+    const onDisk = await readJournal(join(dataDir, 'trace'));
     const lastBefore = (onDisk[onDisk.length - 1] as TraceEvent).seq;
 
     const two = await startServer(dataDir, cleanups);
@@ -279,7 +279,7 @@ describe('the server process', () => {
     expect(exit.code, child.stderr()).toBe(0);
     expect(ms).toBeLessThan(2_000);
 
-    const seqs = readJournal(join(dataDir, 'trace')).map((e) => e.seq);
+    const seqs = (await readJournal(join(dataDir, 'trace'))).map((e) => e.seq);
     expect(seqs.length).toBeGreaterThanOrEqual(next);
     expect(seqs.slice(0, next)).toEqual(Array.from({ length: next }, (_, i) => i + 1));
     console.log(
@@ -340,7 +340,7 @@ describe('a crash and a damaged journal', () => {
       if (run === 1) await applyHealthy(child.base);
 
       await streamThenKill(child, run, 3, seen);
-      const onDisk = readJournal(traceDir);
+      const onDisk = await readJournal(traceDir);
       const lastOnDisk = onDisk[onDisk.length - 1]?.seq ?? 0;
       const served = [...seen.keys()].filter((s) => s > lastOnDisk).length;
       console.log(
@@ -361,7 +361,7 @@ describe('a crash and a damaged journal', () => {
     const dataDir = await tempDir('syncscope-persist-', cleanups);
     const traceDir = join(dataDir, 'trace');
     const j = new TraceJournal({ dir: traceDir, segmentBytes: 1024, warn: () => {} });
-    j.open();
+    await j.open();
     j.append({ seq: 1, time: 1, type: 'server.start', version: 'old', runtime: 'simulated', endpoint: '' });
     j.append({
       seq: 2,

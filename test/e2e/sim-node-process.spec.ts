@@ -116,7 +116,12 @@ describe('the simulated node process', () => {
     });
     expect(again?.restartCount).toBeGreaterThanOrEqual(newestCount);
 
-    // a fault through the HTTP API reaches the adopted node
+    // a fault through the HTTP API reaches the adopted node: injected once the node itself reports the
+    // adopted container running (the API's status may still be the one last reported before the kill)
+    await until('the adopted container running on the node', async () => {
+      const [c] = await cri.listContainers({ id: healthyID });
+      return c?.state === 'CONTAINER_RUNNING';
+    });
     const fault = await send(two.base, 'POST', '/api/v1/sim/faults', {
       kind: 'containerExit',
       namespace: 'default',

@@ -154,7 +154,7 @@ async function bootLocked<Own>(
 ): Promise<BootedServer & Own> {
   const clock = opts.clock ?? new RealClock();
   const warn = opts.warn ?? ((msg: string) => console.warn(msg));
-  const { trace: history, firstBoot } = openTrace({
+  const { trace: history, firstBoot } = await openTrace({
     dir: join(opts.dataDir, TRACE_DIR),
     clock,
     capacity: opts.traceCapacity,

@@ -104,8 +104,8 @@ describe.skipIf(!isRoot)('the trace journal on a disk that refuses', () => {
 
     // every seq issued is on disk, in order, none missing
     const journal = new TraceJournal({ dir: traceDir, warn: () => {} });
-    journal.open();
-    const seqs = journal.read().map((e) => e.seq);
+    await journal.open();
+    const seqs = (await journal.read()).map((e) => e.seq);
     await journal.close();
     expect(seqs.length).toBeGreaterThanOrEqual(last);
     expect(seqs.slice(0, last)).toEqual(Array.from({ length: last }, (_, i) => i + 1));

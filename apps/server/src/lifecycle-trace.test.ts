@@ -26,11 +26,11 @@ function reservedOnDisk(): number {
   return Math.max(read('seq-reserved'), read('seq-reserved.now'));
 }
 
-function open(capacity: number, podStoreDir?: string) {
+async function open(capacity: number, podStoreDir?: string, flushIntervalMs?: number) {
   const clock = new FakeClock();
   warnings = [];
   const warn = (m: string) => warnings.push(m);
-  const r = openTrace({ dir, clock, capacity, segmentBytes: 2048, warn, podStoreDir });
+  const r = await openTrace({ dir, clock, capacity, segmentBytes: 2048, warn, podStoreDir, flushIntervalMs });
   opened.push(r.trace);
   return { ...r, clock };
 }
@@ -40,17 +40,16 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 describe('JournaledTrace', () => {
   it('serves events older than the ring from the journal, then the ring', async () => {
-    const { trace, firstBoot } = open(10);
+    const { trace, firstBoot } = await open(10);
     expect(firstBoot).toBe(true);
     for (let i = 0; i < 50; i++)
       trace.recorder.record({ type: 'loop.skipped', errors: [`e${i}`], backoffMs: i });
     expect(trace.recorder.oldest).toBe(41);
     expect(trace.oldest).toBe(1);
-    expect(seqs(trace.since(0))).toEqual(range(1, 50));
-    expect(seqs(trace.since(5, undefined, 3))).toEqual([6, 7, 8]);
-    expect(seqs(trace.since(38, undefined, 5))).toEqual([39, 40, 41, 42, 43]);
-    expect(seqs(trace.since(0, (e) => e.seq % 10 === 0))).toEqual([10, 20, 30, 40, 50]);
+    // since() answers from the ring alone; sinceAsync reaches into the journal
+    expect(seqs(trace.since(0))).toEqual(range(41, 50));
     expect(seqs(await trace.sinceAsync(0))).toEqual(range(1, 50));
+    expect(seqs(await trace.sinceAsync(5, undefined, 3))).toEqual([6, 7, 8]);
     expect(seqs(await trace.sinceAsync(38, undefined, 5))).toEqual([39, 40, 41, 42, 43]);
     expect(seqs(await trace.sinceAsync(0, (e) => e.seq % 10 === 0))).toEqual([10, 20, 30, 40, 50]);
     expect(seqs(await trace.sinceAsync(45))).toEqual(range(46, 50));
@@ -60,13 +59,13 @@ describe('JournaledTrace', () => {
   });
 
   it('continues seq and preloads the ring after a restart', async () => {
-    const first = open(10);
+    const first = await open(10);
     for (let i = 0; i < 25; i++)
       first.trace.recorder.record({ type: 'loop.skipped', errors: [], backoffMs: i });
     await first.trace.journal.close();
     opened.length = 0;
 
-    const second = open(10);
+    const second = await open(10);
     expect(second.firstBoot).toBe(false);
     expect(second.trace.next).toBe(26);
     expect(seqs(second.trace.recorder.since(0))).toEqual(range(16, 25));
@@ -77,11 +76,12 @@ describe('JournaledTrace', () => {
       endpoint: '',
     });
     expect(ev.seq).toBe(26);
-    expect(seqs(second.trace.since(0))).toEqual(range(1, 26));
+    expect(seqs(await second.trace.sinceAsync(0))).toEqual(range(1, 26));
   });
 
   it('never reissues a seq that was handed out before a crash, even one never written', async () => {
-    const first = open(10);
+    // its queue is not written on a timer while the next run opens the directory, as after a kill
+    const first = await open(10, undefined, 3_600_000);
     const served: number[] = [];
     for (let i = 0; i < 7_000; i++)
       served.push(first.trace.recorder.record({ type: 'loop.skipped', errors: [], backoffMs: i }).seq);
@@ -94,7 +94,7 @@ describe('JournaledTrace', () => {
     expect(reserved).toBeGreaterThanOrEqual(7_050);
     opened.length = 0; // "killed": its queue never reaches the file
 
-    const second = open(10);
+    const second = await open(10);
     const after = second.trace.recorder.record({
       type: 'server.start',
       version: 'x',
@@ -104,12 +104,12 @@ describe('JournaledTrace', () => {
     expect(after.seq).toBe(reserved + 1);
     expect(after.seq).toBeGreaterThan(Math.max(...served));
     // the journal keeps what was written, then the gap, then the new run
-    expect(second.trace.since(6_998).map((e) => e.seq)).toEqual([6_999, 7_000, reserved + 1]);
+    expect((await second.trace.sinceAsync(6_998)).map((e) => e.seq)).toEqual([6_999, 7_000, reserved + 1]);
     await first.trace.journal.close().catch(() => {});
   });
 
   it('never issues a seq beyond what is reserved on disk, and gives back the unused ones on a clean close', async () => {
-    const first = open(10);
+    const first = await open(10);
     expect(reservedOnDisk()).toBe(10_000);
     // one synchronous burst: no background renewal can finish, so each block is reserved as it runs out
     for (let i = 1; i <= 25_000; i++) {
@@ -120,12 +120,12 @@ describe('JournaledTrace', () => {
     await first.trace.journal.close();
     opened.length = 0;
     expect(reservedOnDisk()).toBe(25_000);
-    expect(open(10).trace.next).toBe(25_001);
+    expect((await open(10)).trace.next).toBe(25_001);
   });
 
   it('reports a missing or empty pod store while the journal shows pods never removed', async () => {
     const store = join(dir, 'store', 'pods');
-    const first = open(10, store);
+    const first = await open(10, store);
     const pod = (op: 'ADD' | 'REMOVE', name: string) =>
       first.trace.recorder.record({
         type: 'config.update',
@@ -142,7 +142,7 @@ describe('JournaledTrace', () => {
     await first.trace.journal.close();
     opened.length = 0;
 
-    open(10, store);
+    await open(10, store);
     expect(warnings).toEqual([
       `pod store: ${store} is missing, but the trace journal ${dir} shows 1 pod never removed (default/b); ` +
         'they are not restored',
@@ -150,12 +150,12 @@ describe('JournaledTrace', () => {
     await opened.splice(0)[0]?.journal.close();
 
     mkdirSync(store, { recursive: true });
-    open(10, store);
+    await open(10, store);
     expect(warnings).toEqual([expect.stringContaining(`pod store: ${store} holds no pods`)]);
     await opened.splice(0)[0]?.journal.close();
 
     writeFileSync(join(store, 'u-b.json'), '{}');
-    open(10, store);
+    await open(10, store);
     expect(warnings).toEqual([]);
   });
 });

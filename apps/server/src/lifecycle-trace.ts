@@ -6,10 +6,10 @@
  * events into the ring → every new event appended to the journal. Then `server.start` is recorded by the
  * caller, so a restart shows in the history as one event between the old run and the new one.
  *
- * JournaledTrace is what the routes read (it is a TraceSource): since() answers from the ring when it
- * covers `since`, else from the journal up to where the ring begins, then the ring. since() reads the journal
- * with blocking file reads (a segment at a time, only for history the ring lacks); request handlers use
- * sinceAsync and history(), which do not block the loop.
+ * JournaledTrace is what the routes read (it is a TraceSource): since() answers from the ring alone (what
+ * it holds from boot on: the newest events preloaded, then every event recorded); sinceAsync and history()
+ * reach further back, into the journal, which is only ever read one way (TraceJournal: a block at a time
+ * through the thread pool).
  */
 import type { PassiveClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
@@ -68,19 +68,14 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
     return this.recorder.size > 0 && after + 1 >= this.recorder.oldest;
   }
 
+  /** The ring's events with seq > since (TraceRecorder.since); older history: sinceAsync, history(). */
   since(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): TraceEvent[] {
-    const ringOldest = this.recorder.oldest;
-    if (this.recorder.size > 0 && since + 1 >= ringOldest) return this.recorder.since(since, filter, limit);
-    const before = this.recorder.size > 0 ? ringOldest : Number.POSITIVE_INFINITY;
-    const older = this.journal.read(since, limit, filter, before);
-    if (older.length >= limit || this.recorder.size === 0) return older;
-    return older.concat(this.recorder.since(Math.max(since, ringOldest - 1), filter, limit - older.length));
+    return this.recorder.since(since, filter, limit);
   }
 
   /**
-   * since() without blocking the event loop: history older than the ring is read from the journal through
-   * the thread pool (GET /api/v1/trace). Whatever the ring lost while that read ran is read from the journal
-   * the same way, never with since()'s blocking reads.
+   * Events with seq > since from the journal and the ring: history older than the ring is read from the
+   * journal (GET /api/v1/trace); whatever the ring lost while that read ran is read from the journal too.
    */
   async sinceAsync(since = 0, filter?: Filter, limit = Number.POSITIVE_INFINITY): Promise<TraceEvent[]> {
     let out: TraceEvent[] = [];
@@ -90,7 +85,7 @@ export class JournaledTrace implements TraceSource, TraceHistorySource {
       if (this.recorder.size > 0 && cursor + 1 >= ringOldest)
         return out.concat(this.recorder.since(cursor, filter, limit - out.length));
       const before = this.recorder.size > 0 ? ringOldest : Number.POSITIVE_INFINITY;
-      out = out.concat(await this.journal.readAsync(cursor, limit - out.length, filter, before));
+      out = out.concat(await this.journal.read(cursor, limit - out.length, filter, before));
       if (out.length >= limit || before === Number.POSITIVE_INFINITY) return out;
       // every event below `before` was seen (the read was not cut by limit)
       cursor = Math.max(cursor, before - 1);
@@ -132,14 +127,16 @@ export interface OpenTraceOptions extends Omit<TraceJournalOptions, 'dir'> {
  * Opens the journal in dir and a recorder continuing it: seq goes on above both the last event on disk
  * and the seqs an earlier run reserved (after a crash: a gap, never a reused seq), the ring starts with the newest events, and every event recorded from now on is appended to the journal.
  * With podStoreDir, warns when that store is missing or empty while the journal's last run had pods
- * (journal-pods.ts). Throws only if the directory cannot be created or read.
+ * (journal-pods.ts). Rejects only if the directory cannot be created or read.
  */
-export function openTrace(opts: OpenTraceOptions): { trace: JournaledTrace; firstBoot: boolean } {
+export async function openTrace(
+  opts: OpenTraceOptions,
+): Promise<{ trace: JournaledTrace; firstBoot: boolean }> {
   const { clock, capacity, podStoreDir, ...journalOpts } = opts;
   const journal = new TraceJournal(journalOpts);
-  const { events } = journal.open();
+  const { events } = await journal.open();
   const recorder = new TraceRecorder(clock, capacity, journal.resumeAfter + 1);
-  const tail = journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS));
+  const tail = await journal.tail(Math.min(recorder.capacity, PRELOAD_EVENTS));
   if (podStoreDir !== undefined)
     checkPodStore(podStoreDir, journal.dir, tail, opts.warn ?? ((msg) => console.warn(msg)));
   recorder.preload(tail);

@@ -22,10 +22,10 @@ import { fieldsMatch, parseFieldSelector } from './field-selector.ts';
 import { labelsMatch, parseLabelSelector } from './label-selector.ts';
 import { type ListSpec, plainLine, tableEncoder, type WatchType } from './respond.ts';
 import { readWatchFlag, readWatchQuery } from './watch-query.ts';
+import { startWatch } from './watch-stream.ts';
 
 const DEFAULT_WATCH_SECONDS = 1800;
 const BOOKMARK_MS = 60_000;
-const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 
 export interface WatchChange<T> {
   type: WatchType;
@@ -97,20 +97,9 @@ export function serveWatch<T extends { metadata: ObjectMeta }>(
         status(429, 'TooManyRequests', `too many watches: at most ${maxStreams} at once`),
       );
 
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'application/json',
-      'cache-control': 'no-cache, private',
-    });
-    res.flushHeaders();
+    const { res, send, finish } = startWatch(reply, () => end());
     const timers: NodeJS.Timeout[] = [];
     let ended = false;
-    const send = (s: string) => {
-      res.write(s);
-      if (res.writableLength > HIGH_WATER_BYTES) end();
-    };
     const watcher = (c: WatchChange<T>) => {
       if (matches(c.obj)) send(encode(c.type, c.obj));
     };
@@ -124,8 +113,7 @@ export function serveWatch<T extends { metadata: ObjectMeta }>(
       }
       for (const t of timers) clearTimeout(t);
       open.delete(end);
-      if (res.writableLength > HIGH_WATER_BYTES) res.destroy();
-      else res.end();
+      finish();
     };
     open.add(end);
     res.on('close', end);

@@ -32,6 +32,7 @@ import { podPrinter } from './table/pods.ts';
 import { type PodChange, PodVersions } from './watch.ts';
 import { readWatchFlag, readWatchQuery } from './watch-query.ts';
 import { type PodPredicate, podSelector } from './watch-selector.ts';
+import { startWatch } from './watch-stream.ts';
 
 const WATCH_URLS = new Set(['/api/v1/pods', '/api/v1/namespaces/:ns/pods']);
 /** The legacy watch paths every apiserver still serves: a watch without `?watch=`, one pod by its name. */
@@ -44,7 +45,6 @@ for (const url of LEGACY_WATCH_URLS) WATCH_URLS.add(url);
 const BOOKMARK_MS = 60_000;
 /** The apiserver's --min-request-timeout: a watch without timeoutSeconds (or with 0) ends after this long. */
 const DEFAULT_WATCH_SECONDS = 1800;
-const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 /** A BOOKMARK before the timeout ends the stream is sent this long ahead of it. */
 const LAST_BOOKMARK_MS = 100;
 
@@ -147,20 +147,9 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
     }
     perAddress.set(addr, mine + 1);
 
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'application/json',
-      'cache-control': 'no-cache, private',
-    });
-    res.flushHeaders();
+    const { res, send, finish } = startWatch(reply, () => end());
     // the pods the client is known to have (those matching when its version was current)
     const held = new Set<string>();
-    const send = (s: string) => {
-      res.write(s);
-      if (res.writableLength > HIGH_WATER_BYTES) end();
-    };
     const deliver = (c: PodChange) => {
       const uid = c.pod.metadata.uid;
       const had = held.has(uid);
@@ -189,8 +178,7 @@ async function watchRoutes(app: FastifyInstance, opts: WatchOptions): Promise<vo
       const n = (perAddress.get(addr) ?? 1) - 1;
       if (n > 0) perAddress.set(addr, n);
       else perAddress.delete(addr);
-      if (res.writableLength > HIGH_WATER_BYTES) res.destroy();
-      else res.end();
+      finish();
     };
     open.add(end);
     res.on('close', end);

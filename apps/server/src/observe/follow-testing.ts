@@ -3,6 +3,7 @@
  * parser turns into one event each, and a sink that resolves waits when the events or warnings arrive.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
+import { until } from '../../../../test/support/until.ts';
 
 /** A kubelet's "Killing container with a grace period" line (klog, structured) for pod default/web-<n>. */
 export function killLine(n: number, second = n): string {
@@ -91,11 +92,7 @@ export class Sink {
   }
 }
 
-/** Polls `ok` every 10 ms until it holds; fails after `ms` (for state that has no event: bytes read so far). */
+/** Asks `ok` every 10 ms until it holds (until.ts); fails after `ms` (for state that has no event: bytes read so far). */
 export async function poll(ok: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(what, ok, ms, 10);
 }

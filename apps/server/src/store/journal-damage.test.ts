@@ -35,7 +35,7 @@ describe('TraceJournal: damage inside an older segment', () => {
   };
   const write = async (n: number) => {
     const j = make();
-    j.open();
+    await j.open();
     for (let s = 1; s <= n; s++) j.append(podEvent(s, `uid-${s % 3}`));
     await j.close();
   };
@@ -60,14 +60,14 @@ describe('TraceJournal: damage inside an older segment', () => {
     writeFileSync(first, buf);
 
     const j = make();
-    j.open();
+    await j.open();
     expect(warnings).toEqual([`trace journal: ${first}: 1 bad record skipped, at byte ${starts[4]}`]);
     expect(j.badRecords).toBe(1);
     await j.whenIndexed(); // and not counted again when the checksums are checked
     expect(j.badRecords).toBe(1);
-    const read = j.read(0).map((e) => e.seq);
+    const read = (await j.read(0)).map((e) => e.seq);
     expect(read).toEqual([...range(1, 4), ...range(9, 120)]);
-    expect((await j.readAsync(0)).map((e) => e.seq)).toEqual(read);
+    expect((await j.read(0)).map((e) => e.seq)).toEqual(read);
     const exported: number[] = [];
     for await (const e of j.events(0)) exported.push(e.seq);
     expect(exported).toEqual(read);
@@ -85,16 +85,16 @@ describe('TraceJournal: damage inside an older segment', () => {
     writeFileSync(first, buf);
 
     const j = make();
-    j.open();
+    await j.open();
     // readers check every record's checksum: it is never served, from the first read on
-    expect(j.read(0).map((e) => e.seq)).toEqual([...range(1, 9), ...range(11, 120)]);
+    expect((await j.read(0)).map((e) => e.seq)).toEqual([...range(1, 9), ...range(11, 120)]);
     // the older segments' checksums are checked after open, in the background, and the damage reported then
     await j.whenIndexed();
     expect(warnings).toEqual([
       `trace journal: ${first}: 1 bad record skipped (checksum), at byte ${starts[9]}`,
     ]);
     expect(j.badRecords).toBe(1);
-    expect(j.read(0).every((e) => e.time === 1_000 + e.seq)).toBe(true);
+    expect((await j.read(0)).every((e) => e.time === 1_000 + e.seq)).toBe(true);
     await j.close();
   });
 
@@ -117,9 +117,9 @@ describe('TraceJournal: damage inside an older segment', () => {
     );
 
     let j = make();
-    expect(j.open()).toEqual({ lastSeq: 50, events: 50 });
+    expect(await j.open()).toEqual({ lastSeq: 50, events: 50 });
     expect(warnings).toEqual([]);
-    expect(j.read(0).map((e) => e.seq)).toEqual(range(1, 50));
+    expect((await j.read(0)).map((e) => e.seq)).toEqual(range(1, 50));
     j.append(podEvent(51));
     await j.close();
     expect(readFileSync(newest, 'utf8').split('\n').at(-2)).toMatch(/^\{"seq":51,.*,"crc":"[0-9a-f]{8}"\}$/);
@@ -130,9 +130,9 @@ describe('TraceJournal: damage inside an older segment', () => {
     buf.fill(0, (starts[4] as number) + 20, (starts[7] as number) + 30);
     writeFileSync(older, buf);
     j = make();
-    j.open();
+    await j.open();
     expect(warnings).toEqual([`trace journal: ${older}: 1 bad record skipped, at byte ${starts[4]}`]);
-    expect(j.read(0).map((e) => e.seq)).toEqual([...range(1, 4), ...range(9, 51)]);
+    expect((await j.read(0)).map((e) => e.seq)).toEqual([...range(1, 4), ...range(9, 51)]);
     await j.close();
   });
 
@@ -144,7 +144,7 @@ describe('TraceJournal: damage inside an older segment', () => {
     chmodSync(dir, 0o755);
     chmodSync(segments()[0] as string, 0o644);
     const j = make();
-    j.open();
+    await j.open();
     expect(mode(dir)).toBe(0o700);
     expect(mode(segments()[0] as string)).toBe(0o600);
     await j.close();

@@ -64,9 +64,9 @@ describe('TraceJournal under kill -9', () => {
     expect(second.flushed).toBeGreaterThan(second.openedAt);
 
     const journal = new TraceJournal({ dir, warn: () => {} });
-    const { lastSeq, events } = journal.open();
+    const { lastSeq, events } = await journal.open();
     expect(lastSeq).toBeGreaterThanOrEqual(second.flushed);
-    const all = journal.read(0).map((e) => e.seq);
+    const all = (await journal.read(0)).map((e) => e.seq);
     expect(all).toHaveLength(events);
     // seq 1..lastSeq, each exactly once: nothing reported written was lost, nothing doubled
     expect(all).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
@@ -81,6 +81,6 @@ describe('TraceJournal under kill -9', () => {
       endpoint: '',
     });
     await journal.close();
-    expect(new TraceJournal({ dir }).open().lastSeq).toBe(lastSeq + 1);
+    expect((await new TraceJournal({ dir }).open()).lastSeq).toBe(lastSeq + 1);
   }, 30_000);
 });

@@ -45,50 +45,50 @@ describe('TraceJournal', () => {
 
   it('reads back what was appended, queued or written, and again after a restart', async () => {
     const j = make();
-    expect(j.open()).toEqual({ lastSeq: 0, events: 0 });
+    expect(await j.open()).toEqual({ lastSeq: 0, events: 0 });
     for (let s = 1; s <= 10; s++) j.append(ev(s, s % 2 ? 'uid-odd' : 'uid-even'));
-    expect(seqs(j.read(7))).toEqual([8, 9, 10]); // still queued
+    expect(seqs(await j.read(7))).toEqual([8, 9, 10]); // still queued
     await j.flush();
     expect(j.flushedSeq).toBe(10);
-    expect(seqs(j.read(0))).toEqual(range(1, 10));
-    expect(seqs(j.read(5))).toEqual(range(6, 10));
-    expect(seqs(j.read(0, 3))).toEqual([1, 2, 3]);
-    expect(seqs(j.read(2, 2, (e) => 'podUID' in e && e.podUID === 'uid-even'))).toEqual([4, 6]);
-    expect(j.read(10)).toEqual([]);
+    expect(seqs(await j.read(0))).toEqual(range(1, 10));
+    expect(seqs(await j.read(5))).toEqual(range(6, 10));
+    expect(seqs(await j.read(0, 3))).toEqual([1, 2, 3]);
+    expect(seqs(await j.read(2, 2, (e) => 'podUID' in e && e.podUID === 'uid-even'))).toEqual([4, 6]);
+    expect(await j.read(10)).toEqual([]);
     await j.close();
 
     const again = make();
-    expect(again.open()).toEqual({ lastSeq: 10, events: 10 });
-    expect(again.read(0)).toEqual(range(1, 10).map((s) => ev(s, s % 2 ? 'uid-odd' : 'uid-even')));
+    expect(await again.open()).toEqual({ lastSeq: 10, events: 10 });
+    expect(await again.read(0)).toEqual(range(1, 10).map((s) => ev(s, s % 2 ? 'uid-odd' : 'uid-even')));
     expect(warnings).toEqual([]);
   });
 
   it('writes queued events on close and ignores appends after it', async () => {
     const j = make();
-    j.open();
+    await j.open();
     j.append(ev(1));
     j.append(ev(2));
     await j.close();
     j.append(ev(3));
     const again = make();
-    expect(again.open()).toEqual({ lastSeq: 2, events: 2 });
+    expect(await again.open()).toEqual({ lastSeq: 2, events: 2 });
   });
 
   it('drops an event whose seq does not increase, with a warning', async () => {
     const j = make();
-    j.open();
+    await j.open();
     j.append(ev(5));
     j.append(ev(5));
     j.append(ev(3));
     j.append(ev(6));
     await j.flush();
-    expect(seqs(j.read(0))).toEqual([5, 6]);
+    expect(seqs(await j.read(0))).toEqual([5, 6]);
     expect(warnings).toHaveLength(1);
   });
 
   it('rolls to a new segment named after its first seq once segmentBytes is reached', async () => {
     const j = make({ segmentBytes: 1000 });
-    j.open();
+    await j.open();
     for (let s = 1; s <= 60; s++) {
       j.append(ev(s));
       if (s % 7 === 0) await j.flush();
@@ -101,17 +101,17 @@ describe('TraceJournal', () => {
       expect(statSync(join(dir, f)).size).toBeLessThanOrEqual(1000);
       expect(JSON.parse(text.slice(0, text.indexOf('\n'))).seq).toBe(parseSegmentName(f));
     }
-    expect(seqs(j.read(0))).toEqual(range(1, 60));
+    expect(seqs(await j.read(0))).toEqual(range(1, 60));
     // a since that falls inside a middle segment, and one on a segment boundary
-    expect(seqs(j.read(33, 4))).toEqual([34, 35, 36, 37]);
+    expect(seqs(await j.read(33, 4))).toEqual([34, 35, 36, 37]);
     const second = parseSegmentName(files[1] as string) as number;
-    expect(seqs(j.read(second - 1, 1))).toEqual([second]);
-    expect(j.open.bind(j)).toThrow(/twice/);
+    expect(seqs(await j.read(second - 1, 1))).toEqual([second]);
+    await expect(j.open()).rejects.toThrow(/twice/);
   });
 
   it('deletes the oldest segments beyond maxBytes and keeps the newest history', async () => {
     const j = make({ segmentBytes: 1000, maxBytes: 3000 });
-    j.open();
+    await j.open();
     for (let s = 1; s <= 200; s++) {
       j.append(ev(s));
       if (s % 10 === 0) await j.flush();
@@ -120,7 +120,7 @@ describe('TraceJournal', () => {
     const onDisk = files.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     expect(onDisk).toBeLessThanOrEqual(3000);
     expect(j.bytes).toBe(onDisk);
-    const kept = seqs(j.read(0));
+    const kept = seqs(await j.read(0));
     expect(kept[0]).toBeGreaterThan(1);
     expect(kept).toEqual(range(kept[0] as number, 200));
     expect(kept[0]).toBe(parseSegmentName(files[0] as string));
@@ -128,15 +128,15 @@ describe('TraceJournal', () => {
     // a restart with a smaller limit trims at once
     await j.close();
     const smaller = make({ segmentBytes: 1000, maxBytes: 1500 });
-    const { lastSeq, events } = smaller.open();
+    const { lastSeq, events } = await smaller.open();
     expect(lastSeq).toBe(200);
     expect(smaller.bytes).toBeLessThanOrEqual(1500);
-    expect(events).toBe(smaller.read(0).length);
+    expect(events).toBe((await smaller.read(0)).length);
   });
 
   it('truncates a torn last line on open and carries on with the next seq', async () => {
     const j = make({ segmentBytes: 1000 });
-    j.open();
+    await j.open();
     for (let s = 1; s <= 30; s++) j.append(ev(s));
     await j.close();
     const last = join(dir, segmentFiles().at(-1) as string);
@@ -144,7 +144,7 @@ describe('TraceJournal', () => {
     appendFileSync(last, '{"seq":31,"time":1031,"type":"config.upd');
 
     const again = make({ segmentBytes: 1000 });
-    expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+    expect(await again.open()).toEqual({ lastSeq: 30, events: 30 });
     expect(statSync(last).size).toBe(sizeBefore);
     expect(warnings).toHaveLength(1);
     again.append(ev(31));
@@ -152,14 +152,14 @@ describe('TraceJournal', () => {
     await again.close();
 
     const third = make();
-    expect(third.open()).toEqual({ lastSeq: 32, events: 32 });
-    expect(seqs(third.read(0))).toEqual(range(1, 32));
+    expect(await third.open()).toEqual({ lastSeq: 32, events: 32 });
+    expect(seqs(await third.read(0))).toEqual(range(1, 32));
     expect(warnings).toHaveLength(1);
   });
 
   it('cuts only what follows the last good line: a bad line between good ones stays, skipped on read', async () => {
     const j = make();
-    j.open();
+    await j.open();
     j.append(ev(1));
     await j.flush();
     const file = join(dir, segmentFiles()[0] as string);
@@ -170,31 +170,31 @@ describe('TraceJournal', () => {
     const goodBytes = statSync(file).size - JSON.stringify(ev(2)).length - 5;
 
     const again = make();
-    expect(again.open()).toEqual({ lastSeq: 2, events: 2 });
+    expect(await again.open()).toEqual({ lastSeq: 2, events: 2 });
     expect(statSync(file).size).toBe(goodBytes);
-    expect(seqs(again.read(0))).toEqual([1, 2]);
+    expect(seqs(await again.read(0))).toEqual([1, 2]);
   });
 
   it('deletes a newest segment that holds nothing whole and takes lastSeq from the one before', async () => {
     const j = make();
-    j.open();
+    await j.open();
     for (let s = 1; s <= 5; s++) j.append(ev(s));
     await j.close();
     writeFileSync(join(dir, 'trace-0000000000000006.ndjson'), '{"seq":6,"ti');
 
     const again = make();
-    expect(again.open()).toEqual({ lastSeq: 5, events: 5 });
+    expect(await again.open()).toEqual({ lastSeq: 5, events: 5 });
     expect(segmentFiles()).toEqual(['trace-0000000000000001.ndjson']);
   });
 
   it('gives the newest n events, and all history through the async iterator', async () => {
     const j = make({ segmentBytes: 600 });
-    j.open();
+    await j.open();
     for (let s = 1; s <= 40; s++) j.append(ev(s));
     await j.flush();
     for (let s = 41; s <= 43; s++) j.append(ev(s)); // queued, not yet written
-    expect(seqs(j.tail(5))).toEqual([39, 40, 41, 42, 43]);
-    expect(seqs(j.tail(100))).toEqual(range(1, 43));
+    expect(seqs(await j.tail(5))).toEqual([39, 40, 41, 42, 43]);
+    expect(seqs(await j.tail(100))).toEqual(range(1, 43));
 
     const all: number[] = [];
     for await (const e of j) all.push(e.seq);
@@ -207,22 +207,22 @@ describe('TraceJournal', () => {
   it('lets a restarted server continue the seq and keep the history before it', async () => {
     const clock = new FakeClock();
     const first = make();
-    const boot = (journal: TraceJournal) => {
-      const { lastSeq } = journal.open();
+    const boot = async (journal: TraceJournal) => {
+      const { lastSeq } = await journal.open();
       const trace = new TraceRecorder(clock, 100, lastSeq + 1);
-      trace.preload(journal.tail(100));
+      trace.preload(await journal.tail(100));
       const heard: number[] = [];
       trace.subscribe((e) => heard.push(e.seq));
       trace.subscribe((e) => journal.append(e));
       trace.record({ type: 'server.start', version: 'test', runtime: 'sim', endpoint: 'unix:///sim.sock' });
       return { trace, heard };
     };
-    const one = boot(first);
+    const one = await boot(first);
     one.trace.record({ type: 'config.update', op: 'ADD', source: 'api', podUID: 'uid-a', pod: 'default/a' });
     expect(seqs(one.trace.since(0))).toEqual([1, 2]);
     await first.close();
 
-    const two = boot(make());
+    const two = await boot(make());
     expect(two.heard).toEqual([3]); // the preloaded history is not announced again
     expect(two.trace.since(0).map((e) => `${e.seq} ${e.type}`)).toEqual([
       '1 server.start',
@@ -234,17 +234,17 @@ describe('TraceJournal', () => {
 
   it('answers read() without blocking, picking up batches written while it reads', async () => {
     const j = make({ segmentBytes: 2000 });
-    j.open();
+    await j.open();
     for (let s = 1; s <= 200; s++) j.append(ev(s));
     await j.flush();
     for (let s = 201; s <= 210; s++) j.append(ev(s)); // queued
-    expect(seqs(await j.readAsync(0))).toEqual(range(1, 210));
-    expect(seqs(await j.readAsync(33, 4))).toEqual([34, 35, 36, 37]);
-    expect(seqs(await j.readAsync(0, 5, (e) => e.seq % 50 === 0))).toEqual([50, 100, 150, 200]);
-    expect(seqs(await j.readAsync(190, 100, undefined, 195))).toEqual([191, 192, 193, 194]);
+    expect(seqs(await j.read(0))).toEqual(range(1, 210));
+    expect(seqs(await j.read(33, 4))).toEqual([34, 35, 36, 37]);
+    expect(seqs(await j.read(0, 5, (e) => e.seq % 50 === 0))).toEqual([50, 100, 150, 200]);
+    expect(seqs(await j.read(190, 100, undefined, 195))).toEqual([191, 192, 193, 194]);
 
     // writes land while the read awaits the disk: nothing is skipped, nothing doubled
-    const reading = j.readAsync(0);
+    const reading = await j.read(0);
     for (let s = 211; s <= 400; s++) {
       j.append(ev(s));
       if (s % 20 === 0) void j.flush();
@@ -252,14 +252,14 @@ describe('TraceJournal', () => {
     const got = seqs(await reading);
     expect(got.length).toBeGreaterThanOrEqual(210);
     expect(got).toEqual(range(1, got.length));
-    expect(seqs(await j.readAsync(0))).toEqual(range(1, 400));
+    expect(seqs(await j.read(0))).toEqual(range(1, 400));
   });
 
   describe('damage found at open', () => {
     const damaged = () => (existsSync(join(dir, 'damaged')) ? readdirSync(join(dir, 'damaged')).sort() : []);
     async function threeSegments(): Promise<string[]> {
       const j = make({ segmentBytes: 1000 });
-      j.open();
+      await j.open();
       for (let s = 1; s <= 30; s++) j.append(ev(s));
       await j.close();
       const files = segmentFiles();
@@ -276,8 +276,8 @@ describe('TraceJournal', () => {
       writeFileSync(join(bogus, 'inside'), 'kept');
 
       const again = make({ segmentBytes: 1000 });
-      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
-      expect(seqs(again.read(0))).toEqual(range(1, 30));
+      expect(await again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(seqs(await again.read(0))).toEqual(range(1, 30));
       expect(existsSync(bogus)).toBe(false);
       const [moved] = damaged();
       expect(moved).toMatch(/^trace-\d{16}\.ndjson\.\d{4}-\d\d-\d\dT/);
@@ -301,13 +301,13 @@ describe('TraceJournal', () => {
       const atNewest = insertGarbage(newest, 1, ['not json at all']);
 
       const again = make({ segmentBytes: 1000 });
-      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(await again.open()).toEqual({ lastSeq: 30, events: 30 });
       expect(again.badRecords).toBe(3);
       expect(warnings).toHaveLength(2);
       expect(warnings).toContain(`trace journal: ${older}: 2 bad records skipped, at byte ${at}, ${at + 16}`);
       expect(warnings).toContain(`trace journal: ${newest}: 1 bad record skipped, at byte ${atNewest}`);
-      expect(seqs(again.read(0))).toEqual(range(1, 30));
-      expect(seqs(again.tail(100))).toEqual(range(1, 30));
+      expect(seqs(await again.read(0))).toEqual(range(1, 30));
+      expect(seqs(await again.tail(100))).toEqual(range(1, 30));
       expect(damaged()).toEqual([]);
     });
 
@@ -319,7 +319,7 @@ describe('TraceJournal', () => {
       appendFileSync(newest, tail);
 
       const again = make({ segmentBytes: 1000 });
-      expect(again.open()).toEqual({ lastSeq: 30, events: 30 });
+      expect(await again.open()).toEqual({ lastSeq: 30, events: 30 });
       expect(readFileSync(newest)).toEqual(good);
       const [copy] = damaged();
       expect(copy).toMatch(new RegExp(`^${files.at(-1)}\\..*\\.tail$`));

@@ -3,15 +3,15 @@
  * replayed or exported after it has left the in-memory ring. Format: see segment.ts.
  *
  * Who calls it: the server, once at boot (lifecycle-trace.ts openTrace) —
- *   journal.open();
+ *   await journal.open();
  *   const trace = new TraceRecorder(clock, capacity, journal.resumeAfter + 1);
- *   trace.preload(journal.tail(n));
+ *   trace.preload(await journal.tail(n));
  *   trace.reserveSeqs((next) => journal.reserveSeqs(next));   // seq-reservation.ts
  *   trace.subscribe((ev) => journal.append(ev));
  *   trace.record({ type: 'server.start', ... });
- * and journal.close() on shutdown. Reads may come from any request handler: readAsync and events() read the
- * disk through the thread pool and decode in ~1 ms slices; read() and tail() block (boot and tests;
- * no request path reads through them: the WebSocket stream's backlog goes through sinceAsync too).
+ * and journal.close() on shutdown. Every read, at boot (open, tail) as from a request handler (read,
+ * events), goes one way: a segment a block at a time through the thread pool (segment-lines.ts), decoded
+ * in ~1 ms slices, so neither the event loop nor memory grows with the size of a segment or the journal.
  *
  * Timeline of one event:
  *   append(ev)   queued in memory; never blocks, never throws once open (it is a recorder listener)
@@ -29,18 +29,24 @@
  *
  * One process owns a directory at a time (no lock file; the server's data dir is its own).
  */
-import { close, fsync, ftruncateSync, openSync, readFileSync, rmSync, statSync, write } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { close, fsync, ftruncateSync, openSync, rmSync, statSync, write } from 'node:fs';
 import { join } from 'node:path';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { FILE_MODE, fsyncDirSync } from './atomic-file.ts';
 import { recoverSegments, reportChecksumFailures } from './recovery.ts';
-import { encodeEvent, type Segment, segmentName } from './segment.ts';
-import { emptyIndex, indexBufferSliced, indexEvent, type TraceFilter } from './segment-index.ts';
+import { encodeEvent, newLineState, type Segment, segmentName } from './segment.ts';
 import {
+  emptyIndex,
+  indexEvent,
+  indexRunSliced,
+  type SegmentIndex,
+  type TraceFilter,
+} from './segment-index.ts';
+import { type LineRun, segmentLines } from './segment-lines.ts';
+import {
+  type ChecksumFailures,
   Collector,
   checksumFailures,
-  decodeAll,
   decodeSliced,
   SLICE_MS,
   yieldToLoop,
@@ -110,7 +116,7 @@ export class TraceJournal {
   private chain: Promise<void> = Promise.resolve();
   private last = 0;
   private flushed = 0;
-  private state: 'new' | 'open' | 'closed' = 'new';
+  private state: 'new' | 'opening' | 'open' | 'closed' = 'new';
   private warnedDrop = false;
   private bad = 0;
   private readonly seqs: SeqReservation;
@@ -132,12 +138,13 @@ export class TraceJournal {
 
   /**
    * Scans the segments already in dir (recovery.ts: damage is set aside in `damaged/` and reported, never
-   * fatal) and reads the seq reservation (seq-reservation.ts). Returns the last seq on disk (0 if none) and
-   * the number of events kept.
+   * fatal) and reads the seq reservation (seq-reservation.ts). Resolves with the last seq on disk (0 if
+   * none) and the number of events kept.
    */
-  open(): { lastSeq: number; events: number } {
+  async open(): Promise<{ lastSeq: number; events: number }> {
     if (this.state !== 'new') throw new Error('trace journal: open() called twice');
-    const found = recoverSegments(this.dir, this.warn);
+    this.state = 'opening';
+    const found = await recoverSegments(this.dir, this.warn);
     this.segments = found.segments;
     this.last = found.lastSeq;
     this.flushed = found.lastSeq;
@@ -237,7 +244,7 @@ export class TraceJournal {
   /** Queues an event. Events must come with strictly increasing seq; one that does not is dropped. */
   append(ev: TraceEvent): void {
     if (this.state !== 'open') {
-      if (this.state === 'new') throw new Error('trace journal: append() before open()');
+      if (this.state !== 'closed') throw new Error('trace journal: append() before open()');
       return;
     }
     if (ev.seq <= this.last) {
@@ -335,30 +342,13 @@ export class TraceJournal {
 
   /**
    * Events with seq > since (and < before, when given), oldest first, optionally filtered; at most `limit`.
-   * Reads segments with blocking file reads: for boot and tests; request handlers use readAsync.
+   * Segments are read a block at a time and decoded in slices of about 1 ms (segment-read.ts); a segment at
+   * or below `since`, or whose index shows none of a pod filter's events (podFilter), is not read at all.
+   * Batches written while it reads are picked up: the disk is read again from where it got to until no
+   * write completed during a pass, and only then is the in-memory queue taken (synchronously, so nothing
+   * leaves it unseen).
    */
-  read(
-    since = 0,
-    limit = Number.POSITIVE_INFINITY,
-    filter?: TraceFilter,
-    before = Number.POSITIVE_INFINITY,
-  ): TraceEvent[] {
-    const c = new Collector(since, limit, filter, before);
-    if (c.full) return c.out;
-    for (const seg of this.segments.slice(this.segmentIndexFor(since))) {
-      if (c.skips(seg) ? c.full : !c.addBuffer(readBuffer(seg.path))) return c.out;
-    }
-    return c.addQueued([...this.writing, ...this.queue]);
-  }
-
-  /**
-   * What read() answers, without blocking the event loop: segments are read through the thread pool and
-   * decoded in slices of about 1 ms (segment-read.ts); a segment at or below `since`, or whose index shows
-   * none of a pod filter's events (podFilter), is not read at all. Batches written while it reads are picked
-   * up: the disk is read again from where it got to until no write completed during a pass, and only then
-   * is the in-memory queue taken (synchronously, so nothing leaves it unseen).
-   */
-  async readAsync(
+  async read(
     since = 0,
     limit = Number.POSITIVE_INFINITY,
     filter?: TraceFilter,
@@ -373,8 +363,8 @@ export class TraceJournal {
         if (c.skips(seg)) {
           if (c.full) return c.out;
         } else {
-          const buf = await readFile(seg.path).catch(() => undefined);
-          if (!(await c.addBufferSliced(buf))) return c.out;
+          c.startSegment();
+          for await (const run of runsOf(seg.path)) if (!(await c.addRun(run.buf))) return c.out;
         }
         const first = seg.firstSeq;
         seg = this.segments.find((s) => s.firstSeq > first);
@@ -384,48 +374,47 @@ export class TraceJournal {
     return c.addQueued([...this.writing, ...this.queue]);
   }
 
-  /** The newest n events, oldest first (to preload a TraceRecorder at boot). */
-  tail(n: number): TraceEvent[] {
+  /**
+   * The newest n events, oldest first (to preload a TraceRecorder at boot): read from the oldest segment
+   * that holds one of them (the counts are known since open), keeping no more than 2n in memory meanwhile.
+   */
+  async tail(n: number): Promise<TraceEvent[]> {
     if (n <= 0) return [];
-    const mem = [...this.writing, ...this.queue].map((q) => q.ev);
-    const disk: TraceEvent[][] = [];
-    let have = mem.length;
-    for (let i = this.segments.length - 1; i >= 0 && have < n; i--) {
-      const buf = readBuffer((this.segments[i] as Segment).path);
-      const evs = buf === undefined ? [] : decodeAll(buf);
-      disk.unshift(evs);
-      have += evs.length;
+    let have = this.writing.length + this.queue.length;
+    let from = this.segments.length;
+    while (from > 0 && have < n) have += (this.segments[--from] as Segment).events;
+    const first = this.segments[from]?.firstSeq ?? (this.writing[0] ?? this.queue[0])?.ev.seq ?? 1;
+    const out: TraceEvent[] = [];
+    for await (const ev of this.events(first - 1)) {
+      out.push(ev);
+      if (out.length >= 2 * n) out.splice(0, out.length - n);
     }
-    const all = disk.flat();
-    const lastDisk = all.length > 0 ? (all[all.length - 1] as TraceEvent).seq : 0;
-    for (const ev of mem) if (ev.seq > lastDisk) all.push(ev);
-    return all.slice(-n);
+    return out.slice(-n);
   }
 
   /**
-   * Every event with seq > since, oldest first, read one segment at a time (memory stays bounded by a
-   * segment, decoded in slices of about 1 ms): for exporting history that is no longer in the recorder's
-   * ring. Segments written while iterating are included; a segment deleted by retention meanwhile is skipped.
+   * Every event with seq > since, oldest first, read a block at a time (memory stays bounded by a block,
+   * decoded in slices of about 1 ms): for exporting history that is no longer in the recorder's ring.
+   * Segments written while iterating are included; a segment deleted by retention meanwhile is skipped.
    */
   async *events(since = 0, filter?: TraceFilter): AsyncGenerator<TraceEvent> {
     let seen = since;
     let seg = this.segments[this.segmentIndexFor(since)];
     while (seg) {
-      let evs: TraceEvent[] = [];
-      if (seg.index.lastSeq > seen) {
-        const buf = await readFile(seg.path).catch(() => undefined);
-        if (buf !== undefined) evs = await decodeSliced(buf, seen);
-      }
-      let sliceEnd = performance.now() + SLICE_MS;
-      for (let i = 0; i < evs.length; i++) {
-        const ev = evs[i] as TraceEvent;
-        if (ev.seq <= seen) continue;
-        seen = ev.seq;
-        if (!filter || filter(ev)) yield ev;
-        // a consumer that takes events as fast as they come runs in microtasks: give the loop a turn
-        if ((i & 255) === 255 && performance.now() >= sliceEnd) {
-          await yieldToLoop();
-          sliceEnd = performance.now() + SLICE_MS;
+      const lines = newLineState();
+      for await (const run of seg.index.lastSeq > seen ? runsOf(seg.path) : []) {
+        const evs = await decodeSliced(run.buf, seen, lines);
+        let sliceEnd = performance.now() + SLICE_MS;
+        for (let i = 0; i < evs.length; i++) {
+          const ev = evs[i] as TraceEvent;
+          if (ev.seq <= seen) continue;
+          seen = ev.seq;
+          if (!filter || filter(ev)) yield ev;
+          // a consumer that takes events as fast as they come runs in microtasks: give the loop a turn
+          if ((i & 255) === 255 && performance.now() >= sliceEnd) {
+            await yieldToLoop();
+            sliceEnd = performance.now() + SLICE_MS;
+          }
         }
       }
       const first = seg.firstSeq;
@@ -445,13 +434,17 @@ export class TraceJournal {
   private async indexOlderSegments(): Promise<void> {
     for (const seg of [...this.segments]) {
       if (seg.index.pods !== undefined) continue;
-      const buf = this.state === 'open' ? await readFile(seg.path).catch(() => undefined) : undefined;
-      if (buf === undefined) continue; // deleted by retention meanwhile, or the journal closed
-      const found = await indexBufferSliced(buf, buf.length, seg.index.lastSeq);
-      seg.index.starts = found.starts;
-      seg.index.pods = found.pods;
-      // damage inside a record that its frame does not show (open judged these segments by frame only)
-      const failed = await checksumFailures(buf, buf.length);
+      const index: SegmentIndex = { lastSeq: seg.index.lastSeq, pods: new Set(), starts: 0 };
+      const lines = newLineState();
+      const failed: ChecksumFailures = { count: 0, offsets: [] };
+      for await (const run of runsOf(seg.path)) {
+        if (this.state !== 'open') return;
+        await indexRunSliced(index, run.buf);
+        // damage inside a record that its frame does not show (open judged these segments by frame only)
+        await checksumFailures(run.buf, run.base, lines, failed);
+      }
+      // (a segment deleted by retention meanwhile is no longer in the list: what it got does not matter)
+      seg.index = index;
       this.bad += reportChecksumFailures(seg.path, failed, this.warn);
     }
   }
@@ -561,11 +554,12 @@ export class TraceJournal {
   }
 }
 
-function readBuffer(path: string): Buffer | undefined {
+/** The runs of whole lines of a segment; they end early when it is deleted by retention while read. */
+async function* runsOf(path: string): AsyncGenerator<LineRun> {
   try {
-    return readFileSync(path);
+    yield* segmentLines(path);
   } catch {
-    return undefined; // deleted by retention since we listed it
+    // deleted by retention since it was listed
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * What TraceJournal.open finds on disk, and what it does with damage. Called once, synchronously, before
- * the server serves anything; never throws for a damaged segment (only when the directory itself cannot be
- * created or listed). Each damaged file gives one warning line:
+ * What TraceJournal.open finds on disk, and what it does with damage. Called once, before the server
+ * serves anything; never throws for a damaged segment (only when the directory itself cannot be created or
+ * listed). Segments are read a block at a time (segment-lines.ts), so a start reads a journal of any size in
+ * bounded memory. Each damaged file gives one warning line:
  *
  *  - an entry named like a segment that is not a readable regular file (a directory, a FIFO, EACCES, EIO)
  *    is moved into `damaged/` (damage.ts) and the journal goes on without it;
@@ -16,20 +17,21 @@
  *  - the newest segment's torn or invalid tail (a crash mid-write, zeros of a lost page) is copied into
  *    `damaged/`, then cut; a newest segment holding nothing whole is moved there (an empty one is deleted).
  */
-import { lstatSync, readdirSync, readFileSync, rmSync, type Stats, truncateSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, type Stats, truncateSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FILE_MODE, tightenMode } from './atomic-file.ts';
 import { copyAside, errorText, setAside } from './damage.ts';
 import { ensurePlainDir } from './plain-file.ts';
 import {
-  countLines,
   parseSegmentName,
   REPORTED_BAD_OFFSETS,
+  type ScanDepth,
   type ScanResult,
   type Segment,
-  scanSegment,
+  SegmentScan,
 } from './segment.ts';
-import { emptyIndex, indexBuffer } from './segment-index.ts';
+import { emptyIndex, indexRun, type SegmentIndex } from './segment-index.ts';
+import { readRange, segmentLines } from './segment-lines.ts';
 
 export interface Recovered {
   /** Oldest first, with their sizes and event counts. */
@@ -42,7 +44,7 @@ export interface Recovered {
 
 type Warn = (msg: string) => void;
 
-export function recoverSegments(dir: string, warn: Warn): Recovered {
+export async function recoverSegments(dir: string, warn: Warn): Promise<Recovered> {
   ensurePlainDir(dir, 'trace journal:', warn);
   let segments: Segment[] = readdirSync(dir)
     .map((name) => ({ name, firstSeq: parseSegmentName(name) }))
@@ -61,40 +63,73 @@ export function recoverSegments(dir: string, warn: Warn): Recovered {
 
   while (segments.length > 0) {
     const seg = segments[segments.length - 1] as Segment;
-    const buf = readSegment(dir, seg.path, warn);
-    if (buf === undefined) {
+    const index: SegmentIndex = { lastSeq: 0, pods: new Set(), starts: 0 };
+    const read = await scanFile(dir, seg, 'full', warn, index);
+    if (read === undefined) {
       segments.pop();
       continue;
     }
-    const scan = scanSegment(buf, seg.firstSeq, 'full');
+    const { scan, size } = read;
     badRecords += reportBad(seg.path, scan, 0, warn);
     if (scan.events === 0) {
-      dropEmptyNewest(dir, seg.path, buf.length, warn);
+      dropEmptyNewest(dir, seg.path, size, warn);
       segments.pop();
       continue;
     }
-    if (scan.validBytes < buf.length) cutTail(dir, seg.path, buf, scan.validBytes, warn);
+    if (scan.validBytes < size) await cutTail(dir, seg.path, size, scan.validBytes, warn);
     seg.bytes = scan.validBytes;
     seg.events = scan.events;
-    seg.index = indexBuffer(buf, scan.validBytes, scan.lastSeq);
+    seg.index = { ...index, lastSeq: scan.lastSeq };
     lastSeq = scan.lastSeq;
     break;
   }
   for (const seg of segments.slice(0, -1)) {
-    const buf = readSegment(dir, seg.path, warn);
-    if (buf === undefined) {
+    const read = await scanFile(dir, seg, 'frame', warn);
+    if (read === undefined) {
       seg.events = -1;
       continue;
     }
-    const scan = scanSegment(buf, seg.firstSeq, 'frame');
-    badRecords += reportBad(seg.path, scan, buf.subarray(scan.validBytes), warn);
-    seg.bytes = buf.length;
+    const { scan, size } = read;
+    badRecords += reportBad(seg.path, scan, size > scan.validBytes ? scan.trailingLines : 0, warn);
+    seg.bytes = size;
     seg.events = scan.events;
     // its pods are indexed after open (TraceJournal.whenIndexed), not here: a start does not wait for them
     seg.index = { lastSeq: scan.lastSeq, pods: undefined, starts: 0 };
   }
   segments = segments.filter((seg) => seg.events >= 0);
   return { segments, lastSeq, badRecords };
+}
+
+/**
+ * Scans one segment a block at a time, indexing its lines into `index` when given; the file's size too.
+ * Undefined when it cannot be read (then it is set aside).
+ */
+async function scanFile(
+  dir: string,
+  seg: Segment,
+  depth: ScanDepth,
+  warn: Warn,
+  index?: SegmentIndex,
+): Promise<{ scan: ReturnType<SegmentScan['result']>; size: number } | undefined> {
+  const scan = new SegmentScan(seg.firstSeq, depth);
+  try {
+    const lines = segmentLines(seg.path);
+    for (;;) {
+      const next = await lines.next();
+      if (next.done) {
+        const tail = next.value;
+        // a piece after the last newline is a line cut short
+        const result = scan.result();
+        if (tail.bytes > 0) result.trailingLines++;
+        return { scan: result, size: tail.at + tail.bytes };
+      }
+      scan.add(next.value.buf, next.value.base);
+      if (index) indexRun(index, next.value.buf);
+    }
+  } catch (err) {
+    setAsideUnreadable(dir, seg.path, err, warn);
+    return undefined;
+  }
 }
 
 function isPlainFile(dir: string, path: string, warn: Warn): boolean {
@@ -114,15 +149,6 @@ function isPlainFile(dir: string, path: string, warn: Warn): boolean {
   return false;
 }
 
-function readSegment(dir: string, path: string, warn: Warn): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch (err) {
-    setAsideUnreadable(dir, path, err, warn);
-    return undefined;
-  }
-}
-
 function setAsideUnreadable(dir: string, path: string, err: unknown, warn: Warn): void {
   const why = errorText(err);
   try {
@@ -134,14 +160,14 @@ function setAsideUnreadable(dir: string, path: string, err: unknown, warn: Warn)
 }
 
 /**
- * One warning line for a segment's bad records; returns how many. `trailing` is what follows the last good
- * line of an older segment: it is never cut (only the newest segment's tail is), so its lines count as bad.
+ * One warning line for a segment's bad records; returns how many. `trailing` counts the lines after the last
+ * good line of an older segment: they are never cut (only the newest segment's tail is), so they count as bad.
  */
-function reportBad(path: string, scan: ScanResult, trailing: Buffer | 0, warn: Warn): number {
+function reportBad(path: string, scan: ScanResult, trailing: number, warn: Warn): number {
   const offsets = [...scan.badOffsets];
   let count = scan.bad;
-  if (trailing !== 0 && trailing.length > 0) {
-    count += countLines(trailing) + (trailing[trailing.length - 1] === 0x0a ? 0 : 1);
+  if (trailing > 0) {
+    count += trailing;
     if (offsets.length < REPORTED_BAD_OFFSETS) offsets.push(scan.validBytes);
   }
   if (count === 0) return 0;
@@ -172,14 +198,20 @@ export function reportChecksumFailures(
   return count;
 }
 
-function cutTail(dir: string, path: string, buf: Buffer, validBytes: number, warn: Warn): void {
+async function cutTail(
+  dir: string,
+  path: string,
+  size: number,
+  validBytes: number,
+  warn: Warn,
+): Promise<void> {
   let kept: string;
   try {
-    kept = `a copy is in ${copyAside(dir, basename(path), buf.subarray(validBytes))}`;
+    kept = `a copy is in ${copyAside(dir, basename(path), await readRange(path, validBytes, size - validBytes))}`;
   } catch (err) {
     kept = `no copy could be kept (${errorText(err)})`;
   }
-  const cut = buf.length - validBytes;
+  const cut = size - validBytes;
   warn(`trace journal: ${path}: cut ${cut} bytes after the last whole event at byte ${validBytes}; ${kept}`);
   truncateSync(path, validBytes);
 }

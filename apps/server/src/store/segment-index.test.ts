@@ -5,7 +5,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceJournal, type TraceJournalOptions } from './journal.ts';
 import { encodeEvent, parseSegmentName } from './segment.ts';
-import { indexBuffer, indexBufferSliced, podFilter } from './segment-index.ts';
+import { indexRun, indexRunSliced, podFilter, type SegmentIndex } from './segment-index.ts';
 import { Collector, decodeSliced } from './segment-read.ts';
 import { podEvent, startEvent } from './test-events.ts';
 
@@ -70,28 +70,28 @@ describe('TraceJournal segment index', () => {
 
   it("reads a pod's history without opening segments that hold neither the pod nor a server.start", async () => {
     const j = make({ segmentBytes: 1500 });
-    j.open();
+    await j.open();
     await fill(j);
     expect(segments().length).toBeGreaterThan(5);
-    expect(seqs(await j.readAsync(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
+    expect(seqs(await j.read(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
 
     const planted = plantB();
     // the planted line is there for a reader that opens the segment...
-    expect(seqs(j.read(planted - 1, 1))).toEqual([planted]);
-    expect((j.read(planted - 1, 1)[0] as { podUID: string }).podUID).toBe('uid-b');
+    expect(seqs(await j.read(planted - 1, 1))).toEqual([planted]);
+    expect(((await j.read(planted - 1, 1))[0] as { podUID: string }).podUID).toBe('uid-b');
     // ...and a pod read never opens it: the index says uid-b is not in it
-    expect(seqs(await j.readAsync(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
-    expect(seqs(j.read(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
+    expect(seqs(await j.read(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
+    expect(seqs(await j.read(0, Number.POSITIVE_INFINITY, podFilter('uid-b')))).toEqual(bHistory);
     // pages cut by limit and bounded by before go on where the last one stopped
-    expect(seqs(await j.readAsync(0, 3, podFilter('uid-b')))).toEqual([21, 22, 23]);
-    expect(seqs(await j.readAsync(23, 3, podFilter('uid-b')))).toEqual([24, 25, 50]);
-    expect(seqs(await j.readAsync(50, 100, podFilter('uid-b'), 83))).toEqual([81, 82]);
-    expect(seqs(await j.readAsync(0, 100, podFilter('uid-none')))).toEqual([50]);
+    expect(seqs(await j.read(0, 3, podFilter('uid-b')))).toEqual([21, 22, 23]);
+    expect(seqs(await j.read(23, 3, podFilter('uid-b')))).toEqual([24, 25, 50]);
+    expect(seqs(await j.read(50, 100, podFilter('uid-b'), 83))).toEqual([81, 82]);
+    expect(seqs(await j.read(0, 100, podFilter('uid-none')))).toEqual([50]);
   });
 
   it('builds the index again at open from what the files hold after recovery, a cut torn tail included', async () => {
     const first = make({ segmentBytes: 1500 });
-    first.open();
+    await first.open();
     await fill(first);
     await first.close();
     // a crash mid-write left part of a uid-c line at the end of the newest segment
@@ -99,25 +99,25 @@ describe('TraceJournal segment index', () => {
     appendFileSync(newest, encodeEvent(podEvent(101, 'uid-c')).slice(0, 40));
 
     const j = make({ segmentBytes: 1500 });
-    expect(j.open().lastSeq).toBe(100);
+    expect((await j.open()).lastSeq).toBe(100);
     // right before the older segments are indexed (they are read), and after
-    expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
+    expect(seqs(await j.read(0, 100, podFilter('uid-b')))).toEqual(bHistory);
     await j.whenIndexed();
-    expect(seqs(await j.readAsync(0, 100, podFilter('uid-c')))).toEqual([50]);
-    expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
+    expect(seqs(await j.read(0, 100, podFilter('uid-c')))).toEqual([50]);
+    expect(seqs(await j.read(0, 100, podFilter('uid-b')))).toEqual(bHistory);
     plantB();
-    expect(seqs(await j.readAsync(0, 100, podFilter('uid-b')))).toEqual(bHistory);
+    expect(seqs(await j.read(0, 100, podFilter('uid-b')))).toEqual(bHistory);
 
     // appended after open: indexed as it is written, found in the newest segment and the next ones
     for (let s = 101; s <= 140; s++) j.append(podEvent(s, s % 2 ? 'uid-c' : 'uid-a'));
     await j.flush();
-    const cs = seqs(await j.readAsync(0, 100, podFilter('uid-c')));
+    const cs = seqs(await j.read(0, 100, podFilter('uid-c')));
     expect(cs).toEqual([50, ...Array.from({ length: 20 }, (_, i) => 101 + 2 * i)]);
   });
 
   it('decodes a large segment in slices: the event loop turns while one read or export runs', async () => {
     const j = make();
-    j.open();
+    await j.open();
     const n = 60_000;
     for (let s = 1; s <= n; s++) j.append(podEvent(s, `uid-${s % 50}`));
     await j.flush();
@@ -148,7 +148,10 @@ describe('TraceJournal segment index', () => {
     const collector = new Collector(0, Number.MAX_SAFE_INTEGER, undefined, Number.POSITIVE_INFINITY);
     expect(
       await turnsDuring(async () => {
-        for (const buf of bufs) await collector.addBufferSliced(buf);
+        for (const buf of bufs) {
+          collector.startSegment();
+          await collector.addRun(buf);
+        }
       }),
     ).toBe(true);
     expect(collector.out).toHaveLength(n);
@@ -161,7 +164,7 @@ describe('TraceJournal segment index', () => {
     expect(exported).toBe(n);
     expect(atFirstTurn).toBeGreaterThan(0);
     expect(atFirstTurn).toBeLessThan(n);
-    expect(await j.readAsync(0)).toHaveLength(n);
+    expect(await j.read(0)).toHaveLength(n);
   });
 
   it('indexes every pod of a segment in slices as in one pass: long lines, escaped and non-ASCII UIDs', async () => {
@@ -190,9 +193,12 @@ describe('TraceJournal segment index', () => {
     }
     lines.push(encodeEvent(startEvent(30_000)));
     const buf = Buffer.from(lines.join(''));
-    const sliced = await indexBufferSliced(buf, buf.length, 30_000);
+    const sliced: SegmentIndex = { lastSeq: 30_000, pods: new Set(), starts: 0 };
+    await indexRunSliced(sliced, buf);
     expect(sliced.pods).toEqual(want);
     expect(sliced.starts).toBe(1);
-    expect(indexBuffer(buf, buf.length, 30_000)).toEqual(sliced);
+    const whole: SegmentIndex = { lastSeq: 30_000, pods: new Set(), starts: 0 };
+    indexRun(whole, buf);
+    expect(whole).toEqual(sliced);
   });
 });

@@ -9,9 +9,9 @@
  * Where it lives: in memory, beside each Segment, never in a file of its own, so there is no index file to
  * go stale, be torn by a crash or be trusted blindly: it is always built from what the segment files hold
  * after recovery. recoverSegments sets every segment's lastSeq from the scan it makes anyway and indexes
- * the newest segment's pods in the same pass (indexBuffer, a string search, no JSON parse); the older
+ * the newest segment's pods in the same pass (indexRun, a string search, no JSON parse); the older
  * segments' pods are indexed after open, in the background and in slices (TraceJournal.whenIndexed,
- * indexBufferSliced): the search costs some 1 s per 100 MB, which a start should not wait for. Until then
+ * indexRunSliced): the search costs some 1 s per 100 MB, which a start should not wait for. Until then
  * their pods are unknown and a read opens them. TraceJournal.writeBatch adds each event (indexEvent)
  * before its line is written.
  *
@@ -43,39 +43,43 @@ export function indexEvent(idx: SegmentIndex, ev: TraceEvent): void {
 const POD_KEY = '"podUID":"';
 const START_KEY = '"type":"server.start"';
 
-/** Bytes searched between two looks at the clock (indexBufferSliced), cut at a line's end. */
+/** Bytes searched between two looks at the clock (indexRunSliced), cut at a line's end. */
 const CHUNK = 128 * 1024;
 
 /**
- * The index of the first `end` bytes of a segment (its lines as encodeEvent wrote them), whose highest good
- * seq is lastSeq. Every `"podUID":"` in the bytes is a key (inside a JSON string the quotes would be
- * escaped), so collecting them all finds every pod an event of the segment names. Blocks: for the newest
- * segment at open; the older ones are indexed after open by indexBufferSliced.
+ * Adds what a run of whole lines of a segment (segment-lines.ts) says to idx. Every `"podUID":"` in the
+ * bytes is a key (inside a JSON string the quotes would be escaped), so collecting them all finds every pod
+ * an event of the segment names. Blocks: for the newest segment at open; the older ones are indexed after
+ * open by indexRunSliced.
  */
-export function indexBuffer(buf: Buffer, end: number, lastSeq: number): SegmentIndex {
-  const idx: SegmentIndex = { lastSeq, pods: new Set(), starts: 0 };
-  indexRange(idx, buf, 0, end);
-  return idx;
+export function indexRun(idx: SegmentIndex, buf: Buffer): void {
+  for (let from = 0; from < buf.length; ) from = indexPiece(idx, buf, from);
 }
 
-/** indexBuffer in pieces of about SLICE_MS, yielding to the event loop between them. */
-export async function indexBufferSliced(buf: Buffer, end: number, lastSeq: number): Promise<SegmentIndex> {
-  const idx: SegmentIndex = { lastSeq, pods: new Set(), starts: 0 };
-  let from = 0;
+/** indexRun in pieces of about 1 ms, yielding to the event loop between them. */
+export async function indexRunSliced(idx: SegmentIndex, buf: Buffer): Promise<void> {
   let sliceEnd = performance.now() + 1;
-  while (from < end) {
-    // a piece ends at a line's end, so no key is cut in two (a line longer than CHUNK is one piece)
-    let nl = from + CHUNK >= end ? end - 1 : buf.lastIndexOf(0x0a, from + CHUNK);
-    if (nl < from) nl = buf.indexOf(0x0a, from + CHUNK);
-    const to = nl < 0 || nl >= end ? end : nl + 1;
-    indexRange(idx, buf, from, to);
-    from = to;
+  for (let from = 0; from < buf.length; ) {
+    from = indexPiece(idx, buf, from);
     if (performance.now() >= sliceEnd) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceEnd = performance.now() + 1;
     }
   }
-  return idx;
+}
+
+/**
+ * Indexes about CHUNK bytes of buf from `from`, ending at a line's end so no key is cut in two (a line
+ * longer than CHUNK is one piece); returns where the next piece starts. Small pieces also keep each search
+ * string on the heap, where a young collection frees it, rather than in a large external string.
+ */
+function indexPiece(idx: SegmentIndex, buf: Buffer, from: number): number {
+  const end = buf.length;
+  let nl = from + CHUNK >= end ? end - 1 : buf.lastIndexOf(0x0a, from + CHUNK);
+  if (nl < from) nl = buf.indexOf(0x0a, from + CHUNK);
+  const to = nl < 0 || nl >= end ? end : nl + 1;
+  indexRange(idx, buf, from, to);
+  return to;
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
- * Reading segment bytes into events without holding the event loop: TraceJournal's readers (read, readAsync,
- * events) call these on a segment's whole Buffer, read through the thread pool by the async ones.
+ * Reading segment bytes into events without holding the event loop: TraceJournal's readers (read,
+ * events, tail) call these on each run of whole lines segment-lines.ts reads, one LineState per segment.
  *
  * Decoding is the cost (an 8 MiB segment is some 40 000 JSON.parse calls, tens of ms), so:
  *  - a line at or below the seq already seen is passed by its `{"seq":N` prefix, never parsed;
  *  - with a pod filter (podFilter), a line that names neither the pod nor `server.start` is passed by a
  *    byte search, never parsed;
  *  - a line whose checksum does not match (segment.ts) is skipped, as one that does not parse;
- *  - the async readers work in slices of SLICE_MS and yield to the event loop (setImmediate) between them,
- *    so timers, I/O and the sync loop run in between.
+ *  - they work in slices of SLICE_MS and yield to the event loop (setImmediate) between them, so timers,
+ *    I/O and the sync loop run in between.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
 import {
@@ -57,43 +57,40 @@ export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Lines failing their checksum: how many, and the byte offsets of the first few. */
+export interface ChecksumFailures {
+  count: number;
+  offsets: number[];
+}
+
 /**
- * The lines of buf[0, end) whole by their frame whose checksum fails (segment.ts failsChecksum): how many,
- * and the byte offsets of the first few. Sliced: an older segment is checked after open, in the background.
+ * Adds to `found` the lines of a run (whole lines from the file's offset base) that are whole by their frame
+ * yet fail their checksum (segment.ts failsChecksum). Sliced: an older segment is checked after open, in the
+ * background.
  */
 export async function checksumFailures(
   buf: Buffer,
-  end: number,
-): Promise<{ count: number; offsets: number[] }> {
-  const state = newLineState();
-  const offsets: number[] = [];
-  let count = 0;
-  await eachLineSliced(buf.subarray(0, end), (start, lineEnd) => {
+  base: number,
+  state: LineState,
+  found: ChecksumFailures,
+): Promise<void> {
+  state.nextZero = -1;
+  await eachLineSliced(buf, (start, lineEnd) => {
     if (failsChecksum(buf, start, lineEnd, state)) {
-      count++;
-      if (offsets.length < REPORTED_BAD_OFFSETS) offsets.push(start);
+      found.count++;
+      if (found.offsets.length < REPORTED_BAD_OFFSETS) found.offsets.push(base + start);
     }
     return true;
   });
-  return { count, offsets };
 }
 
-/** The whole events of buf, oldest first, blocking until done (boot: TraceJournal.tail). */
-export function decodeAll(buf: Buffer): TraceEvent[] {
+/** The events of a run of whole lines with seq > after, oldest first (sliced: see eachLineSliced). */
+export async function decodeSliced(
+  buf: Buffer,
+  after: number,
+  state: LineState = newLineState(),
+): Promise<TraceEvent[]> {
   const out: TraceEvent[] = [];
-  const state = newLineState();
-  eachLine(buf, 0, (start, end) => {
-    const ev = decodeRecord(buf, start, end, state);
-    if (ev) out.push(ev);
-    return true;
-  });
-  return out;
-}
-
-/** The events of buf with seq > after, oldest first (sliced: see eachLineSliced). */
-export async function decodeSliced(buf: Buffer, after: number): Promise<TraceEvent[]> {
-  const out: TraceEvent[] = [];
-  const state = newLineState();
   await eachLineSliced(buf, (start, end) => {
     const seq = bufferLineSeq(buf, start, end);
     if (seq !== undefined && seq <= after) return true;
@@ -145,17 +142,17 @@ export class Collector {
     return true;
   }
 
-  /** Takes the events of one segment's bytes, blocking until done; false once the answer is complete. */
-  addBuffer(buf: Buffer | undefined): boolean {
+  /** Called before the first run of each segment: how its lines were written is judged anew. */
+  startSegment(): void {
     this.lines = newLineState();
-    if (buf !== undefined && !this.full) eachLine(buf, 0, (s, e) => this.line(buf, s, e));
-    return !this.full;
   }
 
-  /** addBuffer in slices, yielding to the event loop between them. */
-  async addBufferSliced(buf: Buffer | undefined): Promise<boolean> {
-    this.lines = newLineState();
-    if (buf !== undefined && !this.full) await eachLineSliced(buf, (s, e) => this.line(buf, s, e));
+  /**
+   * Takes the events of a run of whole lines of the current segment, in slices, yielding to the event loop
+   * between them; false once the answer is complete.
+   */
+  async addRun(buf: Buffer): Promise<boolean> {
+    if (!this.full) await eachLineSliced(buf, (s, e) => this.line(buf, s, e));
     return !this.full;
   }
 

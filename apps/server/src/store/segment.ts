@@ -60,7 +60,7 @@ export function encodeEvent(ev: TraceEvent): string {
 
 /**
  * How the lines of one segment read so far were written: whether one had a checksum (then every later one
- * must), and where the next zero byte is (scanSegment's frame check). One per segment buffer, read in order.
+ * must), and where the next zero byte is (SegmentScan's frame check). One per segment buffer, read in order.
  */
 export interface LineState {
   checksummed: boolean;
@@ -158,44 +158,72 @@ export const REPORTED_BAD_OFFSETS = 5;
 export type ScanDepth = 'full' | 'frame';
 
 /**
- * Scans a segment after a crash. A good line passes the check of `depth` and has a seq above the good line
- * before it (and >= the segment's first seq); its type need not be one this version knows, so a journal
- * written by a newer server is not cut short. Everything after the last good line (a torn write, zeros a
- * lost page left behind) is what the caller cuts; a bad line between good ones is kept, counted and skipped
- * by readers.
+ * Scans a segment after a crash, one run of whole lines at a time (segment-lines.ts), in file order. A good
+ * line passes the check of `depth` and has a seq above the good line before it (and >= the segment's first
+ * seq); its type need not be one this version knows, so a journal written by a newer server is not cut
+ * short. Everything after the last good line (a torn write, zeros a lost page left behind) is what the
+ * caller cuts; a bad line between good ones is kept, counted and skipped by readers.
  */
-export function scanSegment(buf: Buffer, firstSeq: number, depth: ScanDepth = 'full'): ScanResult {
-  let off = 0;
-  let validBytes = 0;
-  let events = 0;
-  let lastSeq = firstSeq - 1;
-  let badSinceGood: number[] = [];
-  let bad = 0;
-  const badOffsets: number[] = [];
-  const state = newLineState();
-  for (;;) {
-    const nl = buf.indexOf(0x0a, off);
-    if (nl < 0) break;
-    const seq = goodSeq(buf, off, nl, depth, state);
-    const at = off;
-    off = nl + 1;
-    if (seq === undefined || seq <= lastSeq) {
-      if (nl > at) badSinceGood.push(at);
-      continue;
-    }
-    // the bad lines seen since the previous good one lie between good ones: count them
-    bad += badSinceGood.length;
-    for (const b of badSinceGood) if (badOffsets.length < REPORTED_BAD_OFFSETS) badOffsets.push(b);
-    badSinceGood = [];
-    lastSeq = seq;
-    events++;
-    validBytes = off;
+export class SegmentScan {
+  private validBytes = 0;
+  private events = 0;
+  private lastSeq: number;
+  private badSinceGood: number[] = [];
+  private linesSinceGood = 0;
+  private bad = 0;
+  private readonly badOffsets: number[] = [];
+  private readonly state = newLineState();
+
+  constructor(
+    firstSeq: number,
+    private readonly depth: ScanDepth = 'full',
+  ) {
+    this.lastSeq = firstSeq - 1;
   }
-  return { validBytes, events, lastSeq, bad, badOffsets };
+
+  /** Judges the lines of buf, a run of whole lines that starts at the file's offset base. */
+  add(buf: Buffer, base: number): void {
+    this.state.nextZero = -1; // offsets are the new buffer's
+    let off = 0;
+    for (;;) {
+      const nl = buf.indexOf(0x0a, off);
+      if (nl < 0) break;
+      const seq = goodSeq(buf, off, nl, this.depth, this.state);
+      const at = off;
+      off = nl + 1;
+      if (seq === undefined || seq <= this.lastSeq) {
+        if (nl > at) this.badSinceGood.push(base + at);
+        this.linesSinceGood++;
+        continue;
+      }
+      this.linesSinceGood = 0;
+      // the bad lines seen since the previous good one lie between good ones: count them
+      this.bad += this.badSinceGood.length;
+      for (const b of this.badSinceGood)
+        if (this.badOffsets.length < REPORTED_BAD_OFFSETS) this.badOffsets.push(b);
+      this.badSinceGood = [];
+      this.lastSeq = seq;
+      this.events++;
+      this.validBytes = base + off;
+    }
+  }
+
+  /** What was found; `trailingLines` counts the lines after the last good one (not kept by validBytes). */
+  result(): ScanResult & { trailingLines: number } {
+    const { validBytes, events, lastSeq, bad, badOffsets } = this;
+    return {
+      validBytes,
+      events,
+      lastSeq,
+      bad,
+      badOffsets: [...badOffsets],
+      trailingLines: this.linesSinceGood,
+    };
+  }
 }
 
 /**
- * Whether the line buf[start, end), whole by its frame (scanSegment's `frame`), fails its checksum: the
+ * Whether the line buf[start, end), whole by its frame (SegmentScan's `frame`), fails its checksum: the
  * damage the frame cannot see (a changed byte). Lines are judged in order with one state per buffer.
  */
 export function failsChecksum(buf: Buffer, start: number, end: number, state: LineState): boolean {
@@ -251,14 +279,4 @@ function frameSeq(buf: Buffer, start: number, end: number): number | undefined {
     seq = seq * 10 + (buf[i++] as number) - 48;
   if (i === start + p || (buf[i] !== 0x2c && buf[i] !== 0x7d)) return undefined;
   return Number.isSafeInteger(seq) ? seq : undefined;
-}
-
-export function countLines(buf: Buffer): number {
-  let n = 0;
-  let off = buf.indexOf(0x0a);
-  while (off >= 0) {
-    n++;
-    off = buf.indexOf(0x0a, off + 1);
-  }
-  return n;
 }

@@ -64,7 +64,7 @@ describe('SeqReservation', () => {
     ]);
   });
 
-  it('on a full disk holds events past the durable reservation, issues them once it has room, and a run after a kill -9 starts above all it issued', () => {
+  it('on a full disk holds events past the durable reservation, issues them once it has room, and a run after a kill -9 starts above all it issued', async () => {
     // a disk that fills up: every reservation write fails with ENOSPC, as Node reports it
     let full = false;
     const enospc = () =>
@@ -82,9 +82,9 @@ describe('SeqReservation', () => {
         await diskIO.writeAsync(path, text);
       },
     };
-    const run = () => {
+    const run = async () => {
       const journal = new TraceJournal({ dir, warn: (m) => warnings.push(m), reservationIO: io });
-      journal.open();
+      await journal.open();
       const recorder = new TraceRecorder(new FakeClock(0), 1_000, journal.resumeAfter + 1);
       recorder.reserveSeqs((next) => journal.reserveSeqs(next));
       recorder.subscribe((ev) => journal.append(ev));
@@ -94,7 +94,7 @@ describe('SeqReservation', () => {
     const record = (r: TraceRecorder) =>
       served.push(r.record({ type: 'loop.skipped', errors: [], backoffMs: 0 }).seq);
 
-    const first = run();
+    const first = await run();
     for (let i = 0; i < 3_000; i++) record(first.recorder);
     full = true;
     // the sync reservation at start covered 1..10 000; the background renewal at half of it failed: past
@@ -129,12 +129,12 @@ describe('SeqReservation', () => {
 
     // kill -9: nothing flushed, nothing given back; the next run must not issue a seq a client already holds.
     // On a disk still full it reserves none and holds what it records; once there is room it goes on above.
-    const stuck = run();
+    const stuck = await run();
     expect(stuck.recorder.next).toBe(lastServed + 1);
     record(stuck.recorder);
     expect(stuck.recorder.holding).toBe(1);
     full = false;
-    const second = run();
+    const second = await run();
     expect(second.journal.resumeAfter).toBeGreaterThanOrEqual(lastServed);
     expect(second.recorder.next).toBe(lastServed + 1);
   });

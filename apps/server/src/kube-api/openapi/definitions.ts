@@ -25,52 +25,60 @@ export interface GroupVersionKind {
 
 const gvk = (kind: string, group = ''): GroupVersionKind => ({ group, version: 'v1', kind });
 
-/** Every named definition: name, schema, and the kinds it is the object of. */
-const NAMED: readonly [string, TSchema, GroupVersionKind[]?][] = [
-  [`${CORE}Pod`, pod.PodSchema, [gvk('Pod')]],
-  [`${CORE}PodList`, meta.ListOf(pod.PodSchema), [gvk('PodList')]],
-  [`${CORE}PodSpec`, pod.PodSpecSchema],
-  [`${CORE}PodStatus`, status.PodStatusSchema],
-  [`${CORE}PodCondition`, status.PodConditionSchema],
-  [`${CORE}ContainerStatus`, status.ContainerStatusSchema],
-  [`${CORE}ContainerState`, status.ContainerStateSchema],
-  [`${CORE}Container`, pod.ContainerSchema],
-  [`${CORE}ContainerPort`, pod.ContainerPortSchema],
-  [`${CORE}EnvVar`, pod.EnvVarSchema],
-  [`${CORE}ResourceRequirements`, pod.ResourceRequirementsSchema],
-  [`${CORE}Probe`, pod.ProbeSchema],
-  [`${CORE}ExecAction`, pod.ExecActionSchema],
-  [`${CORE}HTTPGetAction`, pod.HTTPGetActionSchema],
-  [`${CORE}TCPSocketAction`, pod.TCPSocketActionSchema],
-  [`${CORE}LifecycleHandler`, pod.LifecycleHandlerSchema],
-  [`${CORE}Event`, meta.EventSchema, [gvk('Event')]],
-  [`${CORE}EventList`, meta.ListOf(meta.EventSchema), [gvk('EventList')]],
-  [`${CORE}EventSource`, meta.EventSourceSchema],
-  [`${CORE}ObjectReference`, meta.ObjectReferenceSchema],
-  [`${CORE}Node`, meta.NodeSchema, [gvk('Node')]],
-  [`${CORE}NodeList`, meta.ListOf(meta.NodeSchema), [gvk('NodeList')]],
-  [`${CORE}NodeSpec`, meta.NodeSpecSchema],
-  [`${CORE}NodeStatus`, meta.NodeStatusSchema],
-  [`${CORE}NodeCondition`, meta.NodeConditionSchema],
-  [`${CORE}NodeAddress`, meta.NodeAddressSchema],
-  [`${CORE}Namespace`, meta.NamespaceSchema, [gvk('Namespace')]],
-  [`${CORE}NamespaceList`, meta.ListOf(meta.NamespaceSchema), [gvk('NamespaceList')]],
-  [`${CORE}NamespaceSpec`, meta.NamespaceSpecSchema],
-  [`${CORE}NamespaceStatus`, meta.NamespaceStatusSchema],
-  [`${META}ObjectMeta`, pod.ObjectMetaSchema],
-  [`${META}ListMeta`, meta.ListMetaSchema],
+/** A named definition: name, schema, and the kinds it is the object of. */
+type Named = readonly [string, TSchema, GroupVersionKind[]?];
+
+/** A kind and its `<Kind>List`, both objects of their own. */
+const withList = (prefix: string, kind: string, schema: TSchema): Named[] => [
+  [`${prefix}${kind}`, schema, [gvk(kind)]],
+  [`${prefix}${kind}List`, meta.ListOf(schema), [gvk(`${kind}List`)]],
+];
+
+/** Definitions that are parts of objects, not objects of a kind. */
+const parts = (prefix: string, schemas: Record<string, TSchema>): Named[] =>
+  Object.entries(schemas).map(([name, schema]) => [`${prefix}${name}`, schema]);
+
+/** Every named definition. */
+const NAMED: readonly Named[] = [
+  ...withList(CORE, 'Pod', pod.PodSchema),
+  ...parts(CORE, {
+    PodSpec: pod.PodSpecSchema,
+    PodStatus: status.PodStatusSchema,
+    PodCondition: status.PodConditionSchema,
+    ContainerStatus: status.ContainerStatusSchema,
+    ContainerState: status.ContainerStateSchema,
+    Container: pod.ContainerSchema,
+    ContainerPort: pod.ContainerPortSchema,
+    EnvVar: pod.EnvVarSchema,
+    ResourceRequirements: pod.ResourceRequirementsSchema,
+    Probe: pod.ProbeSchema,
+    ExecAction: pod.ExecActionSchema,
+    HTTPGetAction: pod.HTTPGetActionSchema,
+    TCPSocketAction: pod.TCPSocketActionSchema,
+    LifecycleHandler: pod.LifecycleHandlerSchema,
+  }),
+  ...withList(CORE, 'Event', meta.EventSchema),
+  ...parts(CORE, { EventSource: meta.EventSourceSchema, ObjectReference: meta.ObjectReferenceSchema }),
+  ...withList(CORE, 'Node', meta.NodeSchema),
+  ...parts(CORE, {
+    NodeSpec: meta.NodeSpecSchema,
+    NodeStatus: meta.NodeStatusSchema,
+    NodeCondition: meta.NodeConditionSchema,
+    NodeAddress: meta.NodeAddressSchema,
+  }),
+  ...withList(CORE, 'Namespace', meta.NamespaceSchema),
+  ...parts(CORE, { NamespaceSpec: meta.NamespaceSpecSchema, NamespaceStatus: meta.NamespaceStatusSchema }),
+  ...parts(META, { ObjectMeta: pod.ObjectMetaSchema, ListMeta: meta.ListMetaSchema }),
   [`${META}Status`, meta.StatusSchema, [gvk('Status')]],
-  [`${META}StatusDetails`, meta.StatusDetailsSchema],
-  [`${META}StatusCause`, meta.StatusCauseSchema],
+  ...parts(META, { StatusDetails: meta.StatusDetailsSchema, StatusCause: meta.StatusCauseSchema }),
   [
     `${META}DeleteOptions`,
     meta.DeleteOptionsSchema,
     [gvk('DeleteOptions'), gvk('DeleteOptions', 'meta.k8s.io')],
   ],
-  [`${META}Preconditions`, meta.PreconditionsSchema],
+  ...parts(META, { Preconditions: meta.PreconditionsSchema }),
   [`${META}Table`, meta.TableSchema, [gvk('Table', 'meta.k8s.io')]],
-  [`${META}TableColumnDefinition`, meta.TableColumnDefinitionSchema],
-  [`${META}TableRow`, meta.TableRowSchema],
+  ...parts(META, { TableColumnDefinition: meta.TableColumnDefinitionSchema, TableRow: meta.TableRowSchema }),
   [`${META}WatchEvent`, meta.WatchEventSchema, [gvk('WatchEvent'), gvk('WatchEvent', 'meta.k8s.io')]],
   [`${META}List`, meta.ListSchema, [gvk('List')]],
 ];

@@ -15,6 +15,13 @@ const StrMap = () => Type.Record(Str(), Str());
 /** Any JSON: a RawExtension or a field this server does not describe. */
 const Any = () => Type.Unknown();
 
+/** The kind and version every object and list carries (TypeMeta). */
+const TypeMeta = { apiVersion: Opt(Str()), kind: Opt(Str()) };
+
+/** An object of a kind with a spec and a status (Node, Namespace). */
+const KindSchema = (spec: TSchema, status: TSchema) =>
+  Type.Object({ ...TypeMeta, metadata: Opt(ObjectMetaSchema), spec: Opt(spec), status: Opt(status) });
+
 export const ListMetaSchema = Type.Object({
   resourceVersion: Opt(Str()),
   continue: Opt(Str()),
@@ -38,8 +45,7 @@ export const StatusDetailsSchema = Type.Object({
 });
 
 export const StatusSchema = Type.Object({
-  apiVersion: Opt(Str()),
-  kind: Opt(Str()),
+  ...TypeMeta,
   metadata: Opt(ListMetaSchema),
   status: Opt(Str()),
   message: Opt(Str()),
@@ -51,8 +57,7 @@ export const StatusSchema = Type.Object({
 export const PreconditionsSchema = Type.Object({ uid: Opt(Str()), resourceVersion: Opt(Str()) });
 
 export const DeleteOptionsSchema = Type.Object({
-  apiVersion: Opt(Str()),
-  kind: Opt(Str()),
+  ...TypeMeta,
   gracePeriodSeconds: Opt(Int64()),
   preconditions: Opt(PreconditionsSchema),
   orphanDependents: Opt(Type.Boolean()),
@@ -76,8 +81,7 @@ export const TableRowSchema = Type.Object({
 });
 
 export const TableSchema = Type.Object({
-  apiVersion: Opt(Str()),
-  kind: Opt(Str()),
+  ...TypeMeta,
   metadata: Opt(ListMetaSchema),
   columnDefinitions: Type.Array(TableColumnDefinitionSchema),
   rows: Type.Array(TableRowSchema),
@@ -86,8 +90,7 @@ export const TableSchema = Type.Object({
 export const WatchEventSchema = Type.Object({ type: Str(), object: Any() });
 
 export const ObjectReferenceSchema = Type.Object({
-  apiVersion: Opt(Str()),
-  kind: Opt(Str()),
+  ...TypeMeta,
   name: Opt(Str()),
   namespace: Opt(Str()),
   uid: Opt(Str()),
@@ -98,8 +101,7 @@ export const ObjectReferenceSchema = Type.Object({
 export const EventSourceSchema = Type.Object({ component: Opt(Str()), host: Opt(Str()) });
 
 export const EventSchema = Type.Object({
-  apiVersion: Opt(Str()),
-  kind: Opt(Str()),
+  ...TypeMeta,
   metadata: ObjectMetaSchema,
   involvedObject: ObjectReferenceSchema,
   reason: Opt(Str()),
@@ -142,30 +144,17 @@ export const NodeStatusSchema = Type.Object({
   images: Opt(Any()),
 });
 
-export const NodeSchema = Type.Object({
-  apiVersion: Opt(Str()),
-  kind: Opt(Str()),
-  metadata: Opt(ObjectMetaSchema),
-  spec: Opt(NodeSpecSchema),
-  status: Opt(NodeStatusSchema),
-});
+export const NodeSchema = KindSchema(NodeSpecSchema, NodeStatusSchema);
 
 export const NamespaceSpecSchema = Type.Object({ finalizers: Opt(Type.Array(Str())) });
 export const NamespaceStatusSchema = Type.Object({ phase: Opt(Str()), conditions: Opt(Any()) });
 
-export const NamespaceSchema = Type.Object({
-  apiVersion: Opt(Str()),
-  kind: Opt(Str()),
-  metadata: Opt(ObjectMetaSchema),
-  spec: Opt(NamespaceSpecSchema),
-  status: Opt(NamespaceStatusSchema),
-});
+export const NamespaceSchema = KindSchema(NamespaceSpecSchema, NamespaceStatusSchema);
 
 /** A `<Kind>List` of `item`. */
 export const ListOf = (item: TSchema) =>
   Type.Object({
-    apiVersion: Opt(Str()),
-    kind: Opt(Str()),
+    ...TypeMeta,
     metadata: Opt(ListMetaSchema),
     items: Type.Array(item),
   });

@@ -9,7 +9,7 @@ import { TraceJournal } from '../journal.ts';
 const [dir, segmentBytes] = process.argv.slice(2);
 if (!dir) throw new Error('usage: journal-writer.ts <dir> [segmentBytes]');
 const journal = new TraceJournal({ dir, segmentBytes: Number(segmentBytes ?? 65536) });
-const { lastSeq } = journal.open();
+const { lastSeq } = await journal.open();
 process.stdout.write(`open ${lastSeq}\n`);
 
 let seq = lastSeq;

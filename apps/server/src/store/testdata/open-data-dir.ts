@@ -14,7 +14,7 @@ const warn = (msg: string) => process.stderr.write(`${msg}\n`);
 const lock = DataDirLock.acquire(dir, warn);
 const pods = new PodStore(join(dir, 'store', 'pods'), { warn }).load();
 const journal = new TraceJournal({ dir: join(dir, 'trace'), warn });
-const { lastSeq } = journal.open();
+const { lastSeq } = await journal.open();
 process.stdout.write(`started ${pods.length} ${lastSeq}\n`);
 await journal.close();
 lock.release();
