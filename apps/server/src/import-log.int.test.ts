@@ -305,6 +305,29 @@ describe('import-log', { timeout: 30_000 }, () => {
     expect(pasted.err).toContain('pasted in 2 blocks out of time order, merged by time');
   });
 
+  it('reads two rotated files concatenated out of order on stdin in time order, and says so', async () => {
+    // the sample's two slices (a 19-minute pause between them) as kubelet.log.1 and the kubelet.log after it,
+    // piped newer first: `cat kubelet.log kubelet.log.1 | import-log -`
+    const lines = readFileSync(sample, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const cut = lines.findIndex((l) => l.startsWith('May 12 05:19:09'));
+    const rotated = `${lines.slice(0, cut).join('\n')}\n`;
+    const current = `${lines.slice(cut).join('\n')}\n`;
+    const [piped, written] = await Promise.all([
+      run(['-', '--year', '2025'], current + rotated),
+      run([sample, '--year', '2025']),
+    ]);
+    expect(piped.code).toBe(0);
+    const events = parseTraceNdjson(piped.out).events;
+    const times = events.map((e) => e.time);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(events.map((e) => [e.type, e.time])).toEqual(
+      parseTraceNdjson(written.out).events.map((e) => [e.type, e.time]),
+    );
+    expect(piped.err).toContain('pasted in 2 blocks out of time order, merged by time');
+  });
+
   it('refuses bad arguments with exit 2', async () => {
     const [tz, year, missing, none] = await Promise.all([
       run([sample, '--tz', 'Mars/Olympus']),

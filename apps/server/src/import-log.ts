@@ -3,16 +3,17 @@
  * rotated kubelet.log.1.gz is, and UTF-16 text with a byte-order mark, as Windows PowerShell saves it, is read as
  * well): a kubelet's log in, the trace out,
  * as NDJSON on stdout (time order, seq from 1), the same events the dashboard replays. A summary goes to stderr.
+ * `--explain` prints the model beside the log instead of the trace (./import-log-explain.ts).
  * Exit 0 when the input held any kubelet line, 1 when it held none ("no kubelet lines in N lines"), 2 on bad
  * arguments or an unreadable file.
  *
- * Streams: the file is read in 1 MiB blocks, first for the time of each line, then to parse it, and never whole,
- * unless its lines fall into blocks out of time order (a log pasted in pieces, several masters' logs one after
- * the other): such a file, up to 256 MiB, is read whole and its blocks merged by time (wholeOrder); stdin is
- * read as it comes, and the summary counts the events the reorder window could not place. stdout's
- * back-pressure is awaited. Newest-first
- * input (`journalctl -r`) is detected from its first lines and read backwards from the end (stdin is first
- * copied to a temporary file for that). The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
+ * Streams: the file is read in 1 MiB blocks, first for the time of each line, then to parse it, and never whole;
+ * when its lines fall into blocks out of time order (a log pasted in pieces, several masters' logs or rotated
+ * files one after the other), a file up to 256 MiB is read block by block in the order that merges them by time
+ * (blockOrder, LineFile). stdin is copied to a temporary file first (up to 256 MiB; the rest is read as it comes,
+ * and the summary counts the events the reorder window could not place) and read as a file. stdout's
+ * back-pressure is awaited. Newest-first input (`journalctl -r`) is detected from its first lines and read
+ * backwards from the end. The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
  * second thread (EncoderPipe) while this one parses: the same bytes, sooner on a machine with two cores.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -30,19 +31,19 @@ import {
   readLinesBackward,
   StampScanner,
   utf16Of,
-  wholeOrder,
 } from '@syncscope/core/kubelet-log';
 import { isGzip, maybeGunzip } from './gzip-input.ts';
+import { ExplainOut } from './import-log-explain.ts';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
-import { BlockDecoder } from './log-blocks.ts';
+import { BlockDecoder, LineFile } from './log-blocks.ts';
 
 /** where events go: encoded here (NdjsonOut) or on a second thread (EncoderPipe); the same bytes either way */
 type Out = Pick<NdjsonOut, 'push' | 'drain' | 'end'>;
 /** a file smaller than this is encoded on the main thread: starting the second one would cost more */
 const SMALL_FILE = 1 << 20;
 
-const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE]';
+const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE] [--explain]';
 const BLOCK = 1 << 20;
 let readBackwards = false;
 /** how many blocks a file pasted out of order was merged from (0: read as it came) */
@@ -56,16 +57,26 @@ function fail(msg: string, code = 2): never {
   process.exit(code);
 }
 
-function options(): { file: string; year?: number; tz?: string } {
+function options(): { file: string; year?: number; tz?: string; explain: boolean } {
   let a: ReturnType<
     typeof parseArgs<{
-      options: { year: { type: 'string' }; tz: { type: 'string' }; help: { type: 'boolean' } };
+      options: {
+        year: { type: 'string' };
+        tz: { type: 'string' };
+        help: { type: 'boolean' };
+        explain: { type: 'boolean' };
+      };
       allowPositionals: true;
     }>
   >;
   try {
     a = parseArgs({
-      options: { year: { type: 'string' }, tz: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        year: { type: 'string' },
+        tz: { type: 'string' },
+        help: { type: 'boolean' },
+        explain: { type: 'boolean' },
+      },
       allowPositionals: true,
     });
   } catch (e) {
@@ -77,7 +88,10 @@ function options(): { file: string; year?: number; tz?: string } {
   }
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) fail(USAGE);
-  const out: { file: string; year?: number; tz?: string } = { file };
+  const out: { file: string; year?: number; tz?: string; explain: boolean } = {
+    file,
+    explain: a.values.explain === true,
+  };
   if (a.values.year !== undefined) {
     const y = Number(a.values.year);
     if (!/^\d{4}$/.test(a.values.year) || y < 1970)
@@ -136,74 +150,68 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
     }
     // one buffer for every block: its text is a copy
     const block = Buffer.allocUnsafeSlow(BLOCK);
-    if (size <= WHOLE_MAX && (await outOfOrder(fh, size, block))) {
-      // blocks pasted out of time order: the file's bytes are held whole (a line is decoded when it is read)
-      // and its blocks merged by time
-      const bytes = await fh.readFile();
-      const starts = lineStarts(bytes);
-      const lineAt = (i: number) => {
-        const l = bytes.toString('utf8', starts[i], (starts[i + 1] as number) - 1);
-        // a byte-order mark at the very start is dropped, as the streaming decoder drops it
-        return i === 0 && l.charCodeAt(0) === 0xfeff ? l.slice(1) : l;
-      };
-      const n = starts.length - 1;
-      const w = wholeOrder(n, lineAt, { ...clockOf(opts), reversed: false });
-      for (let j = 0; j < n; j++) {
-        const i = w.lineOf(j);
-        const l = lineAt(i);
-        parser.feedLine(l.charCodeAt(l.length - 1) === 13 ? l.slice(0, -1) : l, i + 1);
+    const order = size <= WHOLE_MAX ? await blocksOf(fh, size, block) : undefined;
+    if (order) {
+      // blocks pasted out of time order: each block is read from the file through a window of its own
+      // (LineFile), in the merged order; the file is never held
+      const lines = LineFile.open(fh.fd, size);
+      for (let j = 0; j < order.order.length; j++) {
+        const i = order.order[j] as number;
+        parser.feedLine(lines.line(i), i + 1);
         if (j % 4096 === 4095) await out.drain();
       }
-      merged = w.blocks;
+      merged = order.blocks;
       return;
     }
-    const dec = new BlockDecoder();
-    const parse = (text: string) => parser.feed(text);
-    for (let pos = 0; pos < size; pos += BLOCK) {
-      const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, size - pos), pos);
-      if (bytesRead === 0) break;
-      dec.feed(block.subarray(0, bytesRead), parse);
-      await out.drain();
-    }
-    parse(dec.end());
+    await decodeBlocks(
+      fh,
+      size,
+      block,
+      (text) => parser.feed(text),
+      () => out.drain(),
+    );
   } finally {
     await fh.close();
   }
 }
 
 /**
- * The first pass over a file: the time of every line's header (StampScanner), true when they fall into more
- * than one block (a log pasted out of order). Reads the file once more; memory: 8 bytes a line.
+ * The first pass over a file: the time of every line's header (StampScanner); when they fall into more than one
+ * block (a log pasted out of order, rotated files concatenated), the order to read the lines in (blockOrder).
+ * Reads the file once more; memory: about 16 bytes a line.
  */
-async function outOfOrder(
+async function blocksOf(
   fh: Awaited<ReturnType<typeof open>>,
   size: number,
   block: Buffer,
-): Promise<boolean> {
+): Promise<{ order: Uint32Array; blocks: number } | undefined> {
   const { year, tz } = clockOf(opts);
   const scan = new StampScanner(year, tz);
+  await decodeBlocks(fh, size, block, (text) => scan.feed(text));
+  scan.end();
+  const { order, blocks } = blockOrder(scan.all);
+  return order ? { order, blocks } : undefined;
+}
+
+/**
+ * Reads bytes [0, size) of the file a block at a time into `block`, handing each whole line's text to `feed`
+ * (BlockDecoder: a line cut by a block's end waits for the next); `between` runs after each block.
+ */
+async function decodeBlocks(
+  fh: Awaited<ReturnType<typeof open>>,
+  size: number,
+  block: Buffer,
+  feed: (text: string) => void,
+  between?: () => Promise<void>,
+): Promise<void> {
   const dec = new BlockDecoder();
-  const feed = (text: string) => scan.feed(text);
   for (let pos = 0; pos < size; pos += BLOCK) {
     const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, size - pos), pos);
     if (bytesRead === 0) break;
     dec.feed(block.subarray(0, bytesRead), feed);
+    await between?.();
   }
   feed(dec.end());
-  scan.end();
-  return blockOrder(scan.all).blocks > 1;
-}
-
-/** where each line of `b` starts, and (last) one past the end of the last line, as if it ended with a newline */
-function lineStarts(b: Buffer): Float64Array {
-  let n = 0;
-  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
-  const last = b.length > 0 && b[b.length - 1] !== 10;
-  const starts = new Float64Array(n + (last ? 2 : 1));
-  let k = 1;
-  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) starts[k++] = i + 1;
-  if (last) starts[k] = b.length + 1;
-  return starts;
 }
 
 function clockOf(o: { year?: number; tz?: string }): { year: number; tz?: string } {
@@ -211,7 +219,12 @@ function clockOf(o: { year?: number; tz?: string }): { year: number; tz?: string
   return o.tz === undefined ? { year } : { year, tz: o.tz };
 }
 
-/** stdin, or a gzip file's inflated stream: read forwards, unless its first lines say newest first */
+/**
+ * stdin, or a gzip file's inflated stream: copied to a temporary file and read from there as a file is (newest
+ * first read backwards, blocks out of time order merged), memory bounded by the file's reader. Past WHOLE_MAX
+ * (unless newest first) the copy stops: what was copied is read forwards, then the rest as it comes, in the
+ * reorder window.
+ */
 async function importStream(
   input: AsyncIterable<Uint8Array>,
   parser: KubeletLogParser,
@@ -231,33 +244,41 @@ async function importStream(
     for (const c of r.value) if (c === 10) newlines++;
   }
   const first = Buffer.concat(head);
-  if (looksReversed(firstLines(first))) {
-    // newest first: keep the input in a temporary file and read it backwards
-    const dir = await mkdtemp(join(tmpdir(), 'import-log-'));
-    const path = join(dir, 'stdin.log');
-    try {
-      const w = createWriteStream(path);
-      w.on('error', () => undefined); // the end() below reports it
-      w.write(first);
-      for (let r = done ? { done: true as const } : await it.next(); !r.done; r = await it.next())
+  const reversed = looksReversed(firstLines(first));
+  const dir = await mkdtemp(join(tmpdir(), 'import-log-'));
+  const path = join(dir, 'stdin.log');
+  try {
+    const w = createWriteStream(path);
+    w.on('error', () => undefined); // the end() below reports it
+    w.write(first);
+    let size = first.length;
+    while (!done && (reversed || size <= WHOLE_MAX)) {
+      const r = await it.next();
+      if (r.done) done = true;
+      else {
+        size += r.value.length;
         if (!w.write(r.value)) await new Promise<void>((res) => w.once('drain', () => res()));
-      await new Promise<void>((res, rej) => w.end((e?: Error | null) => (e ? rej(e) : res())));
-      await importFile(path, parser, out);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+      }
     }
-    return;
-  }
-  const dec = new BlockDecoder();
-  const parse = (text: string) => parser.feed(text);
-  dec.feed(first, parse);
-  await out.drain();
-  if (!done)
+    await new Promise<void>((res, rej) => w.end((e?: Error | null) => (e ? rej(e) : res())));
+    if (done) {
+      await importFile(path, parser, out);
+      return;
+    }
+    const dec = new BlockDecoder();
+    const parse = (text: string) => parser.feed(text);
+    for await (const b of createReadStream(path, { highWaterMark: BLOCK })) {
+      dec.feed(b as Buffer, parse);
+      await out.drain();
+    }
     for (let r = await it.next(); !r.done; r = await it.next()) {
       dec.feed(r.value, parse);
       await out.drain();
     }
-  parse(dec.end());
+    parse(dec.end());
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 function describe(s: ImportSummary): string {
@@ -285,7 +306,11 @@ const small =
     (st) => st.size < SMALL_FILE,
     () => true,
   ));
-const out: Out = small ? new NdjsonOut(process.stdout) : new EncoderPipe(process.stdout);
+const out: Out = opts.explain
+  ? new ExplainOut(process.stdout)
+  : small
+    ? new NdjsonOut(process.stdout)
+    : new EncoderPipe(process.stdout);
 const parser = new KubeletLogParser({
   onEvent: out.push,
   reversed: false,

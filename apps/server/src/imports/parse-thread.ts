@@ -5,7 +5,8 @@
  *
  * Requests are answered in order, and may be sent before the last is answered (the body is read at the
  * network's pace, the parse follows): start() begins a log, feed(chunk) resolves with what the chunk
- * released, end() with the rest and the summary. close() ends the thread. ParsePool keeps one idle thread for the next
+ * released, end() with the rest, the summary and the number of blocks out of time order; merge(path) and
+ * more() read such a log again in time order. close() ends the thread. ParsePool keeps one idle thread for the next
  * import (a thread takes a few hundred ms to start: it compiles the parser) and starts more for imports
  * that run at the same time. From TypeScript sources (the server
  * runs under tsx, whose loader hooks a new thread does not inherit) the thread registers tsx itself first, as
@@ -16,13 +17,20 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 
-export type ParseRequest = { start: true } | { chunk: Uint8Array } | { end: true };
+export type ParseRequest =
+  | { start: true }
+  | { chunk: Uint8Array }
+  | { end: true }
+  | { merge: string }
+  | { more: true };
 export interface ParseAnswer {
   /** NDJSON of the events released, UTF-8 */
   bytes: Uint8Array;
   /** trace byte offsets of the events numbered k·indexEvery among them */
   offsets: number[];
   summary?: ImportSummary;
+  /** with the answer to end: in how many blocks out of time order the log's lines fall */
+  blocks?: number;
   error?: string;
 }
 
@@ -87,6 +95,18 @@ class ParseThread {
 
   end(): Promise<ParseAnswer & { summary: ImportSummary }> {
     return this.ask({ end: true }) as Promise<ParseAnswer & { summary: ImportSummary }>;
+  }
+
+  /**
+   * The log again, from `path` (the log as kept), block by block in time order: the events of its first lines,
+   * then of the next ones with more(), until an answer carries the summary. Only after end() said blocks > 1.
+   */
+  merge(path: string): Promise<ParseAnswer> {
+    return this.ask({ merge: path });
+  }
+
+  more(): Promise<ParseAnswer> {
+    return this.ask({ more: true });
   }
 
   async close(): Promise<void> {

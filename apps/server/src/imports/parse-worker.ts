@@ -4,11 +4,20 @@
  * `{end: true}`; the thread then waits for the next `start` (ParsePool keeps it for the next import). Out, one answer per message: the
  * NDJSON of the events the chunk released (`bytes`, one event a line) and, for the index, the byte offset
  * in the whole trace of every event whose number (from 0) is a multiple of `indexEvery`; the answer to
- * `end` also carries the parser's summary. A failure answers `{error}` and the thread is done.
+ * `end` also carries the parser's summary and in how many blocks out of time order the log's lines fall (a
+ * StampScanner reads each chunk beside the parser). When there are more than one, `{merge: path}` (the log as
+ * kept on disk) reads it again from the start, block by block in the order that merges the blocks by time
+ * (blockOrder, LineFile), and answers the events of the first MERGE_LINES lines; `{more: true}` the next ones,
+ * until the answer that carries the summary. A failure answers `{error}` and the thread is done.
  */
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { blockOrder, KubeletLogParser, StampScanner } from '@syncscope/core/kubelet-log';
+import { LineFile } from '../log-blocks.ts';
 import type { ParseAnswer, ParseRequest } from './parse-thread.ts';
+
+/** how many lines of a merge one answer covers */
+const MERGE_LINES = 16_384;
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker runs as a worker thread');
@@ -20,8 +29,9 @@ let out: string[] = [];
 let offsets: number[] = [];
 let events = 0;
 let traceBytes = 0;
-const newParser = () =>
+const newParser = (reversed?: boolean) =>
   new KubeletLogParser({
+    ...(reversed === undefined ? {} : { reversed }),
     onEvent: (ev) => {
       if (events % indexEvery === 0) offsets.push(traceBytes);
       events++;
@@ -31,6 +41,35 @@ const newParser = () =>
     },
   });
 let parser = newParser();
+let scan: StampScanner | undefined;
+/** the lines' order once the log is known to be in blocks out of time order, and the merge under way */
+let order: { order: Uint32Array; blocks: number } | undefined;
+let merge: { fd: number; lines: LineFile; next: number } | undefined;
+
+function endMerge(): void {
+  if (merge) closeSync(merge.fd);
+  merge = undefined;
+}
+
+/** the next MERGE_LINES lines of the merge; the last answer carries the summary */
+function mergeStep(): void {
+  const m = merge as NonNullable<typeof merge>;
+  const o = order as NonNullable<typeof order>;
+  const to = Math.min(o.order.length, m.next + MERGE_LINES);
+  for (; m.next < to; m.next++) {
+    const i = o.order[m.next] as number;
+    parser.feedLine(m.lines.line(i), i + 1);
+  }
+  if (m.next < o.order.length) {
+    answer();
+    return;
+  }
+  endMerge();
+  const summary = parser.end();
+  summary.blocks = o.blocks;
+  order = undefined;
+  answer({ summary });
+}
 
 function answer(extra: Partial<ParseAnswer> = {}): void {
   const bytes = encoder.encode(out.join(''));
@@ -42,6 +81,22 @@ function answer(extra: Partial<ParseAnswer> = {}): void {
 
 let failed: string | undefined;
 
+function reset(): void {
+  out = [];
+  offsets = [];
+  events = 0;
+  traceBytes = 0;
+}
+
+/** in how many blocks out of time order the log's lines fall; keeps their order when more than one */
+function stampBlocks(s: StampScanner, rest: string): number {
+  s.feed(rest);
+  s.end();
+  const b = blockOrder(s.all);
+  if (b.order) order = { order: b.order, blocks: b.blocks };
+  return b.blocks;
+}
+
 port.on('message', (m: ParseRequest) => {
   if (failed !== undefined && !('start' in m)) {
     port?.postMessage({ bytes: new Uint8Array(0), offsets: [], error: failed });
@@ -51,24 +106,43 @@ port.on('message', (m: ParseRequest) => {
     if ('start' in m) {
       failed = undefined;
       decoder = new TextDecoder('utf-8');
-      out = [];
-      offsets = [];
-      events = 0;
-      traceBytes = 0;
+      reset();
       parser = newParser();
+      scan = new StampScanner(new Date().getUTCFullYear());
+      order = undefined;
+      endMerge();
       return;
     }
     if ('end' in m) {
-      parser.feed(decoder.decode());
+      const rest = decoder.decode();
+      parser.feed(rest);
       const summary = parser.end();
-      answer({ summary });
+      const blocks = scan ? stampBlocks(scan, rest) : 1;
+      scan = undefined;
+      answer({ summary, blocks });
       return;
     }
-    parser.feed(decoder.decode(m.chunk, { stream: true }));
+    if ('merge' in m) {
+      // the log again, in the order that merges its blocks: a fresh parser, a fresh trace
+      reset();
+      parser = newParser(false);
+      const fd = openSync(m.merge, 'r');
+      merge = { fd, lines: LineFile.open(fd, fstatSync(fd).size), next: 0 };
+      mergeStep();
+      return;
+    }
+    if ('more' in m) {
+      mergeStep();
+      return;
+    }
+    const text = decoder.decode(m.chunk, { stream: true });
+    parser.feed(text);
+    scan?.feed(text);
     answer();
   } catch (e) {
     // after a throw the parser's state is unknown: every later answer is this error too
     failed = e instanceof Error ? e.message : String(e);
+    endMerge();
     port?.postMessage({
       bytes: new Uint8Array(0),
       offsets: [],

@@ -8,7 +8,9 @@
  * it is UTF-16 with a byte-order mark, as Windows PowerShell saves text; log.txt keeps the UTF-8 text) through the
  * core parser, which runs on a worker thread (parse-thread.ts: a slow parse never holds the event loop): each
  * chunk is written to log.txt while the worker parses it, and the events it released are written before the
- * next chunk is read, so neither the text nor the events are ever held whole. The store's quota
+ * next chunk is read, so neither the text nor the events are ever held whole. A log whose lines fall into
+ * blocks out of time order (rotated files, several nodes' logs, one after the other) is then parsed again from
+ * log.txt, block by block in the order that merges them by time, and its trace written anew. The store's quota
  * (ImportQuota) is checked before the body is read, as it grows, and once it is whole. Everything is written under `.tmp-<id>`, fsynced, then renamed into place and the
  * directory fsynced: an import the server acknowledged is on disk, and one cut short leaves nothing a list shows.
  *
@@ -189,7 +191,8 @@ export class ImportStore {
       const took = async (a: ParseAnswer, fh: FileHandle) => {
         // the worker counts the offsets from the trace's first byte
         for (const o of a.offsets) index.eventOffsets.push(o);
-        if (a.bytes.length > 0) await disk(tracePath, () => fh.write(a.bytes));
+        const at = traceBytes;
+        if (a.bytes.length > 0) await disk(tracePath, () => fh.write(a.bytes, 0, a.bytes.length, at));
         traceBytes += a.bytes.length;
       };
       let size = 0;
@@ -258,7 +261,22 @@ export class ImportStore {
       for (const next of behind.splice(0)) await took(await next.answer, trace);
       const last = await parser.end();
       await took(last, trace);
-      const summary = last.summary;
+      let summary = last.summary;
+      if ((last.blocks ?? 1) > 1 && !summary.reversed) {
+        // blocks out of time order (rotated files or several nodes' logs one after the other): the trace
+        // is made again from log.txt, read block by block in time order
+        const fh = trace;
+        await disk(tracePath, () => fh.truncate(0));
+        traceBytes = 0;
+        index.eventOffsets.length = 0;
+        let a = await parser.merge(logPath);
+        for (;;) {
+          await took(a, trace);
+          if (a.summary) break;
+          a = await parser.more();
+        }
+        summary = a.summary;
+      }
       if (summary.events === 0) throw new NoKubeletLines(`no kubelet lines in ${summary.lines} lines`);
       const [l, t] = [log, trace];
       await disk(logPath, () => l.sync());

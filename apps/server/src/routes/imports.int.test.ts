@@ -146,6 +146,38 @@ describe('imports', () => {
     );
   }, 30_000);
 
+  it('reads two rotated files posted one after the other out of order in time order', async () => {
+    // the sample's two slices (a 19-minute pause between them) as a rotated kubelet.log.1 and the kubelet.log
+    // after it, posted newer first (`cat kubelet.log kubelet.log.1`)
+    const lines = readFileSync(SAMPLE, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const cut = lines.findIndex((l) => l.startsWith('May 12 05:19:09'));
+    const rotated = `${lines.slice(0, cut).join('\n')}\n`;
+    const current = `${lines.slice(cut).join('\n')}\n`;
+    const all = async (body: string) => {
+      const res = await post(new Blob([body]));
+      expect(res.status).toBe(201);
+      const { id, summary } = (await res.json()) as { id: string; summary: { summary: { blocks?: number } } };
+      const page = (await (await fetch(`${base}/api/v1/imports/${id}/trace?limit=100000`)).json()) as {
+        items: { seq: number; type: string; time: number; origin?: { line: number } }[];
+      };
+      return { blocks: summary.summary.blocks, items: page.items, id };
+    };
+    const pasted = await all(current + rotated);
+    const written = await all(rotated + current);
+    expect(pasted.blocks).toBe(2);
+    expect(written.blocks).toBeUndefined();
+    const times = pasted.items.map((e) => e.time);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(pasted.items.map((e) => e.seq)).toEqual(pasted.items.map((_, i) => i + 1));
+    expect(pasted.items.map((e) => [e.type, e.time])).toEqual(written.items.map((e) => [e.type, e.time]));
+    // each event still points at its line of the log as posted
+    const died = pasted.items.find((e) => e.type === 'pleg.event');
+    const line = await fetch(`${base}/api/v1/imports/${pasted.id}/log?line=${died?.origin?.line}`);
+    expect(await line.text()).toBe((current + rotated).split('\n')[(died?.origin?.line ?? 0) - 1]);
+  });
+
   it('refuses a log over 64 MiB with a 413 Status and keeps nothing', async () => {
     expect(await postChunked(MAX_IMPORT_BYTES + 1024)).toBe(413);
     const big = await post(new Blob([new Uint8Array(MAX_IMPORT_BYTES + 1)]));

@@ -10,6 +10,7 @@ export {
   type WholeRead,
   wholeOrder,
 } from './blocks.ts';
+export { classify } from './header.ts';
 export { DECODE_BYTES } from './lines.ts';
 export { type ImportSummary, KubeletLogParser, type ParserOptions } from './parser.ts';
 export { looksReversed, readLinesBackward } from './reverse.ts';

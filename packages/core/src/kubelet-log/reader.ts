@@ -11,6 +11,7 @@
  * line arrives. Readers that can seek read such input backwards instead (readLinesBackward) and call
  * `feedLine` with the file's line numbers.
  */
+import { Undecorator } from './decor.ts';
 import { continues, type Entry, openness } from './entry.ts';
 import { classify, type Line } from './header.ts';
 import { JournalFields } from './journal-fields.ts';
@@ -84,6 +85,11 @@ export class EntryReader {
   private heldChars = 0;
   private carry: { text: string; line: number; lines: number } | undefined;
   private linesSeen = 0;
+  /** a paste's decorations (line numbers, file names, quoting, borders) taken off per block */
+  private readonly decor = new Undecorator({
+    line: (t, n) => this.readSafely(t, n),
+    year: (y, m) => this.clock.setYear(y, m),
+  });
 
   constructor(private readonly o: ReaderOptions) {
     this.splitter = new LineSplitter(
@@ -106,7 +112,7 @@ export class EntryReader {
           this.counts.other += lines;
         },
         replay: (lines) => {
-          for (const l of lines) this.processLine(l.text, l.no);
+          for (const l of lines) this.readSafely(l.text, l.no);
         },
       },
       o.maxLineChars ?? MAX_LINE_CHARS,
@@ -148,6 +154,7 @@ export class EntryReader {
       for (let i = held.length - 1; i >= 0; i--)
         this.processLine((held[i] as { text: string }).text, (held[i] as { no: number }).no);
     }
+    this.decor.flush();
     this.journal.end();
     this.pretty.end();
     if (this.carry) this.read(this.release('', this.carry.line));
@@ -162,6 +169,7 @@ export class EntryReader {
   flush(): boolean {
     if (this.mode === 'detect') this.decide();
     if (this.mode !== 'forward') return false;
+    this.decor.flush();
     for (const n of this.nodes.all) if (n.pending) this.finish(n.pending as Entry);
     return true;
   }
@@ -220,10 +228,14 @@ export class EntryReader {
    * Records split by a container runtime (docker json-file at 16 KiB without a trailing newline, CRI logs
    * flagged P) are joined before they are read; the entry counts all their lines.
    */
-  private processLine(raw: string, no: number, final = false): void {
+  private processLine(raw: string, no: number): void {
+    this.decor.line(raw, no);
+  }
+
+  private readSafely(raw: string, no: number): void {
     // a line that breaks a reader is counted and passed over: it never stops the lines after it
     try {
-      this.readLine(raw, no, final);
+      this.readLine(raw, no, false);
     } catch {
       this.counts.failed++;
     }
