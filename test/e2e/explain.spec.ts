@@ -4,18 +4,21 @@
  * kubelet's defaults, explained, agrees at every back-off window and restart; the log of the one started
  * with maxContainerBackOff 20s, posted to the other as an import and explained by GET
  * /api/v1/imports/{id}/explain under the defaults, differs at exactly the windows past 20s and the
- * restarts after them. Elsewhere the only difference the model may mark is the engine's extra failed sync
- * within a window's requeue ("duplicate-sync"), which the kubelet does not make.
+ * restarts after them. The checks are the ones containerd runs too (../scenarios/explain-roundtrip.ts).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ExplainedStep, explainTrace, type SourceExplanation } from '@syncscope/core/explain';
+import { explainTrace, type SourceExplanation } from '@syncscope/core/explain';
 import { importKubeletLog } from '@syncscope/core/kubelet-log';
-import type { TraceOf } from '@syncscope/core/trace';
 import { type BuiltApp, buildApp } from '@syncscope/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { example } from '../support/harness.ts';
+import {
+  containerWindows,
+  crashLoopPod,
+  expectAgreesThroughout,
+  expectDiffersPastCap,
+} from '../scenarios/explain-roundtrip.ts';
 import { waitOnTrace } from '../support/wait-trace.ts';
 
 /** sped up, but not so far that a loaded machine's milliseconds become the model's seconds */
@@ -54,27 +57,15 @@ async function start(maxContainerBackOffMs?: number): Promise<Node> {
   expect(speed.status).toBe(200);
   const res = await fetch(`${base}/api/v1/namespaces/default/pods`, {
     method: 'POST',
-    headers: { 'content-type': 'application/yaml' },
-    body: await example('crashloop.yaml'),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(crashLoopPod('crashloop')),
   });
   expect(res.status).toBe(201);
   return n;
 }
 
 /** The container back-off windows the engine's trace holds: one delay per window end. */
-function windows(n: Node): number[] {
-  const ends = new Map<number, number>();
-  for (const e of n.built.trace.since(0, (e) => e.type === 'backoff')) {
-    const b = e as TraceOf<'backoff'>;
-    if (b.kind === 'container') ends.set(b.until, b.delayS);
-  }
-  return [...ends.values()];
-}
-
-const isWindow = (s: ExplainedStep) =>
-  s.source.startsWith('container back-off') && /^window \d+/.test(s.model[0] ?? '');
-const isRestart = (s: ExplainedStep) => /restarted .* after its death/.test(s.model[0] ?? '');
-const podSteps = (x: SourceExplanation) => x.pods.find((p) => p.pod === POD)?.steps ?? [];
+const windows = (n: Node): number[] => containerWindows(n.built.trace.since(0, (e) => e.type === 'backoff'));
 
 describe('the engine beside the kubelet on the simulated node', () => {
   it('its own log agrees at every back-off step; one with maxContainerBackOff 20s differs at exactly those past it', async () => {
@@ -98,25 +89,7 @@ describe('the engine beside the kubelet on the simulated node', () => {
     const res = await fetch(`${std.base}/api/v1/imports/${id}/explain?steps=all`);
     expect(res.status).toBe(200);
     const x = (await res.json()) as SourceExplanation;
-    const steps = podSteps(x);
-    const ws = steps.filter(isWindow);
-    expect(ws.map((s) => s.verdict)).toEqual(ws.map((_, i) => (i < 2 ? 'agrees' : 'differs')));
-    expect(ws[2]?.difference).toEqual({
-      kind: 'backoff-delay',
-      expected: 'back-off 40s',
-      seen: 'back-off 20s',
-    });
-    const windowSeqs = ws.map((s) => s.seq);
-    for (const s of steps.filter(isRestart)) {
-      const after = windowSeqs.filter((q) => q < s.seq).length;
-      expect([s.verdict, s.difference?.kind], s.model[0]).toEqual(
-        after >= 3 ? ['differs', 'restart-early'] : ['agrees', undefined],
-      );
-    }
-    // besides: only the engine's extra sync in a window (a second failed sync within the requeue, which the
-    // kubelet does not make), which the model marks as such
-    const others = steps.filter((s) => s.verdict === 'differs' && !isWindow(s) && !isRestart(s));
-    for (const s of others) expect(s.difference?.kind, s.source).toBe('duplicate-sync');
+    expectDiffersPastCap(x, POD, windows(capped), { initialS: 10, maxS: 300 });
 
     // the engine with the kubelet's defaults: its own log, read back, agrees throughout
     await std.built.close();
@@ -125,13 +98,6 @@ describe('the engine beside the kubelet on the simulated node', () => {
     const text = await readFile(join(std.dataDir, 'kubelet.log'), 'utf8');
     const year = new Date().getUTCFullYear();
     const own = explainTrace(importKubeletLog(text, { year }).events);
-    const mine = podSteps(own);
-    expect(mine.filter(isWindow).map((s) => [s.verdict, (s.backoffMs ?? 0) / 1000])).toEqual(
-      w.map((d) => ['agrees', d]),
-    );
-    expect(mine.filter(isRestart).length).toBeGreaterThanOrEqual(w.length);
-    for (const s of mine.filter(isRestart)) expect(s.verdict, s.model[0]).toBe('agrees');
-    for (const s of mine.filter((s) => s.verdict === 'differs'))
-      expect(s.difference?.kind, s.source).toBe('duplicate-sync');
+    expectAgreesThroughout(own, POD, w);
   }, 180_000);
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Pod } from '@syncscope/core/api/v1';
 import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
-import { type BuiltApp, buildApp } from '@syncscope/server';
+import { type AppOptions, type BuiltApp, buildApp } from '@syncscope/server';
 import { waitOnTrace } from './wait-trace.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -34,7 +34,7 @@ export interface Harness {
 }
 
 export async function startHarness(
-  opts: { runtimeEndpoint?: string; dataDir?: string } = {},
+  opts: { runtimeEndpoint?: string; dataDir?: string; config?: AppOptions['config'] } = {},
 ): Promise<Harness> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'syncscope-test-')));
   const built = await buildApp({
@@ -42,6 +42,7 @@ export async function startHarness(
     examples: false,
     logger: false,
     ...(opts.runtimeEndpoint ? { runtimeEndpoint: opts.runtimeEndpoint } : {}),
+    ...(opts.config ? { config: opts.config } : {}),
   });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = built.app.server.address();

@@ -2,23 +2,23 @@
  * The nodes of a kubelet log (`#/nodes`): one row per kubelet the log interleaves, with its name (its host, the
  * name one of its lines gave it, or its process), its pods, its pods in trouble and the time its lines span; and
  * one list of the pods in trouble across every node (back-off, image pulls, failed syncs, failing probes, stuck
- * terminations), searchable by node, pod, STATUS or trouble, newest first. Times are the log's: "last seen"
- * counts back from the log's last line, never from the wall clock.
+ * terminations), searchable by node, pod, STATUS or trouble, newest first, each with its steps that differ from
+ * the model's reading (../explain/log-counts.ts). Times are the log's: "last seen" counts back from the log's
+ * last line, never from the wall clock.
  *
  * A node's row opens that node's page; a pod's row opens its page on its node. Test ids: `fleet-nodes`,
  * `fleet-node-<key>`, `trouble-table`, `trouble-row-<node>/<ns>/<name>`, `trouble-search`, `trouble-kind`,
- * `trouble-count`.
+ * `trouble-count`, `node-differs`, `cell-differs` (its `data-differs`: the number).
  */
-import { humanDuration } from '@syncscope/core/api';
+import type { ExplainCounts } from '@syncscope/core/explain';
 import { useMemo, useState } from 'react';
-import { type FleetNode, filterTrouble, namedByWords, type TroublePod } from '../lib/fleet.ts';
-import { factClass } from '../lib/pod-facts.ts';
-import { provenance } from '../lib/pod-state-core.ts';
+import { logExplainCounts, podCounts } from '../explain/log-counts.ts';
+import { filterTrouble, type TroublePod } from '../lib/fleet.ts';
 import type { ReplayStore } from '../lib/replay.ts';
 import { routeHref } from '../lib/route.ts';
 import { clockText } from '../node/liveness.ts';
-import { statusTone } from '../node/status-tone.ts';
 import { logFleet, logReplay } from './open.ts';
+import { beforeEnd, NodeName, TroubleRow } from './TroubleRow.tsx';
 
 const KINDS = [
   { kind: '', label: 'all troubles' },
@@ -28,14 +28,6 @@ const KINDS = [
   { kind: 'probe', label: 'probes failing' },
   { kind: 'terminating', label: 'stuck terminating' },
 ] as const;
-
-/** a trouble's words are cut after this many characters (a sync error can be a paragraph); its title has all */
-const WORDS_SHOWN = 120;
-
-/** "3m12s before the log's end", or "at the log's end" */
-function beforeEnd(t: number, end: number): string {
-  return end - t < 1000 ? "at the log's end" : `${humanDuration(end - t)} before the log's end`;
-}
 
 const DAY_MS = 86_400_000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -47,12 +39,22 @@ function stampOf(t: number, days: boolean): string {
   return `${MONTHS[d.getMonth()]} ${String(d.getDate()).padStart(2, '0')} ${d.getFullYear()} ${clockText(t)}`;
 }
 
-function NodeName({ n }: { n: FleetNode }) {
+/** A node's differing steps, summed over its pods. */
+function NodeDiffers({ pods }: { pods: ReadonlyMap<string, ExplainCounts> | undefined }) {
+  let differs = 0;
+  let of = 0;
+  for (const c of pods?.values() ?? []) {
+    if (c.differs > 0) of++;
+    differs += c.differs;
+  }
   return (
-    <span title={namedByWords(n)} data-named-by={n.namedBy}>
-      {n.name}
-      {n.namedBy === 'line' && <span className="dim"> ({n.key})</span>}
-    </span>
+    <td
+      className={`num${differs > 0 ? ' bad' : ''}`}
+      title={`${differs} steps of ${of} pods differ from the model's reading`}
+      data-testid="node-differs"
+    >
+      {differs}
+    </td>
   );
 }
 
@@ -65,6 +67,7 @@ export function FleetView({
 }) {
   const log = replay.log;
   const fleet = useMemo(() => (log ? logFleet(log) : null), [log]);
+  const explained = useMemo(() => (log ? logExplainCounts(log.all) : null), [log]);
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState('');
   const shown = useMemo(
@@ -104,6 +107,9 @@ export function FleetView({
               <th>NODE</th>
               <th className="num">PODS</th>
               <th className="num">IN TROUBLE</th>
+              <th className="num" title="steps of its pods that differ from the model's reading">
+                DIFFERS
+              </th>
               <th>FIRST LINE</th>
               <th>LAST LINE</th>
             </tr>
@@ -130,6 +136,7 @@ export function FleetView({
                 </td>
                 <td className="num">{n.pods}</td>
                 <td className={`num${n.inTrouble > 0 ? ' bad' : ''}`}>{n.inTrouble}</td>
+                <NodeDiffers pods={explained?.get(n.key)} />
                 <td>{stampOf(n.first, days)}</td>
                 <td title={beforeEnd(n.last, fleet.end)}>{stampOf(n.last, days)}</td>
               </tr>
@@ -172,6 +179,9 @@ export function FleetView({
               <th>NAME</th>
               <th>STATUS</th>
               <th className="num">RESTARTS</th>
+              <th className="num" title="steps that differ from the model's reading of the kubelet's rules">
+                DIFFERS
+              </th>
               <th>TROUBLE</th>
               <th>LAST SEEN</th>
             </tr>
@@ -179,68 +189,22 @@ export function FleetView({
           <tbody>
             {shown.length === 0 && (
               <tr>
-                <td colSpan={7} data-testid="trouble-empty">
+                <td colSpan={8} data-testid="trouble-empty">
                   {fleet.trouble.length === 0
                     ? 'No pod in this log is in trouble at its end.'
                     : 'No pod in trouble matches the filter.'}
                 </td>
               </tr>
             )}
-            {shown.map((t) => {
-              const s = t.pod;
-              const slash = s.pod.indexOf('/');
-              const word = s.statusWord.basis === 'unknown' ? '—' : s.statusWord.value;
-              const restarts =
-                s.restarts.basis === 'unknown' ? '—' : `${s.restarts.atLeast ? '≥' : ''}${s.restarts.value}`;
-              return (
-                <tr
-                  key={`${t.node.key}/${s.uid}`}
-                  className="clickable"
-                  data-testid={`trouble-row-${t.node.key}/${s.pod}`}
-                  onClick={() => openPod(t)}
-                >
-                  <td>
-                    <div className="clip">
-                      <NodeName n={t.node} />
-                    </div>
-                  </td>
-                  <td>
-                    <div className="clip" title={s.pod.slice(0, slash)}>
-                      {s.pod.slice(0, slash)}
-                    </div>
-                  </td>
-                  <td className="pod-name">
-                    <div className="clip" title={s.pod}>
-                      {s.pod.slice(slash + 1)}
-                    </div>
-                  </td>
-                  <td
-                    className={`status status-${statusTone(word)} ${factClass(s.statusWord.basis)}`}
-                    title={provenance(s.statusWord)}
-                    data-basis={s.statusWord.basis}
-                  >
-                    {word}
-                  </td>
-                  <td className={`num ${factClass(s.restarts.basis)}`} title={provenance(s.restarts)}>
-                    {restarts}
-                  </td>
-                  <td className="trouble-words">
-                    {t.troubles.map((x) => (
-                      <span
-                        key={`${x.kind}-${x.words}`}
-                        className={`trouble trouble-${x.kind}`}
-                        title={`${x.words}\nsince ${clockText(x.since)}${x.from?.line !== undefined ? `, line ${x.from.line}` : ''}`}
-                      >
-                        {x.words.length > WORDS_SHOWN ? `${x.words.slice(0, WORDS_SHOWN)}…` : x.words}
-                      </span>
-                    ))}
-                  </td>
-                  <td className="last-seen" title={clockText(s.lastSeen)}>
-                    {beforeEnd(s.lastSeen, fleet.end)}
-                  </td>
-                </tr>
-              );
-            })}
+            {shown.map((t) => (
+              <TroubleRow
+                key={`${t.node.key}/${t.pod.uid}`}
+                t={t}
+                end={fleet.end}
+                counts={explained ? (podCounts(explained, t.node.key, t.pod.uid) ?? null) : undefined}
+                onOpen={openPod}
+              />
+            ))}
           </tbody>
         </table>
       </section>

@@ -163,9 +163,15 @@ export class BackoffSteps {
     this.byName.set(ev.container, ladder);
     const seen = ev.delayS * 1000;
     const since = ev.until - seen;
+    const again = ladder.rungs > 0 && ev.until === ladder.windowUntil;
+    // a window before any relist reported its death: the PLEG lists the containers, then fetches the pod's
+    // status into the cache the sync reads, so an instance can be listed running and read dead; the window's
+    // start is that death, read by the ladder the container already has
+    const unlisted = !again && !ladder.death && ladder.entry !== undefined;
+    if (unlisted) ladder.died(since, ev.seq);
     const d = ladder.death;
     ladder.lastSync = ev.time;
-    if (ladder.rungs > 0 && ev.until === ladder.windowUntil)
+    if (again)
       return {
         verdict: 'agrees',
         model: [`the same window again: a sync met it (back-off ${goMs(seen)} until ${this.fmt(ev.until)})`],
@@ -185,6 +191,9 @@ export class BackoffSteps {
     const rung = ladder.rungs;
     const base: Reading = { verdict: 'agrees', model: [], rule: RULE_BACKOFF, window: true };
     if (assumed.length) base.assumed = assumed;
+    const listed = unlisted
+      ? [`its death came from the status the sync read, before a relist reported it (${this.fmt(since)})`]
+      : [];
     if (reading?.kind === 'immediate') {
       base.model = [
         `${ev.container}: no back-off entry in force (${reading.why === 'expired' ? 'expired' : 'first death'}) → restart at once`,
@@ -202,6 +211,7 @@ export class BackoffSteps {
     ladder.windowSeen = want;
     base.model = [
       `window ${rung}: ${backoffOutcome(want, since + want, 'CrashLoopBackOff', this.fmt)} (${goMs(this.p.initialBackOffMs)} doubling to ${goMs(this.p.maxBackOffMs)})`,
+      ...listed,
     ];
     if (!assumed.length && want !== seen) {
       base.verdict = 'differs';

@@ -2,6 +2,7 @@
  * The model beside the real kubelet (`@syncscope/core/explain`): each step of a pod from any trace read by
  * the kubelet's rules, with agrees / differs / unexplained and counts. See ./explainer.ts.
  */
+export { type LogExplanation, NodeExplainers, type NodeExplanation } from './by-node.ts';
 export { type ExplainOptions, explainTrace, TraceExplainer } from './explainer.ts';
 export {
   type ConfigSettings,
