@@ -23,6 +23,7 @@ import importsRoutes, { type ImportsOptions } from './routes/imports.ts';
 import logsRoutes from './routes/logs.ts';
 import metricsRoutes from './routes/metrics.ts';
 import nodeRoutes from './routes/node.ts';
+import nodeRowsRoutes from './routes/node-rows.ts';
 import podsRoutes from './routes/pods.ts';
 import simRoutes from './routes/sim.ts';
 import traceRoutes from './routes/trace.ts';
@@ -151,6 +152,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   await app.register(metricsRoutes, { metrics: opts.metrics });
   await app.register(traceRoutes);
   await app.register(traceStream, opts.limits ?? {});
+  await app.register(nodeRowsRoutes, opts.limits ?? {});
   await app.register(importsRoutes, { dir: opts.importsDir, quota: opts.importsQuota });
   await app.register(nodeRoutes, { examples: opts.examples, health: opts.health });
   await app.register(web, { webRoot: opts.webRoot });

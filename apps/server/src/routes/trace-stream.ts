@@ -25,16 +25,14 @@
  * Access: the Origin must be the page this server served (no Origin: a non-browser client); with a token,
  * the access hook wants it (header, or the bearer subprotocol) before the upgrade.
  */
-import { isStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import { READ_ROUTE } from '../access.ts';
-import { originAllowed, type TraceSource } from '../context.ts';
-import { addressKey } from '../limits.ts';
-import { badRequest, intParam, sendStatus, status } from '../status.ts';
+import type { TraceSource } from '../context.ts';
+import { intParam } from '../status.ts';
 import { BATCH_EVENTS, type Pumped, StreamPump } from './stream-pump.ts';
+import { StreamCaps, streamRoute } from './ws-stream-route.ts';
 
 const FLUSH_MS = 50;
 const SEND_WATER_BYTES = 256 * 1024;
@@ -42,8 +40,6 @@ const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 const MAX_LAG_EVENTS = 10_000;
 const STALL_MS = 15_000;
 const CLOSE_RESYNC = 4000;
-/** RFC 6455 "Try Again Later". */
-const CLOSE_TRY_AGAIN_LATER = 1013;
 const TERMINATE_MS = 5_000;
 export const MAX_STREAMS = 256;
 export const MAX_STREAMS_PER_ADDRESS = 32;
@@ -177,75 +173,20 @@ class StreamClient implements Pumped {
   }
 }
 
-/** Counts open streams, in total and per client address. */
-class StreamCaps {
-  private total = 0;
-  private readonly byAddress = new Map<string, number>();
-
-  constructor(
-    private readonly max: number,
-    private readonly maxPerAddress: number,
-  ) {}
-
-  /** Takes a place for a stream from `address`; the close reason if a cap is reached. */
-  take(address: string): { release: () => void } | { refused: string } {
-    const n = this.byAddress.get(address) ?? 0;
-    if (n >= this.maxPerAddress)
-      return { refused: `too many trace streams from one address (cap per address: ${this.maxPerAddress})` };
-    if (this.total >= this.max) return { refused: `too many trace streams (cap in total: ${this.max})` };
-    this.total++;
-    this.byAddress.set(address, n + 1);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.total--;
-        const left = (this.byAddress.get(address) ?? 1) - 1;
-        if (left > 0) this.byAddress.set(address, left);
-        else this.byAddress.delete(address);
-      },
-    };
-  }
-}
-
 async function traceStream(app: FastifyInstance, opts: TraceStreamOptions): Promise<void> {
   const { trace } = app.syncscope;
   const pump = new StreamPump(trace);
   const caps = new StreamCaps(
     opts.maxStreams ?? MAX_STREAMS,
     opts.maxStreamsPerAddress ?? MAX_STREAMS_PER_ADDRESS,
+    'trace streams',
   );
-  app.route<{ Querystring: { since?: string } }>({
-    method: 'GET',
+  streamRoute(app, {
     url: '/api/v1/trace/stream',
-    ...READ_ROUTE,
-    preValidation: async (req, reply) => {
-      if (!originAllowed(req.headers.origin, req.headers.host)) {
-        return sendStatus(
-          reply,
-          status(403, 'Forbidden', `origin ${req.headers.origin} may not open the trace stream`),
-        );
-      }
-      const since = intParam('since', req.query.since);
-      if (isStatus(since)) return sendStatus(reply, since);
-    },
-    // a plain GET (no Upgrade): say what the endpoint wants rather than a bare 404
-    handler: async (_req, reply) =>
-      sendStatus(
-        reply,
-        badRequest('the trace stream is a WebSocket: send Connection: Upgrade and Upgrade: websocket'),
-      ),
-    wsHandler: (socket, req) => {
-      const place = caps.take(addressKey(req.ip));
-      if ('refused' in place) {
-        socket.close(CLOSE_TRY_AGAIN_LATER, place.refused);
-        return;
-      }
-      socket.once('close', place.release);
-      const since = intParam('since', req.query.since);
-      new StreamClient(socket, trace, pump, typeof since === 'number' ? since : 0).start();
-    },
+    name: 'the trace stream',
+    caps,
+    query: (q) => intParam('since', q.since),
+    open: (socket, since) => new StreamClient(socket, trace, pump, since ?? 0).start(),
   });
 }
 

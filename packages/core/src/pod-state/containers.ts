@@ -116,11 +116,14 @@ export class PodContainers {
       slot.cur = inst;
     }
     slot.starts++;
-    slot.startsSinceStated++;
+    // the engine's status can show an instance running before the relist sees it start: no news then
+    const statedID = slot.stated?.cs.containerID;
+    const stale = statedID === undefined || bareID(statedID) !== bareID(id);
+    if (stale) slot.startsSinceStated++;
     slot.reason = undefined; // a start is a successful StartContainer: the reason cache is cleared
     this.kills = 0; // a kill not followed by a death (the container had exited) names nothing
     this.killing = undefined;
-    slot.changed = from.seq;
+    if (stale) slot.changed = from.seq;
     return inst;
   }
 

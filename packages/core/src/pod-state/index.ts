@@ -4,6 +4,8 @@
  * would report it, each fact stated, inferred by a named rule, or unknown. See ./types.ts and ./reducer.ts.
  */
 export { PodStateReducer } from './reducer.ts';
+export { cellTitle, type PodRowSummary, podRowSummary, type RowCell, sameRow } from './row.ts';
+export { decodeRows, encodeRows, type WireRow, type WireRows } from './row-wire.ts';
 export { exitReason, RULES } from './rules.ts';
 export { toContainerStatus } from './snapshot.ts';
 export { DEFAULT_GRACE_S, podTrouble, type Trouble, type TroubleKind } from './trouble.ts';

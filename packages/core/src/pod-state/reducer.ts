@@ -216,6 +216,14 @@ export class PodStateReducer {
     return p.cached;
   }
 
+  /**
+   * Drops everything known of a pod (a long-lived reader's bound on memory once the pod was removed and
+   * shown as such). A later event of the pod starts it anew.
+   */
+  forget(uid: string): void {
+    this.pods.delete(uid);
+  }
+
   /** Every pod the trace named, in order of first appearance. */
   snapshots(): PodSnapshot[] {
     const out: PodSnapshot[] = [];
