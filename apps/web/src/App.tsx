@@ -88,6 +88,7 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
   const route = useRoute();
   const node = useNode();
   const replay = useReplay();
+  const stale = useConnection().staleSince !== null;
   return (
     <>
       <header className="topbar">
@@ -115,7 +116,7 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
         </ReplayContext.Consumer>
         <LogOpener onReplay={onReplay} />
       </header>
-      <main>
+      <main data-stale={stale || undefined}>
         {route.view === 'pod' ? (
           <Suspense fallback={<p aria-busy="true">Loading the pod page…</p>}>
             <PodView key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />

@@ -6,6 +6,7 @@
 import { isStatus, type Pod, type PodList, type Status } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
+import type { NodeRowsPage } from '../lib/node-rows-cache.ts';
 import { authFetch } from './auth.ts';
 
 export class ApiError extends Error {
@@ -37,6 +38,7 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
 
 export const getPods = (): Promise<PodList> => request('/api/v1/pods');
 export const getNode = (): Promise<NodeInfo> => request('/api/v1/node');
+export const getNodeRows = (): Promise<NodeRowsPage> => request('/api/v1/node/rows');
 
 /** Creates a pod from a manifest (YAML or JSON text). */
 export function createPod(namespace: string, manifest: string): Promise<Pod> {

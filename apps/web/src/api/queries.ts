@@ -1,11 +1,14 @@
 /**
  * The query cache layout and the hooks the views read it with. Keys:
  *   ['pods']              PodList            GET /api/v1/pods, patched by status.update events
+ *   ['node-rows']         NodeRowsState      GET /api/v1/node/rows (the pods table), then the batches of
+ *                                            /api/v1/node/rows/stream (use-node-rows-stream.ts)
  *   ['node']              NodeInfo           GET /api/v1/node, polled
  *   ['trace', 'recent']   TraceState         everything the stream delivered (bounded)
  *   ['trace', 'pod', uid] TraceState         one pod's full history: GET /api/v1/trace?podUID= merged with
  *                                            the stream; kept live by the stream while it is cached
- * The stream (use-trace-stream.ts) is the only writer after the first fetch, through `dispatchEvents`.
+ * The trace stream (use-trace-stream.ts) is the only writer of the trace and pods entries after the first
+ * fetch, through `dispatchEvents`; the rows stream the only writer of the rows, through `applyRowsBatch`.
  *
  * The trace and pods entries are replaced on every batch with values built by the patchers here, so they
  * are stored as given (structuralSharing off): a deep compare of 20k events per batch would cost more than
@@ -18,15 +21,17 @@ import type { PodList } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type NodeRowsState, pageRows, replayRows, rowsState } from '../lib/node-rows-cache.ts';
 import { applyEventsToPods } from '../lib/pods-cache.ts';
 import type { ReplayStore } from '../lib/replay.ts';
 import { applyEvents, emptyTraceState, fromEvents, podEvents, type TraceState } from '../lib/trace-store.ts';
 import { useReplay } from '../replay/context.ts';
-import { getNode, getPods, getPodTrace } from './client.ts';
+import { getNode, getNodeRows, getPods, getPodTrace } from './client.ts';
 import { takeFirstNode, takeFirstPods } from './first-requests.ts';
 
 export const queryKeys = {
   pods: ['pods'] as const,
+  nodeRows: ['node-rows'] as const,
   node: ['node'] as const,
   recentTrace: ['trace', 'recent'] as const,
   podTrace: (uid: string) => ['trace', 'pod', uid] as const,
@@ -39,6 +44,7 @@ const NO_SHARING = { structuralSharing: false } as const;
 export function configureQueryClient(queryClient: QueryClient): void {
   queryClient.setQueryDefaults(['trace'], NO_SHARING);
   queryClient.setQueryDefaults(queryKeys.pods, NO_SHARING);
+  queryClient.setQueryDefaults(queryKeys.nodeRows, NO_SHARING);
 }
 
 function fromReplay<T>(replay: ReplayStore, key: readonly unknown[], value: () => T) {
@@ -66,6 +72,12 @@ const refetchOnMount = (query: { state: { dataUpdatedAt: number } }) =>
  * Never blocks; a failure is cached as the query's error and fetched again by the hook that mounts.
  */
 export function prefetchFirstPage(queryClient: QueryClient): void {
+  // the table's rows first: one small request for the first screen
+  void queryClient.prefetchQuery({
+    queryKey: queryKeys.nodeRows,
+    queryFn: fetchNodeRows,
+    ...NO_SHARING,
+  });
   void queryClient.prefetchQuery({
     queryKey: queryKeys.pods,
     queryFn: () => takeFirstPods() ?? getPods(),
@@ -84,6 +96,28 @@ export function usePods<T = PodList>(select?: (list: PodList) => T) {
     replay
       ? { ...fromReplay(replay, queryKeys.pods, () => replay.pods), select }
       : { queryKey: queryKeys.pods, queryFn: getPods, ...NO_SHARING, refetchOnMount, select },
+  );
+}
+
+const fetchNodeRows = async (): Promise<NodeRowsState> => rowsState(pageRows(await getNodeRows()));
+
+/**
+ * The pods table's rows (the server's, kept current by useNodeRowsStream; a replay's, from its reducer);
+ * `select` as for usePods.
+ */
+export function useNodeRows<T = NodeRowsState>(select?: (rows: NodeRowsState) => T) {
+  const replay = useReplay();
+  return useQuery<NodeRowsState, Error, T>(
+    replay
+      ? { ...fromReplay(replay, queryKeys.nodeRows, () => replayRows(replay.pods.items)), select }
+      : {
+          queryKey: queryKeys.nodeRows,
+          queryFn: fetchNodeRows,
+          ...NO_SHARING,
+          // the stream keeps the rows current: a mount or a focus does not fetch them again
+          staleTime: Number.POSITIVE_INFINITY,
+          select,
+        },
   );
 }
 

@@ -23,22 +23,66 @@ export function useStepReading(seq: number): ExplainedStep | undefined {
 }
 
 /**
- * One pod's events explained (in local time). Live, the events grow at their end: only the new ones are
- * read; any other change reads them all again.
+ * One pod's events explained as they grow. `update` reads only the events past the last one it read (the
+ * same event objects, at the same place), and indexes only the steps the explainer added since: a live
+ * update costs what it adds, not the pod's whole history. Any other change (another pod, older events put
+ * in front, a trace replaced) starts again from the first event. The same pod and last seq give back the
+ * same value.
  */
-export function usePodExplain(events: readonly TraceEvent[]): PodExplain {
-  const fed = useRef<{ x: TraceExplainer; last: TraceEvent | undefined; n: number } | null>(null);
-  return useMemo(() => {
-    let f = fed.current;
-    const grown = f !== null && f.n <= events.length && (f.n === 0 || events[f.n - 1] === f.last);
-    if (!f || !grown) f = { x: new TraceExplainer({ fmt: localClock }), last: undefined, n: 0 };
-    for (let i = f.n; i < events.length; i++) f.x.add(events[i] as TraceEvent);
-    f.n = events.length;
-    f.last = events.at(-1);
-    fed.current = f;
-    const pod = f.x.result().pods[0] ?? null;
-    const bySeq = new Map<number, ExplainedStep>();
-    for (const s of pod?.steps ?? []) bySeq.set(s.seq, s);
-    return { pod, bySeq, differs: (pod?.steps ?? []).filter((s) => s.verdict === 'differs') };
-  }, [events]);
+export class PodExplainFeed {
+  private x = new TraceExplainer({ fmt: localClock });
+  private key: string | undefined;
+  private n = 0;
+  private last: TraceEvent | undefined;
+  private steps = 0;
+  private readonly bySeq = new Map<number, ExplainedStep>();
+  private differs: ExplainedStep[] = [];
+  private value: PodExplain = { pod: null, bySeq: this.bySeq, differs: this.differs };
+  /** events read since the feed was made (what an update cost) */
+  read = 0;
+
+  update(events: readonly TraceEvent[], podKey = ''): PodExplain {
+    const grown =
+      this.key === podKey && this.n <= events.length && (this.n === 0 || events[this.n - 1] === this.last);
+    if (!grown) this.reset(podKey);
+    if (grown && this.n === events.length) return this.value;
+    for (let i = this.n; i < events.length; i++) this.x.add(events[i] as TraceEvent);
+    this.read += events.length - this.n;
+    this.n = events.length;
+    this.last = events.at(-1);
+    const pod = this.x.result().pods[0] ?? null;
+    const steps = pod?.steps ?? [];
+    let newDiffers = false;
+    for (let i = this.steps; i < steps.length; i++) {
+      const s = steps[i] as ExplainedStep;
+      this.bySeq.set(s.seq, s);
+      if (s.verdict === 'differs') {
+        this.differs.push(s);
+        newDiffers = true;
+      }
+    }
+    this.steps = steps.length;
+    // a new array when it grew, so what renders the differences sees the change
+    if (newDiffers) this.differs = [...this.differs];
+    this.value = { pod, bySeq: this.bySeq, differs: this.differs };
+    return this.value;
+  }
+
+  private reset(podKey: string): void {
+    this.x = new TraceExplainer({ fmt: localClock });
+    this.key = podKey;
+    this.n = 0;
+    this.last = undefined;
+    this.steps = 0;
+    this.bySeq.clear();
+    this.differs = [];
+  }
+}
+
+/** One pod's events explained (in local time), fed as they grow (PodExplainFeed). */
+export function usePodExplain(events: readonly TraceEvent[], podKey = ''): PodExplain {
+  const feed = useRef<PodExplainFeed | null>(null);
+  feed.current ??= new PodExplainFeed();
+  const f = feed.current;
+  return useMemo(() => f.update(events, podKey), [f, events, podKey]);
 }

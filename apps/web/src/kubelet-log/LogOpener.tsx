@@ -1,12 +1,14 @@
 /**
- * "Open kubelet log…": a file picker in the top bar, and a drop anywhere on the page. The file is parsed in
- * a worker (open.ts) while a progress bar shows the share read; the result replaces whatever was shown
- * (live or another replay) through `onReplay`. A shared import link (`#/imports/<id>`) opens the same way,
- * read from the server. Test ids: `open-log`, `log-drop-zone`, `log-progress`, `log-error`.
+ * "Open kubelet log…": a button in the top bar that opens the browser's file chooser (a real button, so Tab
+ * reaches it and Enter or Space presses it), a drop anywhere on the page, and a log another part of the page
+ * was given (requestLogOpen). The file is parsed in a worker (open.ts) while a progress bar shows the share
+ * read; the result replaces whatever was shown (live or another replay) through `onReplay`. A shared import link (`#/imports/<id>`) opens the same way,
+ * read from the server. Test ids: `open-log-button`, `open-log` (the file input), `log-drop-zone`,
+ * `log-progress`, `log-error`.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayStore } from '../lib/replay.ts';
-import { loadSharedImport, logReplay, openKubeletLog } from './open.ts';
+import { loadSharedImport, logReplay, onLogOpenRequest, openKubeletLog } from './open.ts';
 import './kubelet-log.css';
 
 /** Lets the browser paint before the next long step, so no frame carries two of them. */
@@ -19,6 +21,7 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const busy = useRef(false);
+  const picker = useRef<HTMLInputElement>(null);
 
   const run = useCallback(
     async (name: string, load: (p: (f: number) => void) => Promise<ReplayStore>) => {
@@ -58,6 +61,9 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
       }),
     [run],
   );
+
+  // a log given to another part of the page (the trace panel's "replay a file")
+  useEffect(() => onLogOpenRequest((file) => void open(file)), [open]);
 
   // a drop anywhere on the page
   useEffect(() => {
@@ -100,18 +106,28 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
 
   return (
     <>
-      <label className="button small open-log" title="or drop a log anywhere on the page">
+      <button
+        type="button"
+        className="small open-log"
+        data-testid="open-log-button"
+        title="or drop a log anywhere on the page"
+        onClick={() => picker.current?.click()}
+      >
         Open kubelet log…
-        <input
-          type="file"
-          data-testid="open-log"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (f) void open(f);
-          }}
-        />
-      </label>
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        hidden
+        tabIndex={-1}
+        aria-label="kubelet log file"
+        data-testid="open-log"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          e.target.value = '';
+          if (f) void open(f);
+        }}
+      />
       {dragging && (
         <div className="log-drop-zone" data-testid="log-drop-zone">
           Drop a kubelet log to open it
@@ -132,7 +148,12 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
       {error && (
         <div className="log-error bad" data-testid="log-error" role="alert">
           {error}{' '}
-          <button type="button" className="small" onClick={() => setError(null)}>
+          <button
+            type="button"
+            className="small"
+            data-testid="log-error-dismiss"
+            onClick={() => setError(null)}
+          >
             dismiss
           </button>
         </div>

@@ -234,3 +234,23 @@ export async function shareLog(file: Blob, name: string): Promise<string> {
   if (!res.ok || !body?.id) throw new Error(body?.message ?? `the server answered ${res.status}`);
   return body.id;
 }
+
+type OpenRequest = (file: File) => void;
+const openRequests = new Set<OpenRequest>();
+
+/**
+ * Hands `file` to the page's log opener (LogOpener), which opens it as any log it is given: its progress bar,
+ * its errors, the replay it starts. False when no opener is on the page.
+ */
+export function requestLogOpen(file: File): boolean {
+  for (const open of openRequests) open(file);
+  return openRequests.size > 0;
+}
+
+/** Called by the log opener while it is mounted: `open` gets every file requestLogOpen is given. */
+export function onLogOpenRequest(open: OpenRequest): () => void {
+  openRequests.add(open);
+  return () => {
+    openRequests.delete(open);
+  };
+}

@@ -1,13 +1,15 @@
 /**
  * A kubelet log's pods in the replay get their state from core's pod-state reducer: the pods table's STATUS,
  * READY and RESTARTS (inferred facts marked, unknown ones "—", never 0), the search finds "CrashLoop", and the
- * pod page's containers and back-off come from the same facts. A live pod is printed as before.
+ * pod page's containers and back-off come from the same facts.
  */
 import type { Pod } from '@syncscope/core/api';
 import { importKubeletLog } from '@syncscope/core/kubelet-log';
 import { describe, expect, it } from 'vitest';
-import { filterEntries, podEntry } from '../node/pod-rows.ts';
+import { filterEntries, rowEntry } from '../node/pod-rows.ts';
+import { replayRows } from './node-rows-cache.ts';
 import { factsOf, rowCells } from './pod-facts.ts';
+import { cellTitle, type PodRowSummary } from './pod-state-core.ts';
 import { buildReplay } from './replay.ts';
 
 const UID = '0f0f0f0f-1111-2222-3333-444444444444';
@@ -57,13 +59,13 @@ function replayPod(): Pod {
 describe("a kubelet log's pods table", () => {
   it('shows CrashLoopBackOff and the restarts as inferred, READY as unknown, and the search finds it', () => {
     const pod = replayPod();
-    const e = podEntry(pod, Date.now());
+    const e = rowEntry(replayRows([pod]).list[0] as PodRowSummary);
     expect(e.status).toBe('CrashLoopBackOff');
-    expect(e.cells?.status).toMatchObject({ basis: 'inferred', text: 'CrashLoopBackOff' });
-    expect(e.cells?.status.title).toMatch(/^inferred: .*CrashLoopBackOff from a back-off line/);
-    expect(e.cells?.restarts).toMatchObject({ basis: 'inferred', text: '2' });
-    expect(e.cells?.ready).toMatchObject({ basis: 'unknown', text: '—' });
-    expect(e.cells?.ready.title).toMatch(/^unknown: /);
+    expect(e.row.status).toMatchObject({ basis: 'inferred', text: 'CrashLoopBackOff' });
+    expect(cellTitle(e.row.status)).toMatch(/^inferred: .*CrashLoopBackOff from a back-off line/);
+    expect(e.row.restarts).toMatchObject({ basis: 'inferred', text: '2' });
+    expect(e.row.ready).toMatchObject({ basis: 'unknown', text: '—' });
+    expect(cellTitle(e.row.ready)).toMatch(/^unknown: /);
     expect(filterEntries([e], '', 'CrashLoop')).toHaveLength(1);
   });
 
@@ -87,33 +89,5 @@ describe("a kubelet log's pods table", () => {
     const cells = rowCells(factsOf(pod) as NonNullable<ReturnType<typeof factsOf>>);
     expect(cells.status).toMatchObject({ basis: 'inferred', text: 'ContainerCreating' });
     expect(cells.restarts).toMatchObject({ basis: 'inferred', text: '0' });
-  });
-});
-
-describe('a live pod', () => {
-  it('is printed from its status as before (no facts)', () => {
-    const pod: Pod = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'a', namespace: 'default', uid: 'u' },
-      spec: { containers: [{ name: 'app', image: 'busybox' }] },
-      status: {
-        phase: 'Running',
-        containerStatuses: [
-          {
-            name: 'app',
-            image: 'busybox',
-            imageID: '',
-            ready: true,
-            restartCount: 3,
-            state: { running: {} },
-            lastState: {},
-          },
-        ],
-      },
-    };
-    const e = podEntry(pod, Date.now());
-    expect(e.cells).toBeUndefined();
-    expect([e.status, e.ready, e.restarts]).toEqual(['Running', '1/1', 3]);
   });
 });

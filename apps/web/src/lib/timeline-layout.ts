@@ -31,6 +31,8 @@ export interface WorkerBand {
   open: boolean;
   /** A state a kubelet log's lines imply (no worker line for it): the rule, drawn hatched with it as title. */
   rule?: string;
+  /** The worker.state event that began it (a band the reducer infers has none). */
+  seq?: number;
 }
 
 /** A graceful termination's deadline: the first kill of the terminating pod plus the grace period it sent. */
@@ -345,7 +347,10 @@ export function layoutPodTimeline(events: readonly TraceEvent[], now: number): T
           open.end = ev.time;
           open.open = false;
         }
-        open = ev.to === 'Forgotten' ? null : { state: ev.to, start: ev.time, end: ev.time, open: true };
+        open =
+          ev.to === 'Forgotten'
+            ? null
+            : { state: ev.to, start: ev.time, end: ev.time, open: true, seq: ev.seq };
         if (open) workerBands.push(open);
         finished = ev.to === 'Finished' || ev.to === 'Forgotten';
         break;

@@ -1,25 +1,25 @@
 /**
- * Runtime and PLEG health at a glance: "runtime ready" / "runtime not ready: <errors>", and "PLEG healthy,
- * last relist 0.4s ago" / loud when the relist is older than the PLEG's threshold (3 min generic, 10 min
- * evented: the kubelet's "PLEG is not healthy"). GET /api/v1/node gives the baseline; runtime.state and
- * pleg.relist events from the stream make it live between polls.
+ * Runtime and PLEG health at a glance, and the page's one health banner. Live, all of it is the server's
+ * word: GET /api/v1/node polled once a second (server-word.ts), its `health` judged on the server where the
+ * loops run. "runtime ready" / "runtime not ready: <errors>"; "PLEG healthy, last relist 0.4s ago" or "PLEG
+ * is not healthy" by the PLEG's own threshold (3 min generic, 10 min evented); then the banner
+ * (health-verdict.ts): the loops running, a stall in red with the last beat's time (a sync loop or
+ * housekeeping silent for more than twice its period, a PLEG past its threshold), "the page is behind" when
+ * the server's word is late, or "stale since" when the stream is gone. The page never calls a stall from
+ * when events reach it, so a busy browser or a slow network cannot read as a stuck kubelet.
  *
- * Also the page's h1 (the node's name), and the loud line a user must see at once when the kubelet is
- * stuck: a sync loop, PLEG relist or housekeeping that has not run for more than twice its period, in red
- * with the last one's time. Not while the stream is gone (the page then only knows it is stale), and in
- * observe mode only the relist (the observed kubelet's loop is not visible from the runtime).
+ * Also the page's h1 (the node's name). In observe mode only the relist is judged (the observed kubelet's
+ * loop is not visible from the runtime).
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
-import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
-import type { TraceEvent } from '@syncscope/core/trace';
-import { useMemo } from 'react';
-import { useRecentTrace } from '../api/queries.ts';
 import { localClock } from '../lib/explain.ts';
 import type { ReplayStore } from '../lib/replay.ts';
 import { useReplay } from '../replay/context.ts';
 import { useConnection, useViewNow } from './connection.ts';
-import { type BeatName, beatState, lastBeats, newestRuntime, stalledText } from './liveness.ts';
+import { healthVerdict } from './health-verdict.ts';
+import { silentNow } from './liveness.ts';
 import { PanelState } from './PanelState.tsx';
+import { useServerWord } from './server-word.ts';
 
 /** "0.4s", "12s", "3m5s" */
 function agoText(ms: number): string {
@@ -29,36 +29,13 @@ function agoText(ms: number): string {
   return `${Math.floor(s / 60)}m${Math.round(s % 60)}s`;
 }
 
-/** The stalled beats, worded; none while the page cannot know (stale, replay). */
-function Stalls({ node, events, now }: { node: NodeInfo; events: readonly TraceEvent[]; now: number }) {
-  const config = node.configuration ?? defaultKubeletConfiguration;
-  const beats = useMemo(() => lastBeats(events, config, node), [events, config, node]);
-  const names: BeatName[] = node.observing !== undefined ? ['relist'] : ['loop', 'relist', 'housekeeping'];
-  const lines = names.flatMap((name) => {
-    const s = beatState(beats[name], now);
-    return s.state === 'stalled' ? [{ name, text: stalledText(name, s) }] : [];
-  });
-  if (lines.length === 0) return null;
-  return (
-    <div className="stalled" role="alert" data-testid="node-stalled">
-      {lines.map((l) => (
-        <div key={l.name} data-testid={`stalled-${l.name}`}>
-          {l.name === 'loop' ? 'sync loop' : l.name === 'relist' ? 'PLEG' : 'housekeeping'} stalled: {l.text}
-        </div>
-      ))}
-    </div>
-  );
-}
-
 export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
-  const trace = useRecentTrace();
-  const now = useViewNow(500);
   const replay = useReplay();
-  const { staleSince } = useConnection();
-  const events = trace.data?.events;
-  const seen = useMemo(() => newestRuntime(events ?? []), [events]);
-  // the stream is gone: what these say was true at staleSince, so they lose their colour
-  const stale = staleSince !== null;
+  // the heartbeat: this panel asks; the others read the same answer
+  const word = useServerWord(replay === null);
+  useViewNow(500); // re-render on the clock, stopped once stale
+  const connection = useConnection();
+  const { staleSince } = connection;
   if (!node)
     return (
       <section className="panel node-health" aria-busy="true">
@@ -66,16 +43,17 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
         <PanelState state="loading" />
       </section>
     );
-
   if (replay) return <ReplayHealth node={node} replay={replay} />;
-  const ready = seen.runtime ? seen.runtime.ready : node.runtime.ready;
-  const errors = seen.runtime ? seen.runtime.errors : node.runtime.errors;
-  const lastRelist = Math.max(node.pleg.lastRelist ?? 0, seen.relist ?? 0) || null;
-  const cfg = node.configuration;
-  const threshold =
-    node.pleg.mode === 'evented' ? cfg.eventedPlegRelistThresholdMs : cfg.genericPlegRelistThresholdMs;
-  const age = lastRelist === null ? null : now - lastRelist;
-  const plegHealthy = node.pleg.healthy && (age === null || age <= threshold);
+
+  const wallNow = Date.now();
+  const verdict = healthVerdict(connection, word, wallNow);
+  // what the rows say was true when the word came: grey while it is not current
+  const quiet = verdict.state === 'stale' || verdict.state === 'behind' || verdict.state === 'connecting';
+  const runtime = word?.runtime ?? node.runtime;
+  const pleg = word?.pleg ?? node.pleg;
+  const relist = word?.health.beats.relist ?? null;
+  const age = word && relist?.last != null ? silentNow(relist, word, wallNow, staleSince) : null;
+  const plegHealthy = relist ? !relist.stalled : pleg.healthy;
 
   return (
     <section className="panel node-health" data-testid="node-health">
@@ -99,23 +77,42 @@ export function HealthPanel({ node }: { node: NodeInfo | undefined }) {
         </div>
       </div>
       <div
-        className={`health ${stale ? 'health-stale' : ready ? 'health-ok' : 'health-bad'}`}
+        className={`health ${quiet ? 'health-stale' : runtime.ready ? 'health-ok' : 'health-bad'}`}
         data-testid="runtime-health"
-        data-ready={String(ready)}
+        data-ready={String(runtime.ready)}
       >
-        {ready ? 'runtime ready' : `runtime not ready: ${errors.join('; ') || 'status unknown'}`}
+        {runtime.ready
+          ? 'runtime ready'
+          : `runtime not ready: ${runtime.errors.join('; ') || 'status unknown'}`}
       </div>
       <div
-        className={`health ${stale ? 'health-stale' : plegHealthy ? 'health-ok' : 'health-bad'}`}
+        className={`health ${quiet ? 'health-stale' : plegHealthy ? 'health-ok' : 'health-bad'}`}
         data-testid="pleg-health"
         data-healthy={String(plegHealthy)}
       >
         {plegHealthy ? 'PLEG healthy' : 'PLEG is not healthy'}
         {age !== null ? `, last relist ${agoText(age)} ago` : ', no relist yet'}
-        <span className="sub"> ({node.pleg.mode})</span>
-        {!plegHealthy && node.pleg.message && <div className="sub">{node.pleg.message}</div>}
+        <span className="sub"> ({pleg.mode})</span>
+        {!plegHealthy && pleg.message && <div className="sub">{pleg.message}</div>}
       </div>
-      {staleSince === null && <Stalls node={node} events={events ?? []} now={now} />}
+      <div
+        className={`health-banner health-banner-${verdict.state}`}
+        data-testid="node-health-banner"
+        data-state={verdict.state}
+        role="status"
+      >
+        {verdict.state === 'stalled' ? (
+          <div className="stalled" role="alert" data-testid="node-stalled">
+            {verdict.lines.map((l) => (
+              <div key={l.name} data-testid={`stalled-${l.name}`}>
+                {l.text}
+              </div>
+            ))}
+          </div>
+        ) : (
+          verdict.text
+        )}
+      </div>
     </section>
   );
 }

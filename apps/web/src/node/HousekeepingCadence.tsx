@@ -14,8 +14,9 @@ import { housekeepingRuns, layoutCadence } from '../lib/cadence.ts';
 import { useReplay } from '../replay/context.ts';
 import { useWidth } from '../timeline/use-width.ts';
 import { useConnection, useViewNow } from './connection.ts';
-import { beatPanelState, beatState, lastBeats } from './liveness.ts';
+import { beatPanelState, lastBeats } from './liveness.ts';
 import { PanelState } from './PanelState.tsx';
+import { useServerWord } from './server-word.ts';
 
 const HEIGHT = 110;
 const LEFT = 34;
@@ -25,10 +26,11 @@ const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${Math
 
 export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
   const trace = useRecentTrace();
-  const now = useViewNow(500);
+  useViewNow(500); // re-render on the clock: a late word turns the chip to "behind"
   const replay = useReplay();
   const fromLog = replay?.log !== undefined;
   const { staleSince } = useConnection();
+  const word = useServerWord();
   const [ref, outer] = useWidth<HTMLDivElement>(600);
   const WIDTH = Math.max(200, outer - LEFT - RIGHT);
   const config = node?.configuration ?? defaultKubeletConfiguration;
@@ -56,10 +58,11 @@ export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
       </section>
     );
   }
-  const { state, detail } = beatPanelState('housekeeping', beatState(beat, now), {
+  const { state, detail } = beatPanelState('housekeeping', word, {
     replay: replay !== null,
     staleSince,
     loaded: node !== undefined && node !== null,
+    wallNow: Date.now(),
   });
   return (
     <section

@@ -10,7 +10,6 @@
  * replaced by why it is empty: that kubelet's loop iterations are not visible from the runtime.
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
-import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { LoopSource } from '@syncscope/core/trace';
 import { memo, useMemo } from 'react';
 import { useRecentTrace } from '../api/queries.ts';
@@ -25,8 +24,9 @@ import {
 import { useReplay } from '../replay/context.ts';
 import { useWidth } from '../timeline/use-width.ts';
 import { useConnection, useViewNow } from './connection.ts';
-import { beatPanelState, beatState, clockText, lastBeats } from './liveness.ts';
+import { beatPanelState, clockText } from './liveness.ts';
 import { PanelState } from './PanelState.tsx';
+import { useServerWord } from './server-word.ts';
 
 const LABEL_WIDTH = 96;
 
@@ -189,8 +189,7 @@ export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
   const width = Math.max(200, outer - LABEL_WIDTH);
   const events = trace.data?.events;
   const layout = useMemo(() => layoutLoopStrip(events ?? [], now, width), [events, now, width]);
-  const config = node?.configuration ?? defaultKubeletConfiguration;
-  const beat = useMemo(() => lastBeats(events ?? [], config, node).loop, [events, config, node]);
+  const word = useServerWord();
 
   if (node?.observing !== undefined) {
     return (
@@ -208,10 +207,11 @@ export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
     );
   }
 
-  const { state, detail } = beatPanelState('loop', beatState(beat, now), {
+  const { state, detail } = beatPanelState('loop', word, {
     replay: replay !== null,
     staleSince,
     loaded: Boolean(events && node),
+    wallNow: Date.now(),
   });
   const haveS = layout.dataFrom === null ? WINDOW_S : Math.max(0, Math.floor((now - layout.dataFrom) / 1000));
   return (

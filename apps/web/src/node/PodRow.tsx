@@ -1,20 +1,24 @@
 /**
- * One row of the pods table: kubectl's strings (printed here, for the rows on screen only, against the
- * page's clock), the row's "trace" link to the pod's page, its export button and its delete button (which
- * asks first: PodsTable owns the confirmation). A memoized component: a row re-renders when its pod, the
- * clock or its active state changes, never because another row did.
+ * One row of the pods table: the server's row (core's pod-state reducer's facts, each with its basis and
+ * provenance), its clock-dependent parts printed here, for the rows on screen only, against the page's
+ * clock (AGE, RESTARTS' "(… ago)", the newest event and the back-off window in the name's title); the
+ * row's "trace" link to the pod's page, its export button and its delete button (which asks first:
+ * PodsTable owns the confirmation). A memoized component: a row re-renders when its row object, the clock
+ * or its active state changes, never because another row did.
  */
-import { type Pod, printPod } from '@syncscope/core/api';
+
+import { humanDuration } from '@syncscope/core/api';
+import type { ExplainCounts } from '@syncscope/core/explain';
 import { memo } from 'react';
-import { factsOf, rowCells } from '../lib/pod-facts.ts';
+import { countsWords } from '../explain/log-counts.ts';
+import { cellTitle, type PodRowSummary, type RowCell } from '../lib/pod-state-core.ts';
 import { routeHref } from '../lib/route.ts';
 import { Fact } from '../pod/Fact.tsx';
 import { statusTone } from './status-tone.ts';
 
 export interface PodRowProps {
   index: number;
-  pod: Pod;
-  uid: string;
+  row: PodRowSummary;
   now: number;
   active: boolean;
   /** export and delete are offered (live, not a replay) */
@@ -25,13 +29,24 @@ export interface PodRowProps {
   onFocusRow: (index: number) => void;
   onDelete: (index: number) => void;
   onExport: (uid: string, name: string) => void;
+  /** a kubelet log's pod: its explanation counts (null: no step of it was read); absent live */
+  explained?: ExplainCounts | null;
 }
 
 export const PodRow = memo(function PodRow(p: PodRowProps) {
-  const r = printPod(p.pod, p.now);
-  // a replay's pod: the reducer's facts (stated, inferred by a named rule, or unknown) instead of printPod's
-  const facts = factsOf(p.pod);
-  const cells = facts && rowCells(facts);
+  const r = p.row;
+  const cell = (c: RowCell) => ({ text: c.text, basis: c.basis, title: cellTitle(c) });
+  const ago = (t: number) => `${humanDuration(p.now - t)} ago`;
+  // kubectl's RESTARTS: "3 (25s ago)", the time of the newest restarted container's last finish
+  const restarts =
+    r.restartCount > 0 && r.lastRestartAt !== undefined
+      ? { ...r.restarts, text: `${r.restarts.text} (${ago(r.lastRestartAt)})` }
+      : r.restarts;
+  const backoff =
+    r.backoffUntil !== undefined && r.backoffUntil > p.now
+      ? `; back-off ends in ${humanDuration(r.backoffUntil - p.now)}`
+      : '';
+  const about = `${r.namespace}/${r.name}; last event ${ago(r.lastEvent.at)}${r.lastEvent.label ? `: ${r.lastEvent.label}` : ''}${backoff}`;
   const href = routeHref({ view: 'pod', namespace: r.namespace, name: r.name });
   return (
     <tr
@@ -46,19 +61,29 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
       tabIndex={p.active ? 0 : -1}
     >
       <td title={r.namespace}>{r.namespace}</td>
-      <td className="pod-name" title={r.name}>
+      <td className="pod-name" title={about}>
         {r.name}
       </td>
-      <Fact as="td" className="num" printed={r.ready} cell={cells?.ready} testid="cell-ready" />
+      <Fact as="td" className="num" printed={r.ready.text} cell={cell(r.ready)} testid="cell-ready" />
       <Fact
         as="td"
-        className={`status status-${statusTone(cells ? cells.status.text : r.status)}`}
-        printed={r.status}
-        cell={cells?.status}
+        className={`status status-${statusTone(r.status.text)}`}
+        printed={r.status.text}
+        cell={cell(r.status)}
         testid="cell-status"
       />
-      <Fact as="td" className="num" printed={r.restarts} cell={cells?.restarts} testid="cell-restarts" />
-      <td className="num">{r.age}</td>
+      <Fact as="td" className="num" printed={restarts.text} cell={cell(restarts)} testid="cell-restarts" />
+      <td className="num">{humanDuration(p.now - r.created)}</td>
+      {p.explained !== undefined && (
+        <td
+          className={`num${p.explained && p.explained.differs > 0 ? ' bad' : ''}`}
+          title={p.explained ? countsWords(p.explained) : 'no step of this pod was read'}
+          data-testid="cell-differs"
+          data-differs={p.explained?.differs ?? ''}
+        >
+          {p.explained ? p.explained.differs : '—'}
+        </td>
+      )}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: only stops the row's click from opening the pod */}
       <td className="row-actions" onClick={(e) => e.stopPropagation()}>
         <a
@@ -75,7 +100,7 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
             className="small"
             data-testid={`export-${r.name}`}
             aria-label={`export the trace of ${r.namespace}/${r.name} (NDJSON)`}
-            onClick={() => p.onExport(p.uid, r.name)}
+            onClick={() => p.onExport(r.uid, r.name)}
           >
             export
           </button>

@@ -5,14 +5,17 @@
  * Enter opens the pod's page. Per row: "trace" (the pod's page), export (its NDJSON) and delete (after a
  * confirmation with the grace period).
  *
- * Costs: the entries (sort keys) are built once per pods-list change, sorted once per list or sort change,
- * filtered once per keystroke; only the rendered rows print their strings, once per clock tick.
+ * The rows are the server's (GET /api/v1/node/rows, kept current by its stream: useNodeRowsStream in
+ * PodsPanel), never worked out here from the trace. Costs: an entry (sort keys) per row object, made when
+ * a batch brings the row; a batch that changes no sort key keeps the order (keepOrder, O(n)), otherwise one
+ * sort; one filter scan per keystroke; only the rendered rows print their strings, once per clock tick.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { deletePod } from '../api/client.ts';
 import { downloadTraceExport } from '../api/node-actions.ts';
-import { useNode, usePods } from '../api/queries.ts';
+import { useNode, useNodeRows } from '../api/queries.ts';
+import { logExplainCounts, podCounts } from '../explain/log-counts.ts';
 import { routeHref } from '../lib/route.ts';
 import { useReplay } from '../replay/context.ts';
 import { useViewNow } from './connection.ts';
@@ -21,9 +24,10 @@ import { PodRow } from './PodRow.tsx';
 import {
   DEFAULT_SORT,
   filterEntries,
+  keepOrder,
   nextSort,
   type PodEntry,
-  podEntry,
+  rowEntry,
   type SortKey,
   type SortState,
   sortEntries,
@@ -61,7 +65,7 @@ function useSlashFocus(input: RefObject<HTMLInputElement | null>) {
 }
 
 export function PodsTable() {
-  const pods = usePods();
+  const rows = useNodeRows();
   const now = useViewNow();
   const replay = useReplay();
   const node = useNode();
@@ -80,10 +84,18 @@ export function PodsTable() {
   const focusUntil = useRef(0);
   useSlashFocus(searchRef);
 
-  const items = pods.data?.items;
-  // the entries' sort keys do not depend on the clock: built once per list, at the time it arrived
-  const entries = useMemo(() => (items ?? []).map((p) => podEntry(p, Date.now())), [items]);
-  const sorted = useMemo(() => sortEntries(entries, sort), [entries, sort]);
+  const list = rows.data?.list;
+  // a kubelet log: each pod's steps that differ from the model's reading
+  const explained = useMemo(() => (replay?.log ? logExplainCounts(replay.log.all) : null), [replay]);
+  // the entries' sort keys do not depend on the clock: one per row object, kept while the row is
+  const entries = useMemo(() => (list ?? []).map(rowEntry), [list]);
+  const lastSort = useRef<{ sort: SortState; sorted: PodEntry[] }>({ sort, sorted: [] });
+  const sorted = useMemo(() => {
+    const prev = lastSort.current;
+    const next = (prev.sort === sort && keepOrder(prev.sorted, entries, sort)) || sortEntries(entries, sort);
+    lastSort.current = { sort, sorted: next };
+    return next;
+  }, [entries, sort]);
   const namespaces = useMemo(() => [...new Set(entries.map((r) => r.namespace))].sort(), [entries]);
   const shown = useMemo(() => filterEntries(sorted, namespace, search), [sorted, namespace, search]);
   const shownRef = useRef<PodEntry[]>(shown);
@@ -170,8 +182,8 @@ export function PodsTable() {
     );
   }, []);
 
-  if (pods.isPending) return <p data-testid="pods-loading">Loading pods…</p>;
-  if (pods.isError) return <p className="bad">Could not list pods: {pods.error.message}</p>;
+  if (rows.isPending) return <p data-testid="pods-loading">Loading pods…</p>;
+  if (rows.isError) return <p className="bad">Could not list pods: {rows.error.message}</p>;
   const canExport = !replay;
   const canDelete = canExport && node.data !== undefined && node.data.observing === undefined;
   const virtual = virtualizer.getVirtualItems();
@@ -253,6 +265,11 @@ export function PodsTable() {
                   </button>
                 </th>
               ))}
+              {explained && (
+                <th className="col-restarts" title="steps that differ from the model's reading">
+                  DIFFERS
+                </th>
+              )}
               <th className="col-actions">
                 <span className="visually-hidden">actions</span>
               </th>
@@ -278,8 +295,7 @@ export function PodsTable() {
                 <PodRow
                   key={v.index}
                   index={v.index}
-                  pod={r.pod}
-                  uid={r.uid}
+                  row={r.row}
                   now={now}
                   active={v.index === current}
                   canExport={canExport}
@@ -288,6 +304,9 @@ export function PodsTable() {
                   onFocusRow={onFocusRow}
                   onDelete={onDelete}
                   onExport={onExport}
+                  {...(explained
+                    ? { explained: podCounts(explained, replay?.log?.node ?? null, r.uid) ?? null }
+                    : {})}
                 />
               );
             })}

@@ -1,13 +1,16 @@
 /**
  * Export and import of the trace: a link to the node's NDJSON export (each pod row has its own), and a
  * file input that reads an export back, checks every line, and starts a replay of it in the same views.
- * A file with a bad line is refused and the line numbers are listed.
+ * A file with a bad line is refused and the line numbers are listed. A kubelet log given there (told by its
+ * first lines: replay/file-kind.ts) is opened as one, by the top bar's log opener.
  */
 import { useState } from 'react';
 import { downloadTraceExport, traceExportUrl } from '../api/node-actions.ts';
+import { requestLogOpen } from '../kubelet-log/open.ts';
 import { formatNdjsonError, type NdjsonError, parseTraceNdjson } from '../lib/ndjson.ts';
 import { buildReplay, type ReplayStore } from '../lib/replay.ts';
 import { useReplay } from '../replay/context.ts';
+import { fileKind } from '../replay/file-kind.ts';
 
 export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => void }) {
   const replay = useReplay();
@@ -17,6 +20,11 @@ export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => voi
   );
 
   const load = async (file: File) => {
+    // a kubelet log goes to the log opener, which reads it as one (its progress, its errors)
+    if ((await fileKind(file)) === 'kubelet-log' && requestLogOpen(file)) {
+      setErrors(null);
+      return;
+    }
     const parsed = parseTraceNdjson(await file.text());
     if (parsed.errors.length > 0) {
       setErrors({ file: file.name, list: parsed.errors, truncated: parsed.truncated });
@@ -60,7 +68,7 @@ export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => voi
           <span className="k">replay a file</span>
           <input
             type="file"
-            accept=".ndjson,.jsonl,.json,application/x-ndjson"
+            accept=".ndjson,.jsonl,.json,.log,.txt,.gz,application/x-ndjson,text/plain"
             data-testid="import-file"
             onChange={(e) => {
               const f = e.target.files?.[0];

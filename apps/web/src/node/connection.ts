@@ -2,13 +2,17 @@
  * Whether what the page shows is live: the trace stream's state as App's LiveStream provides it, with the
  * wall time it stopped being live. In a replay there is no stream and the value says so.
  *
- * useViewNow is the engine clock the node page counts with: it stops at the moment the stream went away,
- * so "ago" texts and countdowns freeze instead of counting on data that no longer arrives.
+ * useViewNow is the engine clock every page counts with (AGE, "ago", countdowns, the timeline's right
+ * edge): estimated from the last GET /api/v1/node sample (engine time and speed), so it follows a sped-up
+ * simulated node; the wall clock until the first sample; a replay's last event, fixed. It stops at the
+ * moment the stream went away, so nothing counts on data that no longer arrives.
  */
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import { useNode } from '../api/queries.ts';
-import { useEngineNow } from '../hooks/use-engine-now.ts';
 import { type ConnectionState, estimateEngineNow } from '../lib/stream.ts';
+import { useReplay } from '../replay/context.ts';
+import { clockText } from './liveness.ts';
+import './stale.css';
 
 export interface Connection {
   state: ConnectionState | 'replay';
@@ -22,10 +26,24 @@ export function useConnection(): Connection {
   return useContext(ConnectionContext);
 }
 
+/** "live", or "stale since hh:mm:ss" once the stream is gone: what a page says of its newest data. */
+export function liveWord(staleSince: number | null): string {
+  return staleSince === null ? 'live' : `stale since ${clockText(staleSince)}`;
+}
+
+/** The engine's clock now (ms), re-rendering the caller every `intervalMs` of wall time while live. */
 export function useViewNow(intervalMs = 1_000): number {
-  const now = useEngineNow(intervalMs);
-  const { staleSince } = useConnection();
   const node = useNode();
-  if (staleSince === null) return now;
-  return estimateEngineNow(node.data?.clock, node.dataUpdatedAt, staleSince);
+  const replay = useReplay();
+  const { staleSince } = useConnection();
+  const frozen = replay !== null || staleSince !== null;
+  const [wallNow, setWallNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (frozen) return;
+    setWallNow(Date.now());
+    const id = setInterval(() => setWallNow(Date.now()), intervalMs);
+    return () => clearInterval(id);
+  }, [intervalMs, frozen]);
+  if (replay) return replay.now;
+  return estimateEngineNow(node.data?.clock, node.dataUpdatedAt, staleSince ?? wallNow);
 }

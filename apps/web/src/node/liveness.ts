@@ -1,16 +1,16 @@
 /**
  * What the node page knows about its three heartbeats: sync-loop iterations, PLEG relists and housekeeping
- * runs. Each beats on a period (the 1 s sync ticker, the relist period, the 2 s housekeeping ticker); one
- * that has not beaten for more than twice its period is stalled, which is how a stuck kubelet looks from
- * outside. Pure: the panels call lastBeats on the recent trace and beatState on each tick of the clock.
+ * runs. Live, whether one is stalled is the server's word (GET /api/v1/node's `health`, judged where the
+ * loops run): the page only says whether that word is fresh, late (the page or the network is behind) or
+ * gone (the stream is lost: stale). lastBeats finds the newest beats in a trace, for what the panels draw
+ * (a replay has no server to ask). Pure: the panels call these on each tick of the clock.
  */
+import type { BeatName, ServerBeat } from '@syncscope/core/api/node-health';
 import type { KubeletConfiguration, NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent } from '@syncscope/core/trace';
+import { LATE_AFTER_MS, type ServerWord } from './server-word.ts';
 
-/** A beat later than this many periods is stalled. */
-const STALL_PERIODS = 2;
-
-export type BeatName = 'loop' | 'relist' | 'housekeeping';
+export type { BeatName } from '@syncscope/core/api/node-health';
 
 export interface Beat {
   /** engine time of the newest beat seen, or null when none was */
@@ -19,40 +19,28 @@ export interface Beat {
   periodMs: number;
 }
 
-export type BeatState =
-  | { state: 'none' }
-  | { state: 'live'; last: number }
-  | { state: 'stalled'; last: number; silentMs: number };
-
-type RuntimeState = Extract<TraceEvent, { type: 'runtime.state' }>;
-
-/**
- * the newest time of each beat in a trace, the back-off of a newest loop beat that was a skip, and the newest
- * runtime state (the health panel's, found on the same walk)
- */
+/** the newest time of each beat in a trace, and the back-off of a newest loop beat that was a skip */
 interface NewestBeats {
   loop: number | null;
   skipBackoffMs: number;
   relist: number | null;
   housekeeping: number | null;
-  runtime: RuntimeState | null;
 }
 
 /**
- * A trace's newest beats and runtime state (walking back from the newest event, stopping once all four are
- * found), found once per events array: a state's `events` never changes, and the node page's
- * three panels ask for the same trace's beats. A trace without one of the four (a kubelet log has no relist,
- * housekeeping or runtime state; a live trace records a runtime state only when it changes) is walked whole,
- * so asking once instead of once per panel matters for a large replay.
+ * A trace's newest beats (walking back from the newest event, stopping once all three are found), found once
+ * per events array: a state's `events` never changes, and the node page's panels ask for the same trace's
+ * beats. A trace without one of the three (a kubelet log has no relist or housekeeping) is walked whole, so
+ * asking once instead of once per panel matters for a large replay.
  */
 const newestCache = new WeakMap<readonly TraceEvent[], NewestBeats>();
 
 function newestBeats(events: readonly TraceEvent[]): NewestBeats {
   const cached = newestCache.get(events);
   if (cached) return cached;
-  const b: NewestBeats = { loop: null, skipBackoffMs: 0, relist: null, housekeeping: null, runtime: null };
+  const b: NewestBeats = { loop: null, skipBackoffMs: 0, relist: null, housekeeping: null };
   for (let i = events.length - 1; i >= 0; i--) {
-    if (b.loop !== null && b.relist !== null && b.housekeeping !== null && b.runtime !== null) break;
+    if (b.loop !== null && b.relist !== null && b.housekeeping !== null) break;
     const ev = events[i] as TraceEvent;
     if (b.loop === null && ev.type === 'loop.iteration') b.loop = ev.time;
     else if (b.loop === null && ev.type === 'loop.skipped') {
@@ -60,16 +48,9 @@ function newestBeats(events: readonly TraceEvent[]): NewestBeats {
       b.skipBackoffMs = ev.backoffMs;
     } else if (b.relist === null && ev.type === 'pleg.relist') b.relist = ev.time;
     else if (b.housekeeping === null && ev.type === 'housekeeping') b.housekeeping = ev.time;
-    else if (b.runtime === null && ev.type === 'runtime.state') b.runtime = ev;
   }
   newestCache.set(events, b);
   return b;
-}
-
-/** The newest runtime state and relist in `events` (ascending seq): the beats' walk, once per events array. */
-export function newestRuntime(events: readonly TraceEvent[]): { runtime?: RuntimeState; relist?: number } {
-  const b = newestBeats(events);
-  return { runtime: b.runtime ?? undefined, relist: b.relist ?? undefined };
 }
 
 /**
@@ -96,13 +77,6 @@ export function lastBeats(
   };
 }
 
-export function beatState(beat: Beat, now: number): BeatState {
-  if (beat.last === null) return { state: 'none' };
-  const silentMs = now - beat.last;
-  if (silentMs > STALL_PERIODS * beat.periodMs) return { state: 'stalled', last: beat.last, silentMs };
-  return { state: 'live', last: beat.last };
-}
-
 /** hh:mm:ss in the browser's time zone, as the page prints every clock time. */
 export function clockText(ms: number): string {
   const d = new Date(ms);
@@ -117,24 +91,47 @@ const BEAT_WORDS: Record<BeatName, { noun: string; none: string }> = {
 };
 
 /** "no sync loop iteration for 12s (last at 16:55:02)": what a stalled beat's chip and line say */
-export function stalledText(name: BeatName, s: Extract<BeatState, { state: 'stalled' }>): string {
+export function stalledText(name: BeatName, s: { last: number; silentMs: number }): string {
   const secs = Math.round(s.silentMs / 1000);
   return `no ${BEAT_WORDS[name].noun} for ${secs}s (last at ${clockText(s.last)})`;
 }
 
+/** How long ago the server's answer came (the page's wall clock, stopped at `staleSince` once stale). */
+export function wordAgeMs(word: ServerWord, wallNow: number, staleSince: number | null): number {
+  return Math.max(0, (staleSince ?? wallNow) - word.receivedAt);
+}
+
+/** A beat as the server judged it, its silence carried forward by the time since the answer came. */
+export function silentNow(
+  beat: ServerBeat,
+  word: ServerWord,
+  wallNow: number,
+  staleSince: number | null,
+): number {
+  return beat.silentMs + wordAgeMs(word, wallNow, staleSince) * (word.speed > 0 ? word.speed : 1);
+}
+
+export type PanelStateOf = 'replay' | 'stale' | 'loading' | 'behind' | 'empty' | 'stalled' | 'live';
+
 /**
- * What a heartbeat panel says of itself, most telling first: a replay is a replay, a page whose server is gone
- * is stale, then loading until its data came, empty before the first beat, stalled (with the words) or live.
+ * What a heartbeat panel says of itself, most telling first: a replay is a replay, a page whose stream is
+ * gone is stale, then loading until the server's first word, behind while that word is late, empty before
+ * the first beat, stalled when the server says so (with the words) or live.
  */
 export function beatPanelState(
   name: BeatName,
-  s: BeatState,
-  opts: { replay: boolean; staleSince: number | null; loaded: boolean },
-): { state: 'replay' | 'stale' | 'loading' | 'empty' | 'stalled' | 'live'; detail?: string } {
+  word: ServerWord | null,
+  opts: { replay: boolean; staleSince: number | null; loaded: boolean; wallNow: number },
+): { state: PanelStateOf; detail?: string } {
   if (opts.replay) return { state: 'replay' };
   if (opts.staleSince !== null) return { state: 'stale' };
-  if (!opts.loaded) return { state: 'loading' };
-  if (s.state === 'none') return { state: 'empty' };
-  if (s.state === 'stalled') return { state: 'stalled', detail: stalledText(name, s) };
+  if (!opts.loaded || word === null) return { state: 'loading' };
+  if (wordAgeMs(word, opts.wallNow, null) > LATE_AFTER_MS) return { state: 'behind' };
+  const beat = word.health.beats[name];
+  if (!beat || beat.last === null) return { state: 'empty' };
+  if (beat.stalled) {
+    const silentMs = silentNow(beat, word, opts.wallNow, null);
+    return { state: 'stalled', detail: stalledText(name, { last: beat.last, silentMs }) };
+  }
   return { state: 'live' };
 }

@@ -1,11 +1,11 @@
 /**
- * The pods table's model: one entry per pod with the keys it is sorted and filtered by, the sort (natural
- * order for names, so load-2 comes before load-10) and the filter. Pure and cheap: PodsTable builds the
- * entries once per pods-list change and prints the visible rows' strings itself, so a 5,000-pod list costs
- * one sort per change of list or sort, and one linear scan per keystroke in the filter.
+ * The pods table's model: one entry per row (the server's rows, or a replay's: lib/node-rows-cache.ts)
+ * with the keys it is sorted and filtered by, the sort (natural order for names, so load-2 comes before
+ * load-10) and the filter. Pure and cheap: an entry is made once per row object (a batch replaces only the
+ * rows that changed), a batch that changes no sort key keeps the order without sorting again, and a
+ * keystroke in the filter costs one linear scan.
  */
-import { type Pod, printPod } from '@syncscope/core/api';
-import { factsOf, type RowCells, rowCells } from '../lib/pod-facts.ts';
+import type { PodRowSummary } from '../lib/pod-state-core.ts';
 
 export type SortKey = 'namespace' | 'name' | 'ready' | 'status' | 'restarts' | 'age';
 type SortDir = 'asc' | 'desc';
@@ -17,18 +17,16 @@ export interface SortState {
 export const DEFAULT_SORT: SortState = { key: 'name', dir: 'asc' };
 
 export interface PodEntry {
-  pod: Pod;
+  row: PodRowSummary;
   namespace: string;
   name: string;
   uid: string;
-  /** printPod's STATUS and READY when the list arrived (they do not depend on the clock) */
+  /** STATUS ("" when unknown) and READY as printed */
   status: string;
   ready: string;
-  /** RESTARTS as a number; −1 when a replay's trace does not show it */
+  /** RESTARTS as a number; −1 when the trace does not show it */
   restarts: number;
-  /** a replay's pod: the cells as core's pod-state reducer worked them out, with their provenance */
-  cells?: RowCells;
-  /** creation time, ms since epoch (0 when the pod has none) */
+  /** creation time, ms since epoch */
   created: number;
   /** the grace period a delete uses when none is given: the pod's terminationGracePeriodSeconds */
   graceS: number;
@@ -43,25 +41,30 @@ export function naturalCompare(a: string, b: string): number {
   return collator.compare(a, b);
 }
 
-export function podEntry(pod: Pod, now: number): PodEntry {
-  const printed = printPod(pod, now);
-  const created = pod.metadata.creationTimestamp ? Date.parse(pod.metadata.creationTimestamp) : 0;
-  const facts = factsOf(pod);
-  const cells = facts && rowCells(facts);
-  const status = cells ? (cells.status.basis === 'unknown' ? '' : cells.status.text) : printed.status;
-  return {
-    pod,
-    namespace: printed.namespace,
-    name: printed.name,
-    uid: pod.metadata.uid ?? '',
+/** The kubelet's default terminationGracePeriodSeconds, for a pod whose spec the rows do not give. */
+const DEFAULT_GRACE_S = 30;
+
+const ENTRIES = new WeakMap<PodRowSummary, PodEntry>();
+
+/** The entry of a row; made once per row object. */
+export function rowEntry(row: PodRowSummary): PodEntry {
+  const known = ENTRIES.get(row);
+  if (known) return known;
+  const status = row.status.basis === 'unknown' ? '' : row.status.text;
+  const e: PodEntry = {
+    row,
+    namespace: row.namespace,
+    name: row.name,
+    uid: row.uid,
     status,
-    ready: cells ? cells.ready.text : printed.ready,
-    restarts: cells ? cells.restartsN : Number.parseInt(printed.restarts, 10) || 0,
-    ...(cells ? { cells } : {}),
-    created: Number.isNaN(created) ? 0 : created,
-    graceS: pod.spec.terminationGracePeriodSeconds ?? 30,
-    haystack: `${printed.name}\n${status}`.toLowerCase(),
+    ready: row.ready.text,
+    restarts: row.restartCount,
+    created: row.created,
+    graceS: row.graceS ?? DEFAULT_GRACE_S,
+    haystack: `${row.name}\n${status}`.toLowerCase(),
   };
+  ENTRIES.set(row, e);
+  return e;
 }
 
 /** READY "2/3" as a fraction, so 1/2 sorts before 2/2 */
@@ -79,6 +82,40 @@ const COMPARE: Record<SortKey, (a: PodEntry, b: PodEntry) => number> = {
   // ascending AGE is youngest first, as the column reads
   age: (a, b) => b.created - a.created,
 };
+
+const SORT_VALUE: Record<SortKey, (e: PodEntry) => string | number> = {
+  namespace: (e) => e.namespace,
+  name: (e) => e.name,
+  ready: (e) => e.ready,
+  status: (e) => e.status,
+  restarts: (e) => e.restarts,
+  age: (e) => e.created,
+};
+
+/**
+ * `entries` in the order of `prev` (sorted by `sort`) when that order still holds: the same pods, each
+ * with the same namespace, name and sort value as the entry it replaces. O(n), no comparison; undefined
+ * when the list must be sorted again.
+ */
+export function keepOrder(
+  prev: readonly PodEntry[],
+  entries: readonly PodEntry[],
+  sort: SortState,
+): PodEntry[] | undefined {
+  if (prev.length !== entries.length) return undefined;
+  const value = SORT_VALUE[sort.key];
+  const byUID = new Map<string, PodEntry>();
+  for (const e of entries) byUID.set(e.uid, e);
+  const out: PodEntry[] = new Array(prev.length);
+  for (let i = 0; i < prev.length; i++) {
+    const old = prev[i] as PodEntry;
+    const e = byUID.get(old.uid);
+    if (!e || e.name !== old.name || e.namespace !== old.namespace || value(e) !== value(old))
+      return undefined;
+    out[i] = e;
+  }
+  return out;
+}
 
 /** A new array in the given order; ties fall back to namespace then name, so the order is total. */
 export function sortEntries(entries: readonly PodEntry[], sort: SortState): PodEntry[] {

@@ -1,44 +1,53 @@
 /**
- * A pod's history: the step controls and filter, the timeline (zoom/pan window, cursor on the selected
- * step, flow arrows of what the step woke or was woken by, the node's faults), the pod as it was at that
- * step, and the linked events table. The steps start at the pod's own first event. Keys (while no form
- * field has focus):
- *   ← →  previous / next step of the chosen kinds     Home / End  first step / live     e  next error
- *   shift+← →  pan          + / −  zoom in / out around the selected step (the centre when it is off screen)
+ * A pod's history: the step controls, search and filter, the timeline (zoom/pan window, cursor on the
+ * selected step, flow arrows of what the step woke or was woken by, the node's faults, the model's
+ * differing steps, a deleted pod's grace deadline, a dragged range and its totals), the linked events table
+ * (the chosen kinds, and the selected step whatever its kind), and beside them the pod as it was at the
+ * selected step, kept in view while the page scrolls. The steps start at the pod's own first event. The
+ * keys are ./use-history-keys.ts's. While a step is pinned, `onAt` reports it (and how to go back to now)
+ * so the page can show the pod at that step in place of now.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { ExplainContext } from '../explain/context.ts';
 import { chainsOf, wakeChains } from '../lib/causality.ts';
-import { stepState } from '../lib/step.ts';
+import { type StepState, stepState } from '../lib/step.ts';
 import { kindFilter, podSteps, STEP_KINDS, type StepKind, stepKind } from '../lib/step-filter.ts';
+import { indexFromTime, matchSteps, nextMatch, parseClock } from '../lib/step-search.ts';
 import { withFaults, withFoldedLanes } from '../lib/timeline-fold.ts';
+import { deleteGrace } from '../lib/timeline-grace.ts';
 import { extendToNow, layoutPodTimeline } from '../lib/timeline-layout.ts';
+import { rangeTotals } from '../lib/timeline-range.ts';
 import { withReducedWorker } from '../lib/worker-facts.ts';
 import { Timeline } from '../timeline/Timeline.tsx';
-import { keyZoom, panWindow, revealTime, type TimeWindow } from '../timeline/viewport.ts';
+import { revealTime, type TimeWindow } from '../timeline/viewport.ts';
 import { EventsTable } from './EventsTable.tsx';
+import { HistorySearch } from './HistorySearch.tsx';
+import { RangeTotals } from './RangeTotals.tsx';
 import { StepFilters } from './StepFilters.tsx';
 import { StepFlow } from './StepFlow.tsx';
 import { StepControls, StepPanel } from './StepPanel.tsx';
+import { useHistoryKeys } from './use-history-keys.ts';
 import { useStep } from './use-step.ts';
 
-/** Whether a key goes to a text field (a checkbox of the step filter keeps the step keys working). */
-function typing(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  if (el.tagName === 'INPUT') return !/^(checkbox|radio|button|submit)$/.test((el as HTMLInputElement).type);
-  return el.isContentEditable || /^(TEXTAREA|SELECT)$/.test(el.tagName);
+/** A pinned step, as the page shows it in place of now. */
+export interface AtStep {
+  step: StepState;
+  /** back to now (live) */
+  back: () => void;
 }
 
 export function PodHistory({
   events: all,
   now,
   faults = [],
+  onAt,
 }: {
   events: readonly TraceEvent[];
   now: number;
   /** The node's `sim.fault` events; those within the pod's time are drawn on its timeline. */
   faults?: readonly TraceEvent[];
+  onAt?: (at: AtStep | null) => void;
 }) {
   const events = useMemo(() => podSteps(all), [all]);
   // laid out once per change of the events; a clock tick only moves the live edge (extendToNow)
@@ -65,6 +74,18 @@ export function PodHistory({
   const flows = useMemo(() => (step ? chainsOf(chains, step.event.seq) : []), [chains, step]);
   const [view, setView] = useState<TimeWindow | null>(null);
   const [hovered, setHovered] = useState<number | null>(null);
+  const [range, setRange] = useState<TimeWindow | null>(null);
+  const totals = useMemo(
+    () => range && rangeTotals(events, layout.workerBands, range.start, range.end),
+    [events, layout.workerBands, range],
+  );
+  const [query, setQuery] = useState('');
+  const matches = useMemo(() => matchSteps(events, query, visible), [events, query, visible]);
+  const searchBox = useRef<HTMLInputElement>(null);
+  const pointerTime = useRef<number | null>(null);
+  const explained = useContext(ExplainContext);
+  const differs = explained?.differs ?? NO_DIFFERS;
+  const grace = useMemo(() => deleteGrace(events), [events]);
   const cursor = step ? { time: step.event.time, seq: step.event.seq } : null;
 
   // keep the selected step on screen when stepping moves it out of a zoomed window
@@ -74,64 +95,109 @@ export function PodHistory({
     setView((v) => (v ? revealTime(v, cursorTime, bounds) : v));
   }, [cursorTime, bounds]);
 
-  const keys = useRef({ sel, view, bounds, cursorTime });
-  keys.current = { sel, view, bounds, cursorTime };
+  const pinned = step && !sel.live ? step : null;
+  // a step the user picked is shown whole: the detail scrolls into view if it is not already
+  const detail = useRef<HTMLElement>(null);
+  const pinnedSeq = pinned?.event.seq;
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      const { sel: s, view: v, bounds: b, cursorTime: at } = keys.current;
-      const w = v ?? b;
-      let handled = true;
-      if (e.key === 'ArrowLeft' && e.shiftKey) setView(panWindow(w, -0.2, b));
-      else if (e.key === 'ArrowRight' && e.shiftKey) setView(panWindow(w, 0.2, b));
-      else if (e.key === 'ArrowLeft') s.prev();
-      else if (e.key === 'ArrowRight') s.next();
-      else if (e.key === 'Home') s.first();
-      else if (e.key === 'End') s.last();
-      else if (e.key === 'e') s.nextError();
-      else if (e.key === '+' || e.key === '=') setView(keyZoom(w, at, 0.5, b));
-      else if (e.key === '-' || e.key === '_') setView(keyZoom(w, at, 2, b));
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+    if (pinnedSeq !== undefined) detail.current?.scrollIntoView({ block: 'nearest' });
+  }, [pinnedSeq]);
+  const last = useRef(sel.last);
+  last.current = sel.last;
+  const back = useCallback(() => last.current(), []);
+  useEffect(() => {
+    onAt?.(pinned ? { step: pinned, back } : null);
+  }, [onAt, pinned, back]);
+  useEffect(() => () => onAt?.(null), [onAt]);
+
+  const searchNext = (dir: 1 | -1) => {
+    const i = nextMatch(matches, sel.index, dir);
+    if (i === undefined) return false;
+    sel.go(i);
+    return true;
+  };
+  const jumpTo = (text: string) => {
+    const t = parseClock(text, cursorTime ?? now);
+    if (t === null) return false;
+    const i = indexFromTime(events, t);
+    if (i >= 0) sel.go(i);
+    setView((v) => (v ? revealTime(v, t, bounds) : v));
+    return true;
+  };
+  useHistoryKeys({
+    sel,
+    view,
+    bounds,
+    cursorTime,
+    pointerTime,
+    setView,
+    focusSearch: () => searchBox.current?.focus(),
+    searchNext,
+    clearRange: () => setRange(null),
+  });
 
   if (!step) return <p>No trace events for this pod yet.</p>;
   return (
     <>
       <div className="history-bar">
         <StepControls sel={sel} total={events.length} seq={step.event.seq} />
-        <StepFilters kinds={kinds} onKinds={setKinds} counts={counts} sel={sel} />
+        <HistorySearch
+          inputRef={searchBox}
+          query={query}
+          onQuery={setQuery}
+          matches={matches.length}
+          current={matches.indexOf(sel.index) + 1}
+          onNext={searchNext}
+          onJump={jumpTo}
+        />
         {view && (
           <button type="button" onClick={() => setView(null)} data-testid="timeline-fit">
             show all
           </button>
         )}
+        <StepFilters kinds={kinds} onKinds={setKinds} counts={counts} sel={sel} />
       </div>
-      <Timeline
-        layout={layout}
-        view={view}
-        onView={setView}
-        cursor={cursor}
-        onHover={setHovered}
-        onSelect={sel.goSeq}
-        flows={flows}
-      />
-      <div className="history-grid">
-        <div>
+      <div className="history-main">
+        <div className="history-left">
+          <Timeline
+            layout={layout}
+            view={view}
+            onView={setView}
+            cursor={cursor}
+            onHover={setHovered}
+            onSelect={sel.goSeq}
+            onSelectTime={(t) => sel.go(indexFromTime(events, t))}
+            flows={flows}
+            range={range}
+            onRange={setRange}
+            differs={differs}
+            grace={grace}
+            pointerTime={pointerTime}
+          />
+          {totals && (
+            <RangeTotals
+              totals={totals}
+              onZoom={() => setView({ start: totals.start, end: totals.end })}
+              onClear={() => setRange(null)}
+            />
+          )}
+          <EventsTable
+            events={events}
+            visible={visible}
+            live={sel.live}
+            selectedIndex={sel.index}
+            hoveredSeq={hovered}
+            view={view}
+            onSelect={sel.go}
+          />
+        </div>
+        <aside className="history-detail" aria-label="the selected step" ref={detail}>
           <StepFlow chains={flows} seq={step.event.seq} onGo={sel.goSeq} />
           <StepPanel step={step} />
-        </div>
-        <EventsTable
-          events={events}
-          selectedIndex={sel.index}
-          hoveredSeq={hovered}
-          view={view}
-          onSelect={sel.go}
-        />
+        </aside>
       </div>
     </>
   );
 }
+
+const NO_DIFFERS: readonly { seq: number; time: number }[] = [];

@@ -12,6 +12,7 @@ import { LogLines } from '../kubelet-log/LogLines.tsx';
 import { containerStateWord, describeEvent, localClock } from '../lib/explain.ts';
 import { inferredTitle } from '../lib/provenance.ts';
 import type { StepState } from '../lib/step.ts';
+import { liveWord, useConnection } from '../node/connection.ts';
 import { useReplay } from '../replay/context.ts';
 import { Columns } from './Columns.tsx';
 import type { StepSelection } from './use-step.ts';
@@ -21,7 +22,8 @@ export function StepControls({ sel, total, seq }: { sel: StepSelection; total: n
   const atEnd = sel.index >= total - 1;
   // a replay has no live edge: its last step is the end of the log (or trace) it read
   const replay = useReplay();
-  const last = replay ? (replay.log ? 'the end of the log' : 'the end of the trace') : 'live';
+  const { staleSince } = useConnection();
+  const last = replay ? (replay.log ? 'the end of the log' : 'the end of the trace') : liveWord(staleSince);
   return (
     <div className="step-controls" data-testid="step-controls">
       <button

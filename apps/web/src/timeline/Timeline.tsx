@@ -2,13 +2,16 @@
  * One pod's timeline: time runs left to right (d3 scaleTime over the visible window, axis in HH:MM:SS of
  * the engine clock); rows from the top are the pod worker's state band, SyncPod runs, PLEG events, back-off
  * windows, probe results, Events, then one lane per container instance. All positions come from a
- * TimelineLayout (lib/timeline-layout.ts); this file maps them to pixels and handles the pointer: wheel
- * zooms around the pointer, drag pans, hover shows a tooltip and reports the mark's seq, click selects it.
- * Point marks go to a canvas when there are more than CANVAS_THRESHOLD of them, to SVG otherwise.
+ * TimelineLayout (lib/timeline-layout.ts); this file maps them to pixels, and ./use-pointer.ts handles the
+ * pointer (wheel and pinch zoom around it, a drag selects a range, a drag on the axis pans, a click selects
+ * the step of a mark or bar); hover shows a tooltip and reports the mark's seq. Point marks go to a canvas
+ * when there are more than CANVAS_THRESHOLD of them, to SVG otherwise. The plot's geometry and visible
+ * window are on the element (data-plot-left/right, data-view-start/end) for the pixel ↔ time mapping.
  */
-import { scaleTime, timeFormat } from 'd3';
-import { type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { scaleTime } from 'd3';
+import { type PointerEvent, useMemo, useRef, useState } from 'react';
 import type { WakeChain } from '../lib/causality.ts';
+import type { DeleteGrace } from '../lib/timeline-grace.ts';
 import type { TimelineLayout } from '../lib/timeline-layout.ts';
 import { Axis } from './Axis.tsx';
 import { FIXED_ROWS, type Hit, hitTest, laneLabel, ROW } from './hit.ts';
@@ -17,8 +20,10 @@ import { Minimap } from './Minimap.tsx';
 import { FaultsOverlay, FlowArrows } from './overlays.tsx';
 import './overlays.css';
 import { Legend, MarksSvg, Rows } from './rows.tsx';
+import { DeleteGraceMark, DifferMarks, RangeOverlay } from './selection.tsx';
+import { useTimelinePointer } from './use-pointer.ts';
 import { useWidth } from './use-width.ts';
-import { panWindow, type TimeWindow, zoomWindow } from './viewport.ts';
+import type { TimeWindow } from './viewport.ts';
 
 const GUTTER = 150;
 const AXIS_H = 26;
@@ -35,17 +40,25 @@ export interface TimelineProps {
   cursor: { time: number; seq: number } | null;
   onHover?: (seq: number | null) => void;
   onSelect?: (seq: number) => void;
+  /** A click on a bar no single event draws (a worker band, a container run): the time it begins. */
+  onSelectTime?: (time: number) => void;
   /** The wake-up chains of the selected step, drawn as flow arrows. */
   flows?: readonly WakeChain[];
+  /** The dragged range, and its setter (null clears it). */
+  range?: TimeWindow | null;
+  onRange?: (r: TimeWindow | null) => void;
+  /** Steps where the model's reading differs from the source. */
+  differs?: readonly { seq: number; time: number; rule?: string }[];
+  /** A deleted pod's grace deadline from its DELETE. */
+  grace?: DeleteGrace | null;
+  /** Set to the time under the pointer while it is over the plot (null off it). */
+  pointerTime?: { current: number | null };
 }
 
 /** Top of row `i` (module-level, so it keeps its identity across renders). */
 const rowY = (i: number) => AXIS_H + PAD + i * ROW_H;
 /** Middle of row `i`, where the canvas draws point marks. */
 const rowMid = (i: number) => rowY(i) + ROW_H / 2;
-
-const fmtSec = timeFormat('%H:%M:%S');
-const fmtMs = timeFormat('%H:%M:%S.%L');
 
 function pointMarks(
   pleg: TimelineLayout['pleg'],
@@ -65,7 +78,23 @@ function pointMarks(
   ];
 }
 
-export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flows = [] }: TimelineProps) {
+const NONE: readonly never[] = [];
+
+export function Timeline({
+  layout,
+  view,
+  onView,
+  cursor,
+  onHover,
+  onSelect,
+  onSelectTime,
+  flows = NONE,
+  range = null,
+  onRange,
+  differs = NONE,
+  grace = null,
+  pointerTime,
+}: TimelineProps) {
   const [ref, width] = useWidth<HTMLDivElement>(900);
   const svgRef = useRef<SVGSVGElement>(null);
   const bounds = useMemo(
@@ -87,60 +116,39 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flow
   );
   const useCanvas = marks.length > CANVAS_THRESHOLD;
   const [hover, setHover] = useState<(Hit & { px: number; py: number }) | null>(null);
-  const drag = useRef<{ x0: number; win: TimeWindow; moved: boolean } | null>(null);
+  const geo = useMemo(() => ({ left: GUTTER, right, axisH: AXIS_H }), [right]);
+  const pointer = useTimelinePointer(svgRef, geo, x, win, bounds, onView, onRange, pointerTime);
 
-  // wheel: zoom around the pointer (a native listener: React's is passive and cannot stop the page scroll)
-  const latest = useRef({ x, win, bounds, onView });
-  latest.current = { x, win, bounds, onView };
-  useEffect(() => {
-    const svg = svgRef.current;
-    if (!svg) return;
-    const onWheel = (e: WheelEvent) => {
-      const { x: sx, win: w, bounds: b, onView: set } = latest.current;
-      const px = e.clientX - svg.getBoundingClientRect().left;
-      if (px < GUTTER) return;
-      e.preventDefault();
-      if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) set(panWindow(w, e.deltaX / 1000, b));
-      else set(zoomWindow(w, +sx.invert(px), e.deltaY > 0 ? 1.25 : 0.8, b));
-    };
-    svg.addEventListener('wheel', onWheel, { passive: false });
-    return () => svg.removeEventListener('wheel', onWheel);
-  }, []);
-
-  const locate = (e: PointerEvent<SVGElement>) => {
-    const r = (svgRef.current as SVGSVGElement).getBoundingClientRect();
-    return { px: e.clientX - r.left, py: e.clientY - r.top };
-  };
-
-  const onPointerMove = (e: PointerEvent<SVGElement>) => {
-    const { px, py } = locate(e);
-    const d = drag.current;
-    if (d) {
-      const dx = px - d.x0;
-      if (Math.abs(dx) > 3) d.moved = true;
-      if (d.moved) {
-        const dt = (dx / (right - GUTTER)) * (d.win.end - d.win.start);
-        onView(panWindow(d.win, -dt / (d.win.end - d.win.start), bounds));
-      }
-      return;
-    }
+  const hitAt = (e: PointerEvent<SVGSVGElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const px = e.clientX - r.left;
+    const py = e.clientY - r.top;
     const row = Math.floor((py - rowY(0)) / ROW_H);
     const hit =
       px >= GUTTER && row >= 0 && row < rows
         ? hitTest(layout, row, +x.invert(px), (6 * (win.end - win.start)) / (right - GUTTER))
         : null;
-    setHover(hit ? { ...hit, px, py } : null);
+    return hit ? { ...hit, px, py } : null;
+  };
+
+  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
+    if (pointer.onPointerMove(e)) return;
+    const hit = hitAt(e);
+    setHover(hit);
     onHover?.(hit?.seq ?? null);
   };
 
-  const onPointerUp = (e: PointerEvent<SVGElement>) => {
-    const d = drag.current;
-    drag.current = null;
-    if (d && !d.moved && hover?.seq != null) onSelect?.(hover.seq);
-    (e.currentTarget as Element).releasePointerCapture?.(e.pointerId);
+  const onPointerUp = (e: PointerEvent<SVGSVGElement>) => {
+    const { click, seq } = pointer.onPointerUp(e);
+    if (!click) return;
+    // what is under the pointer now (a hover state may lag a quick click)
+    const hit = hitAt(e);
+    if (seq !== null) onSelect?.(seq);
+    else if (hit?.seq != null) onSelect?.(hit.seq);
+    else if (hit?.time !== undefined) onSelectTime?.(hit.time);
+    else onRange?.(null);
   };
 
-  const span = win.end - win.start;
   return (
     <div
       ref={ref}
@@ -150,6 +158,10 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flow
       data-start={layout.start}
       data-end={layout.end}
       data-finished={layout.finished}
+      data-view-start={win.start}
+      data-view-end={win.end}
+      data-plot-left={GUTTER}
+      data-plot-right={right}
     >
       <svg
         ref={svgRef}
@@ -157,16 +169,11 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flow
         height={height}
         role="img"
         aria-label="pod timeline"
-        className={drag.current?.moved ? 'tl-dragging' : undefined}
-        onPointerDown={(e) => {
-          const { px } = locate(e);
-          if (px < GUTTER) return;
-          drag.current = { x0: px, win, moved: false };
-          e.currentTarget.setPointerCapture?.(e.pointerId);
-        }}
+        onPointerDown={pointer.onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
         onPointerLeave={() => {
+          if (pointerTime) pointerTime.current = null;
           setHover(null);
           onHover?.(null);
         }}
@@ -177,12 +184,7 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flow
             <rect x={GUTTER} y={0} width={right - GUTTER} height={height} />
           </clipPath>
         </defs>
-        <Axis
-          scale={x}
-          y={AXIS_H - 2}
-          ticks={Math.max(2, Math.floor(width / 110))}
-          format={span < 5000 ? fmtMs : fmtSec}
-        />
+        <Axis scale={x} y={AXIS_H - 2} ticks={Math.max(2, Math.floor((right - GUTTER) / 110))} />
         <Rows
           labels={[
             ...FIXED_ROWS.map((r) => ({ key: r, label: r })),
@@ -207,13 +209,16 @@ export function Timeline({ layout, view, onView, cursor, onHover, onSelect, flow
           {layout.restarts
             .filter((r) => r.time >= win.start && r.time <= win.end)
             .map((r) => (
-              <g key={r.seq} className="tl-restart" data-testid="timeline-restart">
+              <g key={r.seq} className="tl-restart" data-testid="timeline-restart" data-select-seq={r.seq}>
                 <line x1={x(r.time)} x2={x(r.time)} y1={AXIS_H - 4} y2={height} />
                 <text x={x(r.time) + 3} y={AXIS_H + 8}>
                   server restarted
                 </text>
               </g>
             ))}
+          <RangeOverlay range={range} x={x} top={AXIS_H} bottom={height} />
+          <DeleteGraceMark grace={grace} x={x} win={win} top={AXIS_H} bottom={height} />
+          <DifferMarks differs={differs} x={x} win={win} y={AXIS_H} selectedSeq={cursor?.seq ?? null} />
           {cursor && cursor.time >= win.start && cursor.time <= win.end && (
             <line
               className="tl-cursor"

@@ -22,7 +22,10 @@ export const ROW = {
 export const LANES0 = FIXED_ROWS.length;
 
 export interface Hit {
+  /** The step the mark stands for; null for a bar no single event draws (a worker band, a container run). */
   seq: number | null;
+  /** Where the bar begins: a click on a bar with no seq selects the step at this time. */
+  time?: number;
   lines: string[];
 }
 
@@ -62,7 +65,11 @@ export function hitTest(
     case 'worker': {
       const b = intervalAt(layout.workerBands, time);
       return b
-        ? { seq: null, lines: [b.state, `since ${fmt(b.start)}${b.open ? '' : ` until ${fmt(b.end)}`}`] }
+        ? {
+            seq: b.seq ?? null,
+            time: b.start,
+            lines: [b.state, `since ${fmt(b.start)}${b.open ? '' : ` until ${fmt(b.end)}`}`],
+          }
         : null;
     }
     case 'updates': {
@@ -144,6 +151,7 @@ export function hitTest(
           (run.exitCode !== null ? `exit ${run.exitCode}${run.reason ? ` (${run.reason})` : ''}` : 'running');
         return {
           seq: null,
+          time: run.start,
           lines: [
             `${lane.name}${run.attempt !== null ? ` #${run.attempt}` : ''}`,
             `${fmt(run.start)} · ${exit}`,
@@ -151,7 +159,7 @@ export function hitTest(
         };
       }
       const seg = intervalAt(lane.segments, time);
-      return seg ? { seq: null, lines: [`${seg.kind}`, ...laneSummary(lane, fmt)] } : null;
+      return seg ? { seq: null, time: seg.start, lines: [`${seg.kind}`, ...laneSummary(lane, fmt)] } : null;
     }
   }
 }

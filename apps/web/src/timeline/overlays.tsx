@@ -41,7 +41,13 @@ export function FaultsOverlay({
               </text>
             </g>
           ) : (
-            <g key={f.seq} className="tl-fault" data-testid="fault-mark" data-label={f.label}>
+            <g
+              key={f.seq}
+              className="tl-fault"
+              data-testid="fault-mark"
+              data-label={f.label}
+              data-select-seq={f.seq}
+            >
               <title>{`${f.label}: ${f.detail}`}</title>
               <line x1={x0} x2={x0} y1={top} y2={bottom} />
               <text x={x0 + 3} y={ly}>

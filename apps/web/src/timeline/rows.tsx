@@ -87,6 +87,7 @@ export function MarksSvg({
         <g
           className="tl-grace"
           data-testid="grace-deadline"
+          data-select-seq={layout.grace.seq}
           transform={`translate(${x(layout.grace.deadline)},0)`}
         >
           <line y1={rowY(ROW.worker)} y2={rowY(ROW.events) + rowH} />
@@ -264,7 +265,9 @@ export function Legend() {
         </svg>
         woke (select a step)
       </li>
-      <li className="dim">wheel / +− zoom · drag / shift+←→ pan · ←→ step</li>
+      <li className="dim">
+        wheel, pinch, W S zoom · A D, drag the axis pan · drag a range · / search, n N · ←→ step
+      </li>
     </ul>
   );
 }

@@ -4,6 +4,7 @@ import { parseRoute } from '../lib/route.ts';
 import { parseStepParam, withStepParam } from '../lib/step-route.ts';
 import { layoutPodTimeline } from '../lib/timeline-layout.ts';
 import { hitTest } from './hit.ts';
+import * as viewportFns from './viewport.ts';
 import { clampWindow, keyZoom, nearestMark, panWindow, revealTime, zoomWindow } from './viewport.ts';
 
 const bounds = { start: 0, end: 100_000 };
@@ -96,5 +97,20 @@ describe('step in the URL', () => {
     expect(withStepParam(hash, null)).toBe('#/pods/default/crashloop');
     expect(withStepParam('#/pods/a/b', 3)).toBe('#/pods/a/b?step=3');
     expect(parseStepParam('#/pods/a/b?step=x')).toBeNull();
+  });
+});
+
+describe('wheel zoom factor', () => {
+  it('grows with the scroll distance, zooms in for a scroll up and faster for a pinch', () => {
+    const { wheelZoomFactor, timeAt } = viewportFns;
+    expect(wheelZoomFactor(-100, 0, false)).toBeLessThan(1);
+    expect(wheelZoomFactor(100, 0, false)).toBeGreaterThan(1);
+    expect(wheelZoomFactor(100, 0, false)).toBeCloseTo(1 / wheelZoomFactor(-100, 0, false));
+    expect(wheelZoomFactor(-200, 0, false)).toBeLessThan(wheelZoomFactor(-100, 0, false));
+    expect(wheelZoomFactor(-3, 1, false)).toBeCloseTo(wheelZoomFactor(-48, 0, false));
+    expect(wheelZoomFactor(-10, 0, true)).toBeLessThan(wheelZoomFactor(-10, 0, false));
+    // one notch never more than e×
+    expect(wheelZoomFactor(-10_000, 0, false)).toBeCloseTo(Math.exp(-1));
+    expect(timeAt({ start: 1000, end: 2000 }, 150, 100, 300)).toBe(1250);
   });
 });

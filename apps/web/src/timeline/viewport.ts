@@ -22,10 +22,35 @@ export function clampWindow(w: TimeWindow, bounds: TimeWindow): TimeWindow {
   return { start, end: start + span };
 }
 
-/** Zooms by `factor` (< 1 zooms in) keeping the time under the pointer (`focus`) where it is. */
+/**
+ * Zooms by `factor` (< 1 zooms in) keeping the time under the pointer (`focus`) where it is. The factor is
+ * first limited to what MIN_SPAN_MS and the bounds allow, so a zoom that hits a limit still keeps the focus
+ * in place (only a zoom out that would stick out of the bounds moves it).
+ */
 export function zoomWindow(w: TimeWindow, focus: number, factor: number, bounds: TimeWindow): TimeWindow {
+  const span = w.end - w.start;
+  if (!(span > 0)) return clampWindow(w, bounds);
+  const full = Math.max(bounds.end - bounds.start, MIN_SPAN_MS);
+  const next = Math.min(Math.max(span * factor, Math.min(MIN_SPAN_MS, span)), full);
+  const k = next / span;
   const f = Math.min(Math.max(focus, w.start), w.end);
-  return clampWindow({ start: f - (f - w.start) * factor, end: f + (w.end - f) * factor }, bounds);
+  return clampWindow({ start: f - (f - w.start) * k, end: f + (w.end - f) * k }, bounds);
+}
+
+/**
+ * The zoom factor of one wheel event: proportional to how far it scrolled (a trackpad sends many small
+ * deltas, a mouse wheel a few large ones), so a gesture zooms smoothly. A pinch arrives as a wheel event
+ * with ctrlKey set and small deltas; it zooms faster per pixel. `deltaMode` 1 counts lines, 2 pages.
+ */
+export function wheelZoomFactor(deltaY: number, deltaMode: number, pinch: boolean): number {
+  const px = deltaY * (deltaMode === 1 ? 16 : deltaMode === 2 ? 400 : 1);
+  const k = pinch ? 0.01 : 0.002;
+  return Math.exp(Math.max(-1, Math.min(1, px * k)));
+}
+
+/** The time at pixel `px` of a plot that maps the window onto [left, right]. */
+export function timeAt(w: TimeWindow, px: number, left: number, right: number): number {
+  return w.start + ((px - left) / (right - left)) * (w.end - w.start);
 }
 
 /**

@@ -4,10 +4,13 @@
  * GET /api/v1/trace?podUID=, then live from the stream): the timeline, the step-through and the events.
  * A pod that was deleted and removed keeps its history here while the trace holds it. The history carries
  * the model's reading of every step (../explain): the step panel shows it, the differences are listed.
+ * While a step of the history is selected, the panels at the top show the pod at that step (its status
+ * then, in the same rows), under an "at step N, hh:mm:ss" bar with "back to now".
  */
-import type { ContainerState, ContainerStatus, Pod } from '@syncscope/core/api';
+import type { ContainerState, ContainerStatus, Pod, PodStatus } from '@syncscope/core/api';
 import { printPod } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
+import { useState } from 'react';
 import { usePodTrace, useRecentTrace } from '../api/queries.ts';
 import { ExplainContext, usePodExplain } from '../explain/context.ts';
 import { Differences } from '../explain/Differences.tsx';
@@ -15,11 +18,13 @@ import { useEngineNow } from '../hooks/use-engine-now.ts';
 import { goDuration, localClock } from '../lib/explain.ts';
 import { factsOf, rowCells } from '../lib/pod-facts.ts';
 import { provenance } from '../lib/pod-state-core.ts';
+import type { StepState } from '../lib/step.ts';
 import type { TraceState } from '../lib/trace-store.ts';
+import { AtStepBar } from '../pod/AtStepBar.tsx';
 import { BackoffInspector } from '../pod/BackoffInspector.tsx';
 import { Fact } from '../pod/Fact.tsx';
 import { FactContainers } from '../pod/FactContainers.tsx';
-import { PodHistory } from '../pod/PodHistory.tsx';
+import { type AtStep, PodHistory } from '../pod/PodHistory.tsx';
 import { ReplayBackoff } from '../pod/ReplayBackoff.tsx';
 import { useKnownPod } from '../pod/use-known-pod.ts';
 import '../pod/pod.css';
@@ -85,16 +90,26 @@ function selectFaults(state: TraceState): readonly TraceEvent[] {
 
 const NO_EVENTS: readonly TraceEvent[] = [];
 
+/** The pod with the status it had at a step (none before its first status report). */
+function atStep(pod: Pod, status: PodStatus | null): Pod {
+  const { status: _now, ...rest } = pod;
+  return status ? { ...rest, status } : rest;
+}
+
 export function PodView({ namespace, name }: { namespace: string; name: string }) {
   const known = useKnownPod(namespace, name);
   const now = useEngineNow();
   const trace = usePodTrace(known.uid);
   const faults = useRecentTrace(selectFaults).data ?? [];
   const events = trace.data?.events ?? NO_EVENTS;
-  const explained = usePodExplain(events);
-  const pod = known.pod;
+  const explained = usePodExplain(events, known.uid);
+  const [at, setAt] = useState<AtStep | null>(null);
+  const livePod = known.pod;
+  // at a selected step: the pod as its status was then, its age as of then
+  const pod = at && livePod ? atStep(livePod, at.step.status) : livePod;
+  const shownNow = at ? at.step.event.time : now;
   // a replay's pod: its state as core's pod-state reducer worked it out of the trace, with provenance
-  const facts = pod && factsOf(pod);
+  const facts = !at && pod ? factsOf(pod) : undefined;
 
   return (
     <>
@@ -119,9 +134,13 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
             : 'This pod is no longer on the node; its history follows.'}
         </p>
       )}
-      <div className="pod-top">
+      {known.uid && <AtStepBar at={at} />}
+      <div
+        className={at ? 'pod-top pod-top-at-step' : 'pod-top'}
+        data-at-step={at ? at.step.event.seq : undefined}
+      >
         <div className="pod-facts">
-          {pod && <PodSummary pod={pod} now={now} />}
+          {pod && <PodSummary pod={pod} now={shownNow} worker={at ? at.step : null} />}
           {pod && (
             <section className="panel">
               <h2>Containers</h2>
@@ -131,14 +150,18 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           )}
         </div>
         {facts && <ReplayBackoff facts={facts} />}
-        {pod && !facts && !known.gone && (
-          <BackoffInspector
-            namespace={namespace}
-            name={name}
-            status={pod.status}
-            statusWord={printPod(pod, now).status}
-            events={events}
-          />
+        {livePod && !facts && !known.gone && (
+          // at a step it stays (so the history below does not move) and says it is now
+          <div className={at ? 'now-only' : 'now-panel'} data-testid={at ? 'now-only' : undefined}>
+            {at && <p className="now-only-note">now, not at the step:</p>}
+            <BackoffInspector
+              namespace={namespace}
+              name={name}
+              status={livePod.status}
+              statusWord={printPod(livePod, now).status}
+              events={events}
+            />
+          </div>
         )}
       </div>
       {known.uid && (
@@ -149,7 +172,7 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           {trace.isSuccess && (
             <ExplainContext.Provider value={explained}>
               <Differences x={explained} start={events[0]?.time ?? 0} end={events.at(-1)?.time ?? 0} />
-              <PodHistory events={events} now={now} faults={faults} />
+              <PodHistory events={events} now={now} faults={faults} onAt={setAt} />
             </ExplainContext.Provider>
           )}
         </section>
@@ -176,7 +199,7 @@ function Conditions({ pod }: { pod: Pod }) {
   );
 }
 
-function PodSummary({ pod, now }: { pod: Pod; now: number }) {
+function PodSummary({ pod, now, worker }: { pod: Pod; now: number; worker: StepState | null }) {
   const row = printPod(pod, now);
   const facts = factsOf(pod);
   const cells = facts && rowCells(facts);
@@ -249,6 +272,15 @@ function PodSummary({ pod, now }: { pod: Pod; now: number }) {
               testid="pod-worker"
               liveTestid="pod-worker"
             />
+          </>
+        )}
+        {worker && (
+          <>
+            <dt>worker</dt>
+            <dd className="mono" data-testid="pod-worker-at-step">
+              {worker.worker ?? '—'}
+              {worker.workerSince !== null && ` since ${localClock(worker.workerSince)}`}
+            </dd>
           </>
         )}
         {facts?.grace && (
