@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite, what CI runs. First the static checks (typecheck, lint, web build); then five lanes
+# The whole test suite, what CI runs. First the static checks (typecheck, lint, web build) and the unit tier
+# (alone: its tests run on the fake clock in threads, and time out when the lanes take the cores); then five lanes
 # side by side, none sharing a port, a data dir or containerd with another (most of the end-to-end time is
 # waiting on the simulated node's clock, not CPU):
 #   A: integration, then scenarios on a private containerd (root only);
 #   B and C: end-to-end on the simulated node, half of its files each (vitest --shard);
 #   D: browser tests (Chromium);
-#   E: the unit tier, then on the other supported lines, Node 20 (a fresh machine's) and 22, only the tests of
+#   E: on the other supported lines, Node 20 (a fresh machine's) and 22, only the tests of
 #      what differs between Node versions (LINE_SENSITIVE: gRPC, TLS, worker threads, child processes and
 #      signals, fs and FIFOs, timers, V8 flags; the unit tier is the same code on the fake clock on every line);
 #      then a short benchmark smoke (its figures are not judged: the other lanes load the machine).
@@ -81,19 +82,21 @@ lane_a() {
 lane_b() { tier e2e-1 vitest e2e e2e-1 --shard=1/2; }
 lane_c() { tier e2e-2 vitest e2e e2e-2 --shard=2/2; }
 lane_d() { tier browser vitest browser browser; }
-lane_e() { tier unit vitest unit unit; tier node20 on_line 20; tier node22 on_line 22; tier bench-smoke "$bin/tsx" bench/run.ts --smoke; }
+lane_e() { tier node20 on_line 20; tier node22 on_line 22; tier bench-smoke "$bin/tsx" bench/run.ts --smoke; }
 show() { echo; echo "== $1"; cat "test-results/$1.log"; }
 
 echo "main line: Node $(node --version); lane C: Node 20 ($("$node20/node" --version)) and 22"
 tier static static
 show static
+tier unit vitest unit unit
+show unit
 lane_a &
 lane_b &
 lane_c &
 lane_d &
 lane_e &
 wait
-for t in unit integration browser containerd e2e-1 e2e-2 node20 node22 bench-smoke; do [ -f "test-results/$t.log" ] && show "$t"; done
+for t in integration browser containerd e2e-1 e2e-2 node20 node22 bench-smoke; do [ -f "test-results/$t.log" ] && show "$t"; done
 
 echo
 echo "== time per tier (s), total $(($(date +%s) - t_all)) s (lanes A to E side by side)"

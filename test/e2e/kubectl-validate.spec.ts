@@ -26,6 +26,23 @@ async function file(name: string, text: string): Promise<string> {
   return path;
 }
 
+/**
+ * `kubectl get -o yaml`, the image changed, `kubectl replace` with it: the read-modify-write a user does.
+ * The pod's status moves on while its containers run, and a replace carrying the resourceVersion it read is
+ * refused with 409 Conflict when the status moved meanwhile (the apiserver's optimistic concurrency); the
+ * user's answer, as client-go's RetryOnConflict, is to read again and retry. Returns the replace's output.
+ */
+async function replaceImage(name: string, image: string, args: string[] = []): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const live = await k.ok(['get', 'pod', name, '-o', 'yaml']);
+    const path = await file(`${name}-replaced.yaml`, live.replace(/image: busybox$/m, `image: ${image}`));
+    const r = await k.run(['replace', ...args, '-f', path]);
+    if (r.code === 0) return r.stdout;
+    if (attempt === 5 || !/\(Conflict\)/.test(r.stderr))
+      throw new Error(`kubectl replace failed (${r.code}): ${r.stderr}`);
+  }
+}
+
 const status = async (name: string) =>
   (await fetch(`${k.server.base}/api/v1/namespaces/default/pods/${name}`)).status;
 
@@ -37,9 +54,7 @@ describe('kubectl with validation on', () => {
     const created = await file('c.yaml', podManifest('created'));
     expect((await k.ok(['create', '-f', created])).trim()).toBe('pod/created created');
     // replace the pod as it is, with another image (the one field a pod may change)
-    const live = await k.ok(['get', 'pod', 'created', '-o', 'yaml']);
-    const replaced = await file('r.yaml', live.replace(/image: busybox$/m, 'image: busybox:1.37'));
-    expect((await k.ok(['replace', '-f', replaced])).trim()).toBe('pod/created replaced');
+    expect((await replaceImage('created', 'busybox:1.37')).trim()).toBe('pod/created replaced');
     expect(await k.ok(['get', 'pod', 'created', '-o', 'jsonpath={.spec.containers[0].image}'])).toBe(
       'busybox:1.37',
     );
@@ -107,9 +122,7 @@ describe('server-side dry run', () => {
     const diff = await k.run(['diff', '-f', changed]);
     expect(diff.code).toBe(1); // a difference found
     expect(diff.stdout).toMatch(/^\+ {4}image: busybox:9$/m);
-    const live = await k.ok(['get', 'pod', 'kept', '-o', 'yaml']);
-    const replaced = await file('kept3.yaml', live.replace(/image: busybox$/m, 'image: busybox:9'));
-    expect((await k.ok(['replace', '--dry-run=server', '-f', replaced])).trim()).toBe(
+    expect((await replaceImage('kept', 'busybox:9', ['--dry-run=server'])).trim()).toBe(
       'pod/kept replaced (server dry run)',
     );
     expect((await k.ok(['delete', 'pod', 'kept', '--dry-run=server'])).trim()).toBe(

@@ -1,6 +1,7 @@
 /**
  * NodeRows: the node page's pods table kept on the server. Every trace event (the engine's, or the
- * observer's) is folded by core's PodStateReducer; every TICK_MS the pods touched since the last tick get
+ * observer's) is folded by core's PodStateReducer; TICK_MS after the first event that touches a pod (no timer
+ * runs while nothing happens) the pods touched since the last tick get
  * their row again (podRowSummary) and the rows that read differently become one batch under a new cursor.
  * So a pod whose events arrive at 50 Hz changes its row at most 1000/TICK_MS times a second, and a batch
  * holds each changed row once, however many events it took.
@@ -40,7 +41,7 @@ export type RowsAnswer = RowsBatch & { full: boolean };
 export type RowsListener = (batch: RowsBatch) => void;
 
 export interface NodeRowsOptions {
-  clock: Pick<Clock, 'setTicker'>;
+  clock: Pick<Clock, 'setTimer'>;
   specFacts?: PodSpecFacts;
   /** the run's name in cursors (default: this process's start, base 36) */
   run?: string;
@@ -61,14 +62,15 @@ export class NodeRows {
   private floor = 0;
   private batch = 0;
   private readonly listeners = new Set<RowsListener>();
-  private readonly ticker: Timer;
+  /** the pending tick, armed by the first event after the last one */
+  private timer: Timer | undefined;
+  private closed = false;
   private readonly run: string;
   private readonly maxRemovals: number;
 
   constructor(private readonly opts: NodeRowsOptions) {
     this.run = opts.run ?? Date.now().toString(36);
     this.maxRemovals = opts.maxRemovals ?? MAX_REMOVALS;
-    this.ticker = opts.clock.setTicker(TICK_MS, () => this.tick());
   }
 
   /** Folds one event (events in seq order). */
@@ -80,6 +82,11 @@ export class NodeRows {
     if (uid === undefined || !('pod' in ev)) return;
     this.newest.set(uid, ev);
     this.marked.add(uid);
+    if (!this.timer && !this.closed)
+      this.timer = this.opts.clock.setTimer(TICK_MS, () => {
+        this.timer = undefined;
+        this.tick();
+      });
   }
 
   /** The cursor of the newest batch. */
@@ -173,7 +180,9 @@ export class NodeRows {
   }
 
   close(): void {
-    this.ticker.stop();
+    this.closed = true;
+    this.timer?.stop();
+    this.timer = undefined;
     this.listeners.clear();
   }
 }

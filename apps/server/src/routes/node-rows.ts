@@ -29,7 +29,7 @@ const CURSOR = /^[0-9a-z]{1,16}\.\d{1,15}$/;
 
 interface NodeRowsRouteOptions extends TraceStreamOptions {
   /** the clock of the batches (default a RealClock at speed 1: the page's time, not the engine's) */
-  clock?: Pick<Clock, 'setTicker'>;
+  clock?: Pick<Clock, 'setTimer'>;
 }
 
 function cursorParam(v: unknown): string | undefined | ReturnType<typeof badParam> {

@@ -6,15 +6,20 @@
  */
 import { localClock } from '../lib/explain.ts';
 import { liveWord, useConnection } from '../node/connection.ts';
+import { useReplay } from '../replay/context.ts';
 import type { AtStep } from './PodHistory.tsx';
 
 export function AtStepBar({ at }: { at: AtStep | null }) {
   const { staleSince } = useConnection();
+  // a replay has no live edge: its panels show the pod at the end of what it read
+  const replay = useReplay();
+  const end = replay ? `at the end of the ${replay.log ? 'log' : 'trace'}` : liveWord(staleSince);
   if (!at)
     return (
       <div className="at-step at-now" data-testid="at-now">
         <span className="dim">
-          now: the panels below follow the pod {liveWord(staleSince)} · select a step to see the pod then
+          {replay ? 'the panels below show the pod' : 'now: the panels below follow the pod'} {end} · select a
+          step to see the pod then
         </span>
       </div>
     );
