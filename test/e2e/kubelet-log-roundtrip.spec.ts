@@ -62,13 +62,13 @@ describe('kubelet.log round trip on the simulated node', () => {
       // the scenarios do reach each part of the story
       expect(want['default/sc-crash']?.backoffs.length).toBeGreaterThan(0);
       expect(want['default/sc-crash']?.errors.length).toBeGreaterThan(0);
-      // each container window ends when the engine's did, or a little later (the death as the log shows it),
-      // never a whole run sooner
+      // each container window ends when the engine's did, or later by less than the shortest window (the
+      // death as the log shows it: at the relist that saw it, seconds late on a busy machine), never sooner
       expect(late['default/sc-crash']?.length).toBeGreaterThan(0);
       for (const p of pods)
         for (const ms of late[p] ?? []) {
           expect(ms, p).toBeGreaterThanOrEqual(0);
-          expect(ms, p).toBeLessThan(5_000);
+          expect(ms, p).toBeLessThan(10_000);
         }
       expect(want['default/sc-noimage']?.backoffs.some((b) => b.startsWith('image:'))).toBe(true);
       expect(want['default/sc-grace']?.config).toEqual(expect.arrayContaining(['ADD', 'DELETE', 'REMOVE']));

@@ -54,6 +54,20 @@ function podSteps(x: SourceExplanation, pod: string): ExplainedStep[] {
   return x.pods.find((p) => p.pod === pod)?.steps ?? [];
 }
 
+/**
+ * A restart the rule allows agrees, or comes late on a busy machine (the engine's own sync was late, which the
+ * model rightly marks "restart late"); never early.
+ */
+function expectOnTimeOrLate(s: ExplainedStep): void {
+  expect(
+    [
+      ['agrees', undefined],
+      ['differs', 'restart-late'],
+    ],
+    s.model[0],
+  ).toContainEqual([s.verdict, s.difference?.kind]);
+}
+
 function onlyDuplicateSyncsBesides(steps: ExplainedStep[], counted: (s: ExplainedStep) => boolean): void {
   for (const s of steps.filter((s) => s.verdict === 'differs' && !counted(s)))
     expect(s.difference?.kind, s.source).toBe('duplicate-sync');
@@ -68,8 +82,8 @@ export function expectAgreesThroughout(x: SourceExplanation, pod: string, window
   const restarts = steps.filter(isRestart);
   // the first death restarts at once, then one restart after each window that ended in the run
   expect(restarts.length).toBeGreaterThanOrEqual(windows.length);
-  for (const s of restarts) expect(s.verdict, s.model[0]).toBe('agrees');
-  onlyDuplicateSyncsBesides(steps, () => false);
+  for (const s of restarts) expectOnTimeOrLate(s);
+  onlyDuplicateSyncsBesides(steps, isRestart);
 }
 
 /**
@@ -106,9 +120,9 @@ export function expectDiffersPastCap(
   expect(restarts.filter((s) => s.seq > (windowSeqs[first] as number)).length).toBeGreaterThan(0);
   for (const s of restarts) {
     const after = windowSeqs.filter((q) => q < s.seq).length;
-    expect([s.verdict, s.difference?.kind], s.model[0]).toEqual(
-      after > first ? ['differs', 'restart-early'] : ['agrees', undefined],
-    );
+    if (after > first)
+      expect([s.verdict, s.difference?.kind], s.model[0]).toEqual(['differs', 'restart-early']);
+    else expectOnTimeOrLate(s);
   }
   onlyDuplicateSyncsBesides(steps, (s) => isWindow(s) || isRestart(s));
 }
