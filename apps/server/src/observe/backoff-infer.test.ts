@@ -110,3 +110,141 @@ describe('InferredBackoff', () => {
     expect(windows.map((w) => [w.delayS, w.until])).toEqual([[10, 12_100]]);
   });
 });
+
+/** A container that crashed twice, both exits seen: the second is held for 10 s. */
+async function twoExits() {
+  const clock = new FakeClock();
+  const trace = new TraceRecorder(clock);
+  const b = new InferredBackoff(clock, trace, defaultKubeletConfiguration);
+  b.exited(POD, 'app', clock.now(), 2, 0);
+  await clock.step(500);
+  b.restarted(POD, 'app', clock.now() - 500);
+  await clock.step(1_000);
+  const died2 = clock.now();
+  b.exited(POD, 'app', died2, 2, 1);
+  const windows = (container = 'app') =>
+    trace
+      .since(0)
+      .filter((e): e is TraceOf<'backoff'> => e.type === 'backoff' && e.container === container)
+      .map((w) => [w.delayS, w.until, w.confirmed ? 'confirmed' : 'inferred']);
+  return { clock, b, died2, windows };
+}
+
+describe('InferredBackoff: which exit a window the log states is about', () => {
+  it('a line that comes before the relist showing its exit goes to that exit, not the one before', async () => {
+    const { clock, b, died2, windows } = await twoExits();
+    // the kubelet restarts the container once 10 s are out (its window steps to 20 s), the new instance
+    // crashes at once, and "back-off 20s" reaches us before our relist shows the new instance or its exit
+    await clock.step(10_400);
+    const started3 = clock.now();
+    await clock.step(300);
+    const died3 = clock.now();
+    await clock.step(200);
+    expect(b.confirm(POD, 'app', 20, clock.now())).toBe(true);
+    expect(windows()).toEqual([[10, died2 + 10_000, 'inferred']]);
+    // the relist: a new instance, already exited
+    await clock.step(300);
+    b.relisted(clock.now());
+    b.restarted(POD, 'app', died2, started3);
+    b.exited(POD, 'app', died3, 2, 2);
+    for (let i = 0; i < 3; i++) b.relisted(clock.now()); // nothing left to settle
+    expect(windows()).toEqual([
+      [10, died2 + 10_000, 'inferred'],
+      [20, died3 + 20_000, 'inferred'],
+      [20, died3 + 20_000, 'confirmed'],
+    ]);
+    expect(b.windowMs('u1', 'app')).toBe(20_000);
+  });
+
+  it('a line that comes after the relist showing its exit is taken at once', async () => {
+    const { clock, b, died2, windows } = await twoExits();
+    await clock.step(10_400);
+    b.restarted(POD, 'app', died2);
+    await clock.step(300);
+    const died3 = clock.now();
+    b.exited(POD, 'app', died3, 2, 2);
+    await clock.step(700);
+    expect(b.confirm(POD, 'app', 20, clock.now())).toBe(true);
+    expect(windows().slice(1)).toEqual([
+      [20, died3 + 20_000, 'inferred'],
+      [20, died3 + 20_000, 'confirmed'],
+    ]);
+    // the kubelet says it again at its next sync inside the window: one confirmation
+    await clock.step(12_000);
+    expect(b.confirm(POD, 'app', 20, clock.now())).toBe(false);
+    expect(windows()).toHaveLength(3);
+  });
+
+  it('a line from a sync that read a stale status goes to the old exit when no new exit shows up', async () => {
+    const { clock, b, died2, windows } = await twoExits();
+    // the relist shows the restart (the window steps to 20 s); a sync that read the status from before it
+    // says "back-off 20s" about the exit that is already over
+    await clock.step(10_400);
+    b.restarted(POD, 'app', died2);
+    await clock.step(200);
+    expect(b.confirm(POD, 'app', 20, clock.now())).toBe(true);
+    expect(windows()).toEqual([[10, died2 + 10_000, 'inferred']]);
+    b.relisted(clock.now()); // listed after the line: its events are read before the next relist
+    expect(windows()).toEqual([[10, died2 + 10_000, 'inferred']]);
+    await clock.step(1_000);
+    b.relisted(clock.now());
+    expect(windows()).toEqual([
+      [10, died2 + 10_000, 'inferred'],
+      [20, died2 + 20_000, 'confirmed'],
+    ]);
+    // said again while that window runs: recorded once
+    await clock.step(5_000);
+    expect(b.confirm(POD, 'app', 20, clock.now())).toBe(false);
+    // the running instance crashes: held for the 20 s the kubelet stepped to, not doubled again
+    const died3 = clock.now();
+    b.exited(POD, 'app', died3, 2, 2);
+    expect(windows().at(-1)).toEqual([20, died3 + 20_000, 'inferred']);
+  });
+
+  it('a line for a container with no exit seen goes to the exit the next relist shows', async () => {
+    const clock = new FakeClock();
+    const trace = new TraceRecorder(clock);
+    const b = new InferredBackoff(clock, trace, defaultKubeletConfiguration);
+    // the observer came up while the container ran an instance with restarts before it
+    b.restarted(POD, 'app', clock.now());
+    await clock.step(2_000);
+    const died = clock.now();
+    await clock.step(400);
+    expect(b.confirm(POD, 'app', 40, clock.now())).toBe(true);
+    expect(trace.since(0).filter((e) => e.type === 'backoff')).toEqual([]);
+    await clock.step(300);
+    b.relisted(clock.now());
+    b.exited(POD, 'app', died, 2, 3);
+    const windows = trace.since(0).filter((e): e is TraceOf<'backoff'> => e.type === 'backoff');
+    expect(windows.map((w) => [w.delayS, w.until, w.confirmed, w.restartCount])).toEqual([
+      [10, died + 10_000, undefined, 3],
+      [40, died + 40_000, true, 3],
+    ]);
+    expect(b.windowMs('u1', 'app')).toBe(40_000);
+  });
+
+  it('a line for a container with no exit seen by the relist after is counted from its own time', async () => {
+    const { clock, b, windows } = await twoExits();
+    const said = clock.now();
+    expect(b.confirm(POD, 'init', 10, said)).toBe(true);
+    b.relisted(clock.now());
+    expect(windows('init')).toEqual([]);
+    b.relisted(clock.now());
+    expect(windows('init')).toEqual([[10, said + 10_000, 'confirmed']]);
+    expect(b.confirm(POD, 'init', 10, said)).toBe(false);
+  });
+
+  it('holds a few lines per container and forgets them with the pod', async () => {
+    const { clock, b, died2, windows } = await twoExits();
+    const said = clock.now() + 100;
+    for (const delayS of [20, 40, 80, 160]) expect(b.confirm(POD, 'app', delayS, said)).toBe(true);
+    expect(b.confirm(POD, 'app', 40, said)).toBe(false); // the same line again
+    expect(windows()).toHaveLength(1);
+    // one more than the container holds: the oldest goes to the exit it was held against
+    expect(b.confirm(POD, 'app', 300, said)).toBe(true);
+    expect(windows().slice(1)).toEqual([[20, died2 + 20_000, 'confirmed']]);
+    b.forget('u1');
+    for (let i = 0; i < 3; i++) b.relisted(clock.now());
+    expect(windows()).toHaveLength(2);
+  });
+});

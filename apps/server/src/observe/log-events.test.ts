@@ -125,6 +125,8 @@ describe('joinLogEvent', () => {
 
     // the log's delay wins over ours and is the window from then on
     expect(joinLogEvent(join, { ...line, delayS: 40 })).toBe('confirmed');
+    // past our window for that exit: taken once two relists showed no later exit
+    for (const at of [clock.now(), clock.now()]) backoff.relisted(at);
     expect(backoffs().at(-1)).toMatchObject({ delayS: 40, until: died2 + 40_000, confirmed: true });
     expect(backoff.windowMs('uid-web', 'app')).toBe(40_000);
   });

@@ -97,8 +97,10 @@ export class Observer implements Engine, LogJoin {
     // the PLEG's lists, kept: they say which pods carry the ownership label
     const listing = {
       getPods: async (all: boolean) => {
+        const at = clock.now();
         const pods = await rt.getPods(all);
         this.listed = new Map(pods.map((p) => [p.id, p]));
+        this.backoff.relisted(at);
         return pods;
       },
       getPodStatus: rt.getPodStatus.bind(rt),
