@@ -32,6 +32,7 @@ const ALL = [
   'p12-bounds',
   'p13-streams',
   'p14-import-load',
+  'p15-explain',
 ];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];

@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { explainTrace, type SourceExplanation } from '@syncscope/core/explain';
+import { explainTrace, type LogExplanation, type SourceExplanation } from '@syncscope/core/explain';
 import { importKubeletLog } from '@syncscope/core/kubelet-log';
 import { type BuiltApp, buildApp } from '@syncscope/server';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,7 +88,8 @@ describe('the engine beside the kubelet on the simulated node', () => {
     const { id } = (await post.json()) as { id: string };
     const res = await fetch(`${std.base}/api/v1/imports/${id}/explain?steps=all`);
     expect(res.status).toBe(200);
-    const x = (await res.json()) as SourceExplanation;
+    // one kubelet's log: one node
+    const x = ((await res.json()) as LogExplanation).nodes[0] as SourceExplanation;
     expectDiffersPastCap(x, POD, windows(capped), { initialS: 10, maxS: 300 });
 
     // the engine with the kubelet's defaults: its own log, read back, agrees throughout

@@ -1,10 +1,15 @@
 /**
- * GET /api/v1/imports/{id}/explain?pod=&steps=   the model beside the real kubelet for an imported log
- * (@syncscope/core/explain): per pod, each step read by the kubelet rule that covers it, agrees / differs /
- * unexplained, and the counts per pod and for the log. The log's own settings (its version line, its
- * feature gates) set the parameters over this server's --config.
+ * GET /api/v1/imports/{id}/explain?pod=&node=&steps=   the model beside the real kubelet for an imported log
+ * (@syncscope/core/explain): one explainer per kubelet the log holds (NodeExplainers: a pod is its node and
+ * its UID, so a static pod with one UID on every master is one pod per master), each under the settings its
+ * own lines give (its version line, its feature gates) over this server's --config. Per node those
+ * settings, per pod each step read by the kubelet rule that covers it, agrees / differs / unexplained, and
+ * the counts per pod, per node and for the log: the LogExplanation `import-log --explain` prints, with the
+ * import's id and name.
  *
- *   pod     a pod's UID: only its steps (the model still reads the whole log)
+ *   pod     a pod's UID: only its steps, and only the nodes that ran it (each node's model still reads
+ *           that node's whole log)
+ *   node    a node's key as the importer gives it (`master-0`, `pid 3312` for a bare klog): only that node
  *   steps   which steps to return: all, differs (the default without ?pod=), none (counts only); with
  *           ?pod= the default is all
  * An unknown id is a 404 like the other import routes; a bad value a 400 naming the parameter. The newest
@@ -13,7 +18,12 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { type KeepSteps, paramsFromConfig, TraceExplainer } from '@syncscope/core/explain';
+import {
+  type KeepSteps,
+  type LogExplanation,
+  NodeExplainers,
+  paramsFromConfig,
+} from '@syncscope/core/explain';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE } from '../access.ts';
@@ -22,12 +32,13 @@ import { checked, PathParam, StringQuery } from './params.ts';
 
 /** Events read from the store at a time. */
 const PAGE = 8192;
-/** Explanations kept (an import never changes): the newest few, by import, pod and steps kept. */
+/** Explanations kept (an import never changes): the newest few, by import, pod, node and steps kept. */
 const CACHED = 8;
 
 const Params = Type.Object({ id: PathParam() });
 const Query = Type.Object({
   pod: StringQuery(/^[A-Za-z0-9._:-]{1,128}$/, "a pod's UID"),
+  node: StringQuery(/^[A-Za-z0-9._: -]{1,253}$/, "a node's name as the import gives it"),
   steps: StringQuery(/^(all|differs|none)$/, 'one of all, differs, none'),
 });
 
@@ -36,19 +47,30 @@ type Found = (
   reply: FastifyReply,
 ) => Promise<{ store: ImportStore; meta: ImportMeta } | undefined>;
 
-/** The explanation of every event of one import, read page by page: O(events), the steps kept by `keep`. */
+/**
+ * Every event of one import fed to `x`, read page by page: O(events), the steps kept by the explainers'
+ * `keep`. With `node`, only that node's events (the others' explainers are never made).
+ */
 async function explainImport(
   store: ImportStore,
   id: string,
-  explainer: TraceExplainer,
-): Promise<TraceExplainer> {
+  x: NodeExplainers,
+  node: string | undefined,
+): Promise<void> {
   let since = 0;
   for (;;) {
     const items = (await store.page(id, since, PAGE)) as TraceEvent[];
-    for (const ev of items) explainer.add(ev);
-    if (items.length < PAGE) return explainer;
+    for (const ev of items) if (node === undefined || (ev.node ?? '') === node) x.add(ev);
+    if (items.length < PAGE) return;
     since = (items[items.length - 1] as TraceEvent).seq;
   }
+}
+
+/** With ?pod=, only the nodes that ran the pod (the counts are theirs). */
+function ranPod(r: LogExplanation, pod: string | undefined): LogExplanation {
+  if (pod === undefined) return r;
+  const nodes = r.nodes.filter((n) => n.pods.length > 0);
+  return nodes.length === r.nodes.length ? r : { counts: r.counts, nodes };
 }
 
 export function importsExplainRoute(fastify: FastifyInstance, found: Found): void {
@@ -60,15 +82,15 @@ export function importsExplainRoute(fastify: FastifyInstance, found: Found): voi
     async (req, reply) => {
       const it = await found(req, reply);
       if (!it) return;
-      const { pod, steps } = req.query;
+      const { pod, node, steps } = req.query;
       const keep: KeepSteps = (steps as KeepSteps | undefined) ?? (pod ? 'all' : 'differs');
-      const key = `${it.meta.id}|${it.meta.created}|${pod ?? ''}|${keep}`;
+      const key = JSON.stringify([it.meta.id, it.meta.created, pod ?? '', node ?? null, keep]);
       const hit = cache.get(key);
       if (hit) return hit;
       const params = paramsFromConfig(app.syncscope.engine.nodeInfo().configuration);
-      const x = new TraceExplainer({ params, keep, ...(pod ? { podUID: pod } : {}) });
-      await explainImport(it.store, it.meta.id, x);
-      const body = { id: it.meta.id, name: it.meta.name, ...x.result() };
+      const x = new NodeExplainers({ params, keep, ...(pod ? { podUID: pod } : {}) });
+      await explainImport(it.store, it.meta.id, x, node);
+      const body = { id: it.meta.id, name: it.meta.name, ...ranPod(x.result(), pod) };
       // not every step of a whole log: that answer can be large
       if (keep !== 'all' || pod) cache.set(key, body);
       if (cache.size > CACHED) cache.delete(cache.keys().next().value as string);

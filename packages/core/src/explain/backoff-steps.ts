@@ -1,7 +1,7 @@
 /**
  * The back-off half of a pod's explanation: each container's deaths, windows and restarts read by the
  * crash-loop rule (./ladder.ts), each restart by its timing (./restart-timing.ts). Called by ./pod-explainer.ts
- * with the pod-state model's snapshot at the step. Browser-safe: no Node imports.
+ * with the pod-state model's containers at the step. Browser-safe: no Node imports.
  */
 import type { TraceOf } from '../events/trace.ts';
 import type { ContainerSnapshot, PodSnapshot } from '../pod-state/types.ts';
@@ -11,11 +11,21 @@ import { RULE_BACKOFF, restartReading } from './restart-timing.ts';
 import type { Reading } from './types.ts';
 import { backoffOutcome, type ClockFormat, goMs } from './words.ts';
 
+/** What the back-off steps read of the pod at a step: its containers, and whether it is going away. */
+export type PodContainersNow = Pick<PodSnapshot, 'containers' | 'deletedAt' | 'removed'>;
+
 /** deaths kept waiting for their restart (a pod has few containers; more are old) */
 const MAX_PENDING = 64;
 
 function nameOf(c: ContainerSnapshot | undefined, given: string | undefined, id: string): string {
   return c && c.name.basis !== 'unknown' ? c.name.value : (given ?? id.slice(0, 12));
+}
+
+/** A death no start has restarted yet: its container's name when known; whether a relist listed it running. */
+interface Pending {
+  ladder: ContainerLadder;
+  name?: string;
+  listed: boolean;
 }
 
 const bare = (id: string | undefined) => (id ? id.replace(/^[a-z][a-z0-9+.-]*:\/\//, '') : undefined);
@@ -26,7 +36,9 @@ export class BackoffSteps {
   /** the ladder of each container the source names */
   private readonly byName = new Map<string, ContainerLadder>();
   /** deaths no start has restarted yet, oldest first, with the container's name when known */
-  private pending: { ladder: ContainerLadder; name?: string }[] = [];
+  private pending: Pending[] = [];
+  /** instances a relist listed running (a ContainerStarted the source saw, not one inferred from a death) */
+  private readonly listed = new Set<string>();
 
   constructor(
     private readonly p: ExplainParams,
@@ -44,14 +56,15 @@ export class BackoffSteps {
     return l;
   }
 
-  private find(snap: PodSnapshot, id: string): ContainerSnapshot | undefined {
+  private find(snap: PodContainersNow, id: string): ContainerSnapshot | undefined {
     return snap.containers.find((c) => bare(c.containerID) === id);
   }
 
   /** A ContainerStarted: a first start, or a restart the rule times. */
-  started(ev: TraceOf<'pleg.event'>, snap: PodSnapshot): Reading {
+  started(ev: TraceOf<'pleg.event'>, snap: PodContainersNow): Reading {
     const id = bare(ev.containerID) as string;
     const c = this.find(snap, id);
+    if (!ev.inferred) this.listed.add(id);
     const known = this.byID.get(id);
     if (known?.death) {
       // the same ID running after its death (dockershim's Windows sandbox): the runtime never restarts a
@@ -65,7 +78,7 @@ export class BackoffSteps {
       };
     }
     return (
-      this.begin(id, c, ev.time, ev.containerName) ?? {
+      this.begin(id, c, ev.time, ev.containerName, ev.inferred === true) ?? {
         verdict: 'agrees',
         model: [`${nameOf(c, ev.containerName, id)} not created yet → start`],
         rule: 'computePodActions',
@@ -75,22 +88,24 @@ export class BackoffSteps {
 
   /**
    * The instance `id` began at `at`: when the one before it in its container died, a restart the rule times
-   * (and Next moves the entry); else a first start (undefined).
+   * (and Next moves the entry); else a first start (undefined). `seenDead`: the source first shows the
+   * instance dead (it started and died between two relists).
    */
   private begin(
     id: string,
     c: ContainerSnapshot | undefined,
     at: number,
-    given?: string,
+    given: string | undefined,
+    seenDead: boolean,
   ): Reading | undefined {
     if (this.byID.has(id)) return undefined;
     const name = c && c.name.basis !== 'unknown' ? c.name.value : given;
     const last = c && c.lastState.basis !== 'unknown' ? c.lastState.value : null;
     const prevID = bare(last?.containerID);
     let ladder = prevID && prevID !== id ? this.byID.get(prevID) : undefined;
-    if (ladder && !this.canRestart(ladder, at)) ladder = undefined;
+    if (ladder && !this.canRestart(this.pendingOf(ladder), at, seenDead)) ladder = undefined;
     ladder ??= this.pending.find(
-      (d) => this.canRestart(d.ladder, at) && (!name || !d.name || d.name === name),
+      (d) => this.canRestart(d, at, seenDead) && (!name || !d.name || d.name === name),
     )?.ladder;
     if (!ladder) {
       this.byID.set(id, new ContainerLadder(this.p));
@@ -100,40 +115,53 @@ export class BackoffSteps {
     this.pending = this.pending.filter((d) => d.ladder !== paired);
     this.byID.set(id, ladder);
     const r = restartReading(ladder, at, nameOf(c, given, id), this.p, this.fmt);
+    const death = ladder.death;
+    if (seenDead && death && at - death.time < this.p.relistMs / 2)
+      r.model.push(
+        'the sync read the death from the status before a relist listed it, and restarted it; the next relist lists both',
+      );
     ladder.started(at, true);
     return r;
   }
 
+  private pendingOf(l: ContainerLadder): Pending {
+    return this.pending.find((d) => d.ladder === l) ?? { ladder: l, listed: false };
+  }
+
   /**
-   * Whether a start at `at` can restart the ladder's dead instance: the kubelet restarts a container only
-   * after a relist showed its death, so a start the same relist shows is another's (the sandbox's, whose
-   * event the relist lists after the containers'), unless the sync that killed it started it again.
+   * Whether a start at `at` can restart the dead instance of `d`: the kubelet restarts a container only
+   * after a sync read its death, which a relist showed, so a start the same relist shows is another's (the
+   * sandbox's, whose event the relist lists after the containers'), unless the sync that killed it started
+   * it again. One case is a restart all the same: the generic PLEG lists the containers and then reads the
+   * pod's status into the cache the sync reads, so an instance a relist listed running can be read dead by
+   * the sync that relist woke, and restarted then; the next relist shows both the death and the new
+   * instance, already dead too (`seenDead`), in one go.
    */
-  private canRestart(l: ContainerLadder, at: number): boolean {
-    const d = l.death;
-    if (!d) return false;
-    return (
-      (d.reading.kind === 'immediate' && d.reading.why === 'killed') || at - d.time >= this.p.relistMs / 2
-    );
+  private canRestart(d: Pending, at: number, seenDead: boolean): boolean {
+    const death = d.ladder.death;
+    if (!death) return false;
+    if (death.reading.kind === 'immediate' && death.reading.why === 'killed') return true;
+    return at - death.time >= this.p.relistMs / 2 || (seenDead && d.listed);
   }
 
   /** A ContainerDied of a pod that restarts its containers: what the next sync does with it. */
   died(
     ev: TraceOf<'pleg.event'>,
-    snap: PodSnapshot,
+    snap: PodContainersNow,
     killed: boolean,
   ): { reading: DeathReading; words: string; name: string; restart?: Reading } {
     const id = bare(ev.containerID) as string;
     const c = this.find(snap, id);
     const name = nameOf(c, ev.containerName, id);
     // an instance that started and died between two relists: its start is this death's relist at the latest
-    const restart = this.byID.has(id) ? undefined : this.begin(id, c, ev.time, ev.containerName);
+    const restart = this.byID.has(id) ? undefined : this.begin(id, c, ev.time, ev.containerName, true);
     const ladder = this.ladderOf(id);
     if (c && c.name.basis !== 'unknown') this.byName.set(c.name.value, ladder);
     const reading = ladder.died(ev.time, ev.seq, killed);
     this.pending = this.pending.filter((d) => d.ladder !== ladder);
     const known = c && c.name.basis !== 'unknown' ? c.name.value : ev.containerName;
-    this.pending.push(known ? { ladder, name: known } : { ladder });
+    const listed = this.listed.delete(id);
+    this.pending.push(known ? { ladder, name: known, listed } : { ladder, listed });
     if (this.pending.length > MAX_PENDING) this.pending.shift();
     let words: string;
     if (reading.kind === 'backoff')
@@ -156,7 +184,7 @@ export class BackoffSteps {
   }
 
   /** A container back-off the source shows: the window's delay against the rule's. */
-  container(ev: TraceOf<'backoff'>, snap: PodSnapshot): Reading {
+  container(ev: TraceOf<'backoff'>, snap: PodContainersNow): Reading {
     const c = snap.containers.find((x) => x.name.basis !== 'unknown' && x.name.value === ev.container);
     const id = bare(c?.containerID) ?? `name:${ev.container}`;
     const ladder = this.ladderOf(id);

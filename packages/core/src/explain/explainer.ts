@@ -21,7 +21,7 @@ import {
   paramsFromLog,
   readLogSetting,
 } from './params.ts';
-import { type KeepSteps, PodExplainer } from './pod-explainer.ts';
+import { type KeepSteps, type PodAt, PodExplainer } from './pod-explainer.ts';
 import { addCounts, emptyCounts, type SourceExplanation } from './types.ts';
 import { type ClockFormat, utcClock } from './words.ts';
 
@@ -45,6 +45,12 @@ export class TraceExplainer {
   private readonly settings: LogSettings = { gates: new Map() };
   private readonly fmt: ClockFormat;
   private readonly keep: KeepSteps;
+  /** the pod of the event being read, and how its explainer reads the model's state of it */
+  private uid = '';
+  private readonly at: PodAt = {
+    containers: () => this.reducer.containers(this.uid) as ReturnType<PodAt['containers']>,
+    snapshot: () => this.reducer.snapshot(this.uid) as ReturnType<PodAt['snapshot']>,
+  };
 
   constructor(private readonly opts: ExplainOptions = {}) {
     this.base = opts.params ?? defaultExplainParams();
@@ -57,9 +63,7 @@ export class TraceExplainer {
   add(ev: TraceEvent): void {
     this.reducer.add(ev);
     if (ev.type === 'log.raw' && !ev.podUID) {
-      const had = this.settings.version;
-      readLogSetting(ev.text, this.settings);
-      if (this.settings.version !== had || ev.text.includes('feature-gates'))
+      if (readLogSetting(ev.text, this.settings))
         Object.assign(this.params, paramsFromLog(this.settings, this.base));
       return;
     }
@@ -72,7 +76,8 @@ export class TraceExplainer {
       p = new PodExplainer(uid, name, this.params, this.fmt, this.keep);
       this.pods.set(uid, p);
     }
-    p.add(ev, () => this.reducer.snapshot(uid) as NonNullable<ReturnType<PodStateReducer['snapshot']>>);
+    this.uid = uid;
+    p.add(ev, this.at);
   }
 
   addAll(events: Iterable<TraceEvent>): this {

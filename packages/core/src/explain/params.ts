@@ -110,25 +110,30 @@ const VERSION_LINES = [
 ];
 const GATES_FLAG = /FLAG: --feature-gates="([^"]*)"/;
 
-/** Reads one kubelet line's text into `into` (the version line, the feature-gates flag line). */
-export function readLogSetting(text: string, into: LogSettings): void {
+/**
+ * Reads one kubelet line's text into `into` (the version line, the feature-gates flag line); true when the
+ * line was one of them (the parameters are then worked out again).
+ */
+export function readLogSetting(text: string, into: LogSettings): boolean {
+  let read = false;
   if (!into.version && text.includes('ersion')) {
     for (const re of VERSION_LINES) {
       const m = re.exec(text);
       if (m) {
         const text0 = m[0].match(/v\d+\.\d+[^"\s]*/)?.[0] ?? `v${m[1]}.${m[2]}`;
         into.version = { major: Number(m[1]), minor: Number(m[2]), text: text0 };
+        read = true;
         break;
       }
     }
   }
-  if (text.includes('FLAG: --feature-gates')) {
-    const m = GATES_FLAG.exec(text);
-    for (const kv of (m?.[1] ?? '').split(',')) {
-      const [k, v] = kv.split('=');
-      if (k && v) into.gates.set(k.trim(), v.trim() === 'true');
-    }
+  if (!text.includes('FLAG: --feature-gates')) return read;
+  const m = GATES_FLAG.exec(text);
+  for (const kv of (m?.[1] ?? '').split(',')) {
+    const [k, v] = kv.split('=');
+    if (k && v) into.gates.set(k.trim(), v.trim() === 'true');
   }
+  return true;
 }
 
 /** The parameters once the log's own settings are applied over `base` (the defaults or the --config). */

@@ -1,13 +1,14 @@
 /**
  * One pod's explanation, step by step: each event of the pod read by the kubelet rule that covers it, with
- * the pod-state model's snapshot at that step (the reducer is the caller's, one per source). The back-off
+ * the pod-state model's state at that step (the reducer is the caller's, one per source): the containers for
+ * every rule, the whole snapshot only for the decision in words of a step that is kept. The back-off
  * steps are ./backoff-steps.ts'; the rest is here: the config source, the sync and its decision
  * (computePodActions over the state, ./reading.ts), probes, the pod worker, and when the next sync was due;
  * config ops and kills are ./pod-rules.ts'. Browser-safe: no Node imports.
  */
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
 import type { PodSnapshot } from '../pod-state/types.ts';
-import { BackoffSteps } from './backoff-steps.ts';
+import { BackoffSteps, type PodContainersNow } from './backoff-steps.ts';
 import { ImageBackoffs } from './image-backoff.ts';
 import type { ExplainParams } from './params.ts';
 import { callReading, configReading, type PodFlags, podFlags, RULE_KILL_DELETE } from './pod-rules.ts';
@@ -17,6 +18,12 @@ import { type ClockFormat, goMs, sourceWords } from './words.ts';
 
 const RULE_SYNC =
   'SyncPod → computePodActions; a failed sync requeues the worker after backOffPeriod, jittered';
+
+/** The pod's state at a step, from the caller's reducer: its containers (cheap), or its whole snapshot. */
+export interface PodAt {
+  containers(): PodContainersNow;
+  snapshot(): PodSnapshot;
+}
 
 /** What the caller keeps of the steps: all, only the differing ones, or none (counts only). */
 export type KeepSteps = 'all' | 'differs' | 'none';
@@ -41,9 +48,9 @@ export class PodExplainer {
     this.images = new ImageBackoffs(p);
   }
 
-  /** One event of this pod, after the reducer folded it; `snap` gives the pod's state then. */
-  add(ev: TraceEvent, snap: () => PodSnapshot): void {
-    const r = this.read(ev, snap);
+  /** One event of this pod, after the reducer folded it; `at` reads the pod's state then. */
+  add(ev: TraceEvent, at: PodAt): void {
+    const r = this.read(ev, at);
     const c = this.out.counts;
     c.steps++;
     if (!r) {
@@ -62,13 +69,13 @@ export class PodExplainer {
     c.explained++;
     if (r.verdict === 'differs') c.differs++;
     else c.agrees++;
-    const { window, ...reading } = r;
-    if (window) {
+    if (r.window) {
       c.backoffWindows++;
       if (r.verdict === 'agrees') c.backoffWindowsAgreeing++;
     }
-    if (this.keep === 'all' || (this.keep === 'differs' && r.verdict === 'differs'))
-      this.out.steps.push({ seq: ev.seq, time: ev.time, ...line(ev), source: sourceWords(ev), ...reading });
+    if (!this.kept(r.verdict)) return;
+    const { window: _, ...reading } = r;
+    this.out.steps.push({ seq: ev.seq, time: ev.time, ...line(ev), source: sourceWords(ev), ...reading });
   }
 
   private requeue(at: number): NextSync {
@@ -76,25 +83,27 @@ export class PodExplainer {
     return { from: at + d, to: at + d * (1 + this.p.jitterFactor), why: 'error requeue' };
   }
 
-  private read(ev: TraceEvent, snap: () => PodSnapshot): Reading | undefined {
-    const now: NextSync = { from: ev.time, to: ev.time, why: 'PLEG relist' };
+  private read(ev: TraceEvent, at: PodAt): Reading | undefined {
     switch (ev.type) {
       case 'config.update':
         return configReading(this.f, ev);
-      case 'pleg.event':
+      case 'pleg.event': {
         this.f.woke = true;
-        if (ev.event === 'ContainerStarted') return { ...this.backoffs.started(ev, snap()), nextSync: now };
-        if (ev.event === 'ContainerDied') return this.died(ev, snap());
+        const now: NextSync = { from: ev.time, to: ev.time, why: 'PLEG relist' };
+        if (ev.event === 'ContainerStarted')
+          return { ...this.backoffs.started(ev, at.containers()), nextSync: now };
+        if (ev.event === 'ContainerDied') return this.died(ev, at);
         return {
           verdict: 'agrees',
           model: [`relist: ${ev.event}`],
           rule: 'generic PLEG relist',
           nextSync: now,
         };
+      }
       case 'backoff':
-        return ev.kind === 'image' ? this.images.read(ev) : this.backoffs.container(ev, snap());
+        return ev.kind === 'image' ? this.images.read(ev) : this.backoffs.container(ev, at.containers());
       case 'sync.result':
-        return this.sync(ev, snap);
+        return this.sync(ev, at);
       case 'runtime.call':
         return callReading(this.f, ev);
       case 'probe.result':
@@ -131,16 +140,17 @@ export class PodExplainer {
     }
   }
 
-  private died(ev: TraceOf<'pleg.event'>, snap: PodSnapshot): Reading {
+  private died(ev: TraceOf<'pleg.event'>, pod: PodAt): Reading {
     const at: NextSync = { from: ev.time, to: ev.time, why: 'PLEG relist' };
-    if (this.f.terminating || snap.deletedAt !== undefined || snap.removed)
+    const now = pod.containers();
+    if (this.f.terminating || now.deletedAt !== undefined || now.removed)
       return {
         verdict: 'agrees',
         model: ['a container of a terminating pod stopped: nothing restarts it'],
         rule: RULE_KILL_DELETE,
         nextSync: at,
       };
-    const d = this.backoffs.died(ev, snap, this.f.killPending);
+    const d = this.backoffs.died(ev, now, this.f.killPending);
     this.f.killPending = false;
     const r: Reading = { verdict: 'agrees', model: [], rule: 'computePodActions + doBackOff', nextSync: at };
     if (d.restart?.difference) {
@@ -150,7 +160,7 @@ export class PodExplainer {
     }
     if (d.reading.kind === 'backoff') r.backoffMs = d.reading.delayMs;
     // the decision in words only for a step that is kept (it is the costly part)
-    const dec = this.kept(r.verdict) ? decide(snap, ev.time) : { reasons: [], assumed: [] };
+    const dec = this.kept(r.verdict) ? decide(pod.snapshot(), ev.time) : { reasons: [], assumed: [] };
     r.model = [...(d.restart?.model ?? []), ...dec.reasons.map((x) => `decides: ${x}`), d.words];
     if (dec.assumed.length) r.assumed = dec.assumed;
     return r;
@@ -161,7 +171,7 @@ export class PodExplainer {
     return this.keep === 'all' || (this.keep === 'differs' && v === 'differs');
   }
 
-  private sync(ev: TraceOf<'sync.result'>, snap: () => PodSnapshot): Reading {
+  private sync(ev: TraceOf<'sync.result'>, pod: PodAt): Reading {
     const failed = ev.error !== undefined || ev.actions.some((a) => a.error);
     for (const a of ev.actions)
       if (a.error === 'CrashLoopBackOff') this.backoffs.metWindow(a.target, ev.time);
@@ -186,7 +196,7 @@ export class PodExplainer {
     }
     this.f.woke = false;
     if (this.kept(r.verdict)) {
-      const dec = ev.plan ? { reasons: ev.plan.reasons, assumed: [] } : decide(snap(), ev.time);
+      const dec = ev.plan ? { reasons: ev.plan.reasons, assumed: [] } : decide(pod.snapshot(), ev.time);
       r.model = dec.reasons.map((x) => `decides: ${x}`);
       if (dec.assumed.length) r.assumed = dec.assumed;
     }

@@ -23,6 +23,7 @@
  */
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
 import { PodBackoffs } from './backoffs.ts';
+import { containerSnapshot } from './container-snapshot.ts';
 import { PodContainers } from './containers.ts';
 import type { PodFold } from './fold.ts';
 import { RULES } from './rules.ts';
@@ -214,6 +215,21 @@ export class PodStateReducer {
     if (!p) return undefined;
     if (!p.cached || p.cached.asOf !== this.asOf) p.cached = podSnapshot(p, this.asOf);
     return p.cached;
+  }
+
+  /**
+   * The pod's containers now and whether it is deleted or removed, without the rest of its snapshot (phase,
+   * kubectl's words, back-offs): a reader at every event pays for the containers alone.
+   */
+  containers(uid: string): Pick<PodSnapshot, 'containers' | 'deletedAt' | 'removed'> | undefined {
+    const p = this.pods.get(uid);
+    if (!p) return undefined;
+    if (p.cached && p.cached.asOf === this.asOf) return p.cached;
+    const containers = [...p.containers.slots.values()].map((s) =>
+      containerSnapshot(s, p.added !== undefined),
+    );
+    containers.sort((a, b) => Number(b.init ?? false) - Number(a.init ?? false));
+    return { containers, removed: p.removed, ...(p.deleted ? { deletedAt: p.deleted.at } : {}) };
   }
 
   /**
