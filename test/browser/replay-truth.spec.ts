@@ -1,5 +1,5 @@
 /**
- * Issue 31: a replay of a real kubelet log states only what the log said. Each log of the importer's test data
+ * A replay of a real kubelet log states only what the log said. Each log of the importer's test data
  * (packages/core/src/kubelet-log/testdata) is opened in the dashboard, and also sample 03 cut just after its
  * back-off line (the log as a kubelet had written it by then, its pod in CrashLoopBackOff at the log's end):
  * - each pod the log leaves in a container back-off (a back-off line after its last start, not removed) reads

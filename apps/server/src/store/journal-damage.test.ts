@@ -1,5 +1,5 @@
 /**
- * Damage inside a segment that is not the newest (issue 30, finding 9): a block of zeros a lost page left,
+ * Damage inside a segment that is not the newest: a block of zeros a lost page left,
  * or a flipped bit, inside one or more records. Every record carries a checksum (segment.ts), so such a record
  * is found, skipped by readers with the good records around it kept, counted (badRecords, the metric
  * syncscope_journal_bad_records_total) and named in one warning with the file and the byte offset. Journals

@@ -1,6 +1,6 @@
 /**
- * A FIFO where the data dir should hold a file (issue 30, finding 11): a start used to open it and wait for
- * a writer for ever. Each is now moved aside with one warning and the start goes on. A real process opens the
+ * A FIFO where the data dir should hold a file: opening it would wait for a writer for ever, so a start
+ * moves each such file aside with one warning and goes on. A real process opens the
  * directory (testdata/open-data-dir.ts), since a read that hangs would hang the test runner itself.
  */
 import { execFileSync, spawn } from 'node:child_process';
