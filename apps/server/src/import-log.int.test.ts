@@ -1,6 +1,7 @@
 /**
  * The import-log command as a user runs it: a real process, a real file or stdin, NDJSON on stdout, the
- * summary on stderr, the exit code. Its output must open in the dashboard's replay (parseTraceNdjson).
+ * summary on stderr, the raw-line index (--raw-index), the exit code. Its output must open in the dashboard's
+ * replay (parseTraceNdjson).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { feedWhole, KubeletLogParser } from '@syncscope/core/kubelet-log';
+import { feedWhole, KubeletLogParser, type RawRange, rangeLines } from '@syncscope/core/kubelet-log';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTraceNdjson } from '../../web/src/lib/ndjson.ts';
 import { NdjsonOut } from './import-log-out.ts';
@@ -29,7 +30,10 @@ function run(args: string[], stdin?: Buffer | string): Promise<ProcessOutput> {
   return output;
 }
 
-/** the NDJSON of a text imported in this process with the single-threaded writer (`whole`: merged by time) */
+/**
+ * the NDJSON of a text imported in this process with the single-threaded writer (`whole`: merged by time), the
+ * lines no rule reads left out of it as the command leaves them
+ */
 async function reference(text: string, year: number, whole = false): Promise<string> {
   const parts: Buffer[] = [];
   const sink = new Writable({
@@ -39,12 +43,29 @@ async function reference(text: string, year: number, whole = false): Promise<str
     },
   });
   const out = new NdjsonOut(sink);
-  const parser = new KubeletLogParser({ onEvent: out.push, reversed: false, year });
+  const parser = new KubeletLogParser({
+    onEvent: out.push,
+    reversed: false,
+    year,
+    rawIndex: { add: () => undefined },
+  });
   if (whole) feedWhole(text, (t, n) => parser.feedLine(t, n), { year, reversed: false });
   else parser.feed(text);
   parser.end();
   await out.end();
   return Buffer.concat(parts).toString('utf8');
+}
+
+/** each range of an index file: the input's lines it names (split by LF, CR dropped), and what its offsets give */
+function indexed(index: string, input: Buffer): { want: string[]; got: string[]; ranges: RawRange[] } {
+  const ranges = readFileSync(index, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as RawRange);
+  const lines = input.toString('utf8').split('\n');
+  const want = ranges.flatMap((r) => lines.slice(r.first - 1, r.last).map((l) => l.replace(/\r$/, '')));
+  const got = ranges.flatMap((r) => rangeLines(input.subarray(r.start, r.end)));
+  return { want, got, ranges };
 }
 
 const sample = join(DATA, '03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log');
@@ -57,30 +78,32 @@ describe('import-log', { timeout: 30_000 }, () => {
     const parsed = parseTraceNdjson(r.out);
     expect(parsed.errors).toEqual([]);
     expect(parsed.events.map((e) => e.seq)).toEqual(parsed.events.map((_, i) => i + 1));
-    expect(parsed.events.length).toBe(880);
+    expect(parsed.events.length).toBe(151);
+    expect(parsed.events.map((e) => e.type)).not.toContain('log.raw');
     const times = parsed.events.map((e) => e.time);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(r.err).toContain(
-      '886 lines read: 157 understood, 0 skipped as other programs, 729 kept raw (log.raw)',
+      '886 lines read: 157 understood, 0 skipped as other programs, 729 kept raw (not in the trace; --raw-index OUT lists them)',
     );
-    expect(r.err).toContain('nodes: localhost.localdomain; pods: 8; 880 events');
+    expect(r.err).toContain('nodes: localhost.localdomain; pods: 8; 151 events');
     expect(r.err).toContain('time: 2025-05-12T04:58:17.098Z .. 2025-05-12T05:19:26.068Z');
   });
 
   it('writes the same bytes for the sample logs as it always has', async () => {
-    // SHA-256 of `import-log <sample> --year 2024`: any change in what the command makes of a real log shows
-    // here; the events themselves are checked, readably, by samples.test.ts
+    // SHA-256 of `import-log <sample> --year 2024` (trace events only: the lines no rule reads are not in it):
+    // any change in what the command makes of a real log shows here; the events themselves are checked,
+    // readably, by samples.test.ts
     const want: Record<string, string> = {
       '01-v1.17-windows-glog-v4-full-lifecycle.log':
-        '78ee1b3260db1485db8b6305c028083d530abb92d8a07cad46ac476e7a91a758',
+        '333337be9ce7963f65b26d3419e8e56ec11f3b548bbb216467e5c7dc7daa632a',
       '03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log':
-        'cadfe43bd7ce34b22d95272d551893e890187310c478847b6f4d5947dcaae5b0',
+        '427cc8850f1b163cc74a785b53c43f4b5a487924bcd785e018c82334a8b51378',
       '07-v1.3x-talos-json-v0-etcd-overload-volume-stuck.log':
-        '154d8d13163419d6dbada9395182505d5fa1701ed15688e95f1ad48f14b5a0aa',
+        '2e5dff17aa03d85ae4d4ed0776cc6584d5371a017dc0d456c4f1c79f7147eefa',
       '09-v1.15-aks-journald-glog-v2-helm-burst.log':
-        '5ccb1492729e51fb67ee53f01cff4a26de7f7dce01c67a6219ff948ce78a39ab',
+        'bc89e5b3004d980a2aa1d32b7b7e36bd82a27cfe40b279aa48c3b33aa8a313c4',
       '10-v1.16-1.18-journald-glog-v2-sandbox-create-failure.log':
-        '8107327774313b5c933013f2f403fc08dc7b3b2fe78ee14d7b07a22bfc1365d7',
+        'f3830193581965ccca5b05223d25837146d8c5da44d1c42ab8f76d69eb531956',
     };
     const files = Object.keys(want);
     const runs = await Promise.all(files.map((f) => run([join(DATA, f), '--year', '2024'])));
@@ -96,22 +119,23 @@ describe('import-log', { timeout: 30_000 }, () => {
   }, 60_000);
 
   it('writes the bytes the one-thread writer writes for a log of many output buffers and batches', async () => {
-    // the five samples one after another, ten times (3.4 MB in, 4 MB of NDJSON out): blocks out of time
-    // order, read whole and merged; encoded on a thread of its own, the same bytes as encoded in one
+    // the five samples one after another, fifty times (17 MB in, 2 MB of NDJSON out: the lines no rule reads
+    // are not in it): blocks out of time order, read whole and merged; encoded on a thread of its own, the
+    // same bytes as encoded in one
     const one = Buffer.concat(
       readdirSync(DATA)
         .filter((f) => f.endsWith('.log'))
         .sort()
         .map((f) => readFileSync(join(DATA, f))),
     );
-    const input = Buffer.concat(Array(10).fill(one));
+    const input = Buffer.concat(Array(50).fill(one));
     const f = join(tmp, 'repeated.log');
     writeFileSync(f, input);
     const r = await run([f, '--year', '2024']);
     expect(r.code).toBe(0);
-    expect(r.out.length).toBeGreaterThan(4_000_000);
+    expect(r.out.length).toBeGreaterThan(1_500_000);
     expect(r.out).toBe(await reference(input.toString('utf8'), 2024, true));
-  }, 60_000);
+  }, 120_000);
 
   it('reads characters cut by a block boundary and byte-order marks as one UTF-8 decoder would', async () => {
     // 1 MiB blocks: a mark at the start (dropped), one at the start of the second block (a character of the
@@ -145,16 +169,98 @@ describe('import-log', { timeout: 30_000 }, () => {
     const f = join(tmp, 'boundaries.log');
     writeFileSync(f, input);
     const [file, stdin] = await Promise.all([
-      run([f, '--year', '2024']),
-      run(['-', '--year', '2024'], input),
+      run([f, '--year', '2024', '--raw-index', join(tmp, 'boundaries.file.idx')]),
+      run(['-', '--year', '2024', '--raw-index', join(tmp, 'boundaries.stdin.idx')], input),
     ]);
     const want = await reference(new TextDecoder().decode(input), 2024);
     expect(file.code).toBe(0);
-    expect(file.out).toContain('p\ufeff mark inside a line, é"');
-    expect(file.out).toContain('pp→ across the boundary"');
     expect(file.out).toBe(want);
     expect(stdin.out).toBe(want);
+    // the lines no rule reads are in the index, their text read back from the file by offsets
+    for (const idx of ['boundaries.file.idx', 'boundaries.stdin.idx']) {
+      const { want: lines, got } = indexed(join(tmp, idx), input);
+      expect(got).toEqual(lines);
+      expect(got.some((l) => l.endsWith('p\ufeff mark inside a line, é'))).toBe(true);
+      expect(got.some((l) => l.endsWith('pp→ across the boundary'))).toBe(true);
+    }
+    expect(readFileSync(join(tmp, 'boundaries.stdin.idx'), 'utf8')).toBe(
+      readFileSync(join(tmp, 'boundaries.file.idx'), 'utf8'),
+    );
   }, 60_000);
+
+  it('writes the raw-line index: each unread line found by its offsets with its exact text (CRLF, UTF-8, gzip)', async () => {
+    const klog = (s: number, msg: string) =>
+      `I0601 10:00:${String(s).padStart(2, '0')}.000000     7 x.go:1] ${msg}`;
+    const text = `${[
+      klog(1, '"SyncLoop ADD" source="api" pods=["ns1/web-0"]'),
+      klog(2, '"Unread, with a multi-byte name" node="nœud-é" arrow="→" emoji="😀"'),
+      klog(3, '"Another unread line" cjk="节点"'),
+      klog(4, '"SyncLoop (housekeeping)"'),
+      klog(5, '"A third unread line, alone" x=1'),
+      klog(6, '"SyncLoop DELETE" source="api" pods=["ns1/web-0"]'),
+    ].join('\r\n')}\r\n`;
+    const input = Buffer.from(text);
+    const f = join(tmp, 'crlf.log');
+    writeFileSync(f, input);
+    const gz = join(tmp, 'crlf.log.gz');
+    writeFileSync(gz, gzipSync(input));
+    const idx = (k: string) => join(tmp, `crlf.${k}.idx`);
+    const [plain, zipped, piped] = await Promise.all([
+      run([f, '--year', '2024', '--raw-index', idx('file')]),
+      run([gz, '--year', '2024', '--raw-index', idx('gz')]),
+      run(['-', '--year', '2024', '--raw-index', idx('stdin')], gzipSync(input)),
+    ]);
+    expect([plain.code, zipped.code, piped.code]).toEqual([0, 0, 0]);
+    expect(plain.err).toContain(`3 kept raw (indexed in ${idx('file')})`);
+    expect(parseTraceNdjson(plain.out).events.map((e) => e.type)).not.toContain('log.raw');
+    const { want, got, ranges } = indexed(idx('file'), input);
+    expect(ranges).toEqual([
+      {
+        node: 'pid 7',
+        first: 2,
+        last: 3,
+        start: input.indexOf('I0601 10:00:02'),
+        end: input.indexOf('I0601 10:00:04'),
+      },
+      {
+        node: 'pid 7',
+        first: 5,
+        last: 5,
+        start: input.indexOf('I0601 10:00:05'),
+        end: input.indexOf('I0601 10:00:06'),
+      },
+    ]);
+    expect(got).toEqual(want);
+    expect(got[0]).toContain('node="nœud-é" arrow="→" emoji="😀"');
+    // a gzip input's offsets are those of its inflated text: the same index
+    expect(readFileSync(idx('gz'), 'utf8')).toBe(readFileSync(idx('file'), 'utf8'));
+    expect(readFileSync(idx('stdin'), 'utf8')).toBe(readFileSync(idx('file'), 'utf8'));
+  });
+
+  it('indexes the raw lines of newest-first input and of blocks out of time order by the lines of the file given', async () => {
+    const lines = readFileSync(sample, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const cut = lines.findIndex((l) => l.startsWith('May 12 05:19:09'));
+    const files = {
+      reversed: `${[...lines].reverse().join('\n')}\n`,
+      blocks: `${[...lines.slice(cut), ...lines.slice(0, cut)].join('\n')}\n`,
+    };
+    for (const [k, text] of Object.entries(files)) writeFileSync(join(tmp, `${k}-idx.log`), text);
+    const runs = await Promise.all(
+      Object.keys(files).map((k) =>
+        run([join(tmp, `${k}-idx.log`), '--year', '2025', '--raw-index', join(tmp, `${k}.idx`)]),
+      ),
+    );
+    for (const [i, k] of Object.keys(files).entries()) {
+      expect(runs[i]?.code).toBe(0);
+      const { want, got } = indexed(join(tmp, `${k}.idx`), readFileSync(join(tmp, `${k}-idx.log`)));
+      expect(got).toEqual(want);
+      expect(got).toHaveLength(729);
+    }
+    expect(runs[0]?.err).toContain('newest-first input, read backwards');
+    expect(runs[1]?.err).toContain('pasted in 2 blocks out of time order');
+  });
 
   it('reads stdin with "-" to the same output', async () => {
     const [a, b] = await Promise.all([
@@ -340,5 +446,15 @@ describe('import-log', { timeout: 30_000 }, () => {
     expect(year.err).toContain('--year must be a four-digit year');
     expect(missing.err).toContain('cannot read');
     expect(none.err).toContain('usage: import-log FILE|-');
+  });
+
+  it('refuses a raw-line index without a file name, or beside --explain, with exit 2', async () => {
+    const [noName, explain] = await Promise.all([
+      run([sample, '--raw-index', '']),
+      run([sample, '--raw-index', join(tmp, 'x.idx'), '--explain']),
+    ]);
+    expect([noName.code, explain.code]).toEqual([2, 2]);
+    expect(noName.err).toContain('--raw-index needs a file name');
+    expect(explain.err).toContain('--raw-index and --explain do not go together');
   });
 });

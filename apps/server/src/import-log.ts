@@ -1,9 +1,11 @@
 /**
- * `pnpm -s import-log FILE [--year N] [--tz ZONE]` (FILE `-` reads stdin; either may be gzip-compressed, as a
- * rotated kubelet.log.1.gz is, and UTF-16 text with a byte-order mark, as Windows PowerShell saves it, is read as
- * well): a kubelet's log in, the trace out,
+ * `pnpm -s import-log FILE [--year N] [--tz ZONE] [--raw-index OUT]` (FILE `-` reads stdin; either may be
+ * gzip-compressed, as a rotated kubelet.log.1.gz is, and UTF-16 text with a byte-order mark, as Windows
+ * PowerShell saves it, is read as well): a kubelet's log in, the trace out,
  * as NDJSON on stdout (time order, seq from 1), the same events the dashboard replays. A summary goes to stderr.
- * `--explain` prints the model beside the log instead of the trace (./import-log-explain.ts).
+ * The trace holds trace events only: the lines no rule reads are counted, and `--raw-index OUT` writes where
+ * they are (line ranges with byte offsets, ./import-log-raw-index.ts).
+ * `--explain` prints the model beside the log instead of the trace (./import-log-explain.ts), raw lines in it.
  * Exit 0 when the input held any kubelet line, 1 when it held none ("no kubelet lines in N lines"), 2 on bad
  * arguments or an unreadable file.
  *
@@ -16,8 +18,8 @@
  * backwards from the end. The NDJSON of a file of 1 MiB or more, or of stdin, is encoded on a
  * second thread (EncoderPipe) while this one parses: the same bytes, sooner on a machine with two cores.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { mkdtemp, open, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +30,8 @@ import {
   type ImportSummary,
   KubeletLogParser,
   looksReversed,
+  RawIndex,
+  type RawSink,
   readLinesBackward,
   StampScanner,
   utf16Of,
@@ -36,6 +40,7 @@ import { isGzip, maybeGunzip } from './gzip-input.ts';
 import { ExplainOut } from './import-log-explain.ts';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
+import { writeRawIndex } from './import-log-raw-index.ts';
 import { BlockDecoder, LineFile } from './log-blocks.ts';
 
 /** where events go: encoded here (NdjsonOut) or on a second thread (EncoderPipe); the same bytes either way */
@@ -43,7 +48,7 @@ type Out = Pick<NdjsonOut, 'push' | 'drain' | 'end'>;
 /** a file smaller than this is encoded on the main thread: starting the second one would cost more */
 const SMALL_FILE = 1 << 20;
 
-const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE] [--explain]';
+const USAGE = 'usage: import-log FILE|- [--year N] [--tz ZONE] [--raw-index OUT] [--explain]';
 const BLOCK = 1 << 20;
 let readBackwards = false;
 /** how many blocks a file pasted out of order was merged from (0: read as it came) */
@@ -51,13 +56,32 @@ let merged = 0;
 /** a file pasted out of order is read whole up to this size; a larger one is read as it comes */
 const WHOLE_MAX = 256 * 1024 * 1024;
 const SNIFF_LINES = 400;
+/** the file the input was last read from (itself, or a copy of stdin or of a gzip or UTF-16 file) */
+let source: string | undefined;
+/** whether `source` holds the whole input (stdin past WHOLE_MAX is read on as it comes, not copied) */
+let sourceWhole = true;
+/** temporary directories, removed on exit */
+const temps: string[] = [];
+
+function removeTemps(): void {
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+}
 
 function fail(msg: string, code = 2): never {
+  removeTemps();
   process.stderr.write(`import-log: ${msg}\n`);
   process.exit(code);
 }
 
-function options(): { file: string; year?: number; tz?: string; explain: boolean } {
+interface Options {
+  file: string;
+  year?: number;
+  tz?: string;
+  rawIndex?: string;
+  explain: boolean;
+}
+
+function options(): Options {
   let a: ReturnType<
     typeof parseArgs<{
       options: {
@@ -65,6 +89,7 @@ function options(): { file: string; year?: number; tz?: string; explain: boolean
         tz: { type: 'string' };
         help: { type: 'boolean' };
         explain: { type: 'boolean' };
+        'raw-index': { type: 'string' };
       };
       allowPositionals: true;
     }>
@@ -76,6 +101,7 @@ function options(): { file: string; year?: number; tz?: string; explain: boolean
         tz: { type: 'string' },
         help: { type: 'boolean' },
         explain: { type: 'boolean' },
+        'raw-index': { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -88,10 +114,13 @@ function options(): { file: string; year?: number; tz?: string; explain: boolean
   }
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) fail(USAGE);
-  const out: { file: string; year?: number; tz?: string; explain: boolean } = {
-    file,
-    explain: a.values.explain === true,
-  };
+  const out: Options = { file, explain: a.values.explain === true };
+  const index = a.values['raw-index'];
+  if (index !== undefined) {
+    if (index === '' || index === '-') fail(`--raw-index needs a file name, not "${index}"\n${USAGE}`);
+    if (out.explain) fail(`--raw-index and --explain do not go together (--explain shows the raw lines)`);
+    out.rawIndex = index;
+  }
   if (a.values.year !== undefined) {
     const y = Number(a.values.year);
     if (!/^\d{4}$/.test(a.values.year) || y < 1970)
@@ -128,6 +157,7 @@ async function importFile(path: string, parser: KubeletLogParser, out: Out): Pro
       return b.subarray(0, bytesRead);
     };
     const head = Buffer.from(await read(0, Math.min(size, BLOCK)));
+    if (!isGzip(head) && !utf16Of(head)) source = path;
     if (isGzip(head)) {
       await importStream(
         asUtf8(maybeGunzip(createReadStream(path), { onCut: () => cut(path) })),
@@ -223,7 +253,7 @@ function clockOf(o: { year?: number; tz?: string }): { year: number; tz?: string
  * stdin, or a gzip file's inflated stream: copied to a temporary file and read from there as a file is (newest
  * first read backwards, blocks out of time order merged), memory bounded by the file's reader. Past WHOLE_MAX
  * (unless newest first) the copy stops: what was copied is read forwards, then the rest as it comes, in the
- * reorder window.
+ * reorder window. The copy is kept until the raw-line index has its offsets from it (removeTemps).
  */
 async function importStream(
   input: AsyncIterable<Uint8Array>,
@@ -246,48 +276,55 @@ async function importStream(
   const first = Buffer.concat(head);
   const reversed = looksReversed(firstLines(first));
   const dir = await mkdtemp(join(tmpdir(), 'import-log-'));
+  temps.push(dir);
   const path = join(dir, 'stdin.log');
-  try {
-    const w = createWriteStream(path);
-    w.on('error', () => undefined); // the end() below reports it
-    w.write(first);
-    let size = first.length;
-    while (!done && (reversed || size <= WHOLE_MAX)) {
-      const r = await it.next();
-      if (r.done) done = true;
-      else {
-        size += r.value.length;
-        if (!w.write(r.value)) await new Promise<void>((res) => w.once('drain', () => res()));
-      }
+  const w = createWriteStream(path);
+  w.on('error', () => undefined); // the end() below reports it
+  w.write(first);
+  let size = first.length;
+  while (!done && (reversed || size <= WHOLE_MAX)) {
+    const r = await it.next();
+    if (r.done) done = true;
+    else {
+      size += r.value.length;
+      if (!w.write(r.value)) await new Promise<void>((res) => w.once('drain', () => res()));
     }
-    await new Promise<void>((res, rej) => w.end((e?: Error | null) => (e ? rej(e) : res())));
-    if (done) {
-      await importFile(path, parser, out);
-      return;
-    }
-    const dec = new BlockDecoder();
-    const parse = (text: string) => parser.feed(text);
-    for await (const b of createReadStream(path, { highWaterMark: BLOCK })) {
-      dec.feed(b as Buffer, parse);
-      await out.drain();
-    }
-    for (let r = await it.next(); !r.done; r = await it.next()) {
-      dec.feed(r.value, parse);
-      await out.drain();
-    }
-    parse(dec.end());
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
+  await new Promise<void>((res, rej) => w.end((e?: Error | null) => (e ? rej(e) : res())));
+  if (done) {
+    await importFile(path, parser, out);
+    return;
+  }
+  source = path;
+  sourceWhole = false;
+  const dec = new BlockDecoder();
+  const parse = (text: string) => parser.feed(text);
+  for await (const b of createReadStream(path, { highWaterMark: BLOCK })) {
+    dec.feed(b as Buffer, parse);
+    await out.drain();
+  }
+  for (let r = await it.next(); !r.done; r = await it.next()) {
+    dec.feed(r.value, parse);
+    await out.drain();
+  }
+  parse(dec.end());
 }
 
 function describe(s: ImportSummary): string {
   const iso = (t: number | undefined) => (t === undefined ? '?' : new Date(t).toISOString());
   return [
-    `${s.lines} lines read: ${s.understood} understood, ${s.other} skipped as other programs, ${s.raw} kept raw (log.raw), ${s.blank} blank${s.tooLong ? `, ${s.tooLong} too long (skipped)` : ''}${s.failed ? `, ${s.failed} unreadable (passed over or kept raw)` : ''}`,
+    `${s.lines} lines read: ${s.understood} understood, ${s.other} skipped as other programs, ${s.raw} kept raw${rawWhere()}, ${s.blank} blank${s.tooLong ? `, ${s.tooLong} too long (skipped)` : ''}${s.failed ? `, ${s.failed} unreadable (passed over or kept raw)` : ''}`,
     `nodes: ${s.nodes.length ? s.nodes.join(', ') : 'none'}; pods: ${s.pods}; ${s.events} events`,
     `time: ${iso(s.firstTime)} .. ${iso(s.lastTime)}${s.reversed || readBackwards ? ' (newest-first input, read backwards)' : ''}${merged > 1 ? ` (pasted in ${merged} blocks out of time order, merged by time)` : ''}${s.late ? `; ${s.late} events out of time order the reorder window could not place` : ''}`,
   ].join('\n');
+}
+
+/** where the summary says the raw lines are */
+function rawWhere(): string {
+  if (opts.explain) return '';
+  return opts.rawIndex === undefined
+    ? ' (not in the trace; --raw-index OUT lists them)'
+    : ` (indexed in ${opts.rawIndex})`;
 }
 
 // the import keeps little alive (one reorder window, the pods seen) and makes much short-lived garbage: the
@@ -296,7 +333,10 @@ function describe(s: ImportSummary): string {
 
 // a reader that stops early (`| head`) is not an error
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
+  if (e.code === 'EPIPE') {
+    removeTemps();
+    process.exit(0);
+  }
   throw e;
 });
 const opts = options();
@@ -311,9 +351,14 @@ const out: Out = opts.explain
   : small
     ? new NdjsonOut(process.stdout)
     : new EncoderPipe(process.stdout);
+// the lines no rule reads go to the index, not the trace (--explain shows them beside the model); without
+// --raw-index they are only counted, so memory stays bounded whatever the input's size
+const rawIndex = opts.rawIndex === undefined ? undefined : new RawIndex();
+const rawSink: RawSink | undefined = opts.explain ? undefined : (rawIndex ?? { add: () => undefined });
 const parser = new KubeletLogParser({
   onEvent: out.push,
   reversed: false,
+  ...(rawSink ? { rawIndex: rawSink } : {}),
   ...(opts.year !== undefined ? { year: opts.year } : {}),
   ...(opts.tz !== undefined ? { tz: opts.tz } : {}),
 });
@@ -327,5 +372,11 @@ try {
 }
 const summary = parser.end();
 await out.end();
+if (rawIndex && opts.rawIndex !== undefined) {
+  await writeRawIndex(rawIndex, source, sourceWhole, opts.rawIndex).catch((e: Error) =>
+    fail(`--raw-index ${opts.rawIndex}: ${e.message}`),
+  );
+}
+removeTemps();
 process.stderr.write(`${describe(summary)}\n`);
 if (summary.understood + summary.raw === 0) fail(`no kubelet lines in ${summary.lines} lines`, 1);

@@ -1,7 +1,9 @@
 /**
  * One kubelet log entry while it is read: its header line and the lines that continue it, and the functions that
- * decide what continues an entry and which pod a raw entry names. Used by KubeletLogParser only.
+ * decide what continues an entry, which pod a raw entry names and the log.raw event it becomes. Used by
+ * KubeletLogParser only.
  */
+import type { TraceEvent } from '../events/trace.ts';
 import { fromFullName, isPodRef } from './pods.ts';
 import type { NodeState } from './state.ts';
 
@@ -69,4 +71,37 @@ export function rawPodOf(text: string, raw: { pod?: string | undefined; podUID?:
       if (p.uid) raw.podUID = p.uid;
     }
   }
+}
+
+/**
+ * A log.raw event, made whole at once (an object given a property later has it stored apart, one more
+ * allocation for most lines of a log). `text` is the entry's text, or its JSON for a klog JSON entry.
+ */
+export function rawEvent(
+  text: string,
+  level: string,
+  source: string,
+  ref: { pod?: string | undefined; podUID?: string | undefined },
+  time: number,
+  node: string,
+  line: number,
+): TraceEvent {
+  const origin = { line };
+  // out() fills in the other of pod and podUID when one is known
+  const raw =
+    ref.pod === undefined && ref.podUID === undefined
+      ? { type: 'log.raw', text, level, source, seq: 0, time, node, origin }
+      : {
+          type: 'log.raw',
+          text,
+          level,
+          source,
+          pod: ref.pod,
+          podUID: ref.podUID,
+          seq: 0,
+          time,
+          node,
+          origin,
+        };
+  return raw as unknown as TraceEvent;
 }

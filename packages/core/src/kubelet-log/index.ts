@@ -13,6 +13,7 @@ export {
 export { classify } from './header.ts';
 export { DECODE_BYTES } from './lines.ts';
 export { type ImportSummary, KubeletLogParser, type ParserOptions } from './parser.ts';
+export { OffsetResolver, RawIndex, type RawRange, type RawSink, rangeLines } from './raw-index.ts';
 export { looksReversed, readLinesBackward } from './reverse.ts';
 export { checkZone } from './time.ts';
 export { asUtf8, utf16Of } from './utf16.ts';

@@ -1,7 +1,8 @@
 /**
  * Interpreter: the second half of the importer. Finished log entries in (EntryReader's), trace events out:
- * each entry is offered to the message families (recognise.ts), and one no family reads becomes a `log.raw`
- * event naming the pod it mentions. Events wait in a ReorderBuffer window and leave in time order through
+ * each entry is offered to the message families (recognise.ts), and one no family reads becomes a range of the
+ * raw-line index when there is one (raw-index.ts), else a `log.raw` event naming the pod it mentions. Either way
+ * a pod it names both ways teaches the node's register. Events wait in a ReorderBuffer window and leave in time order through
  * `onEvent`, each given the pod name or UID a later line taught the node's register, and its seq from 1.
  *
  * Called by KubeletLogParser with each entry its EntryReader finishes, in that order (the only order the
@@ -9,9 +10,10 @@
  * per-node register of pods and containers.
  */
 import type { TraceEvent, TraceType } from '../events/trace.ts';
-import { type Entry, rawPodOf } from './entry.ts';
+import { type Entry, rawEvent, rawPodOf } from './entry.ts';
 import { jsonText, type Structured } from './kv.ts';
 import { fromRef } from './pods.ts';
+import type { RawSink } from './raw-index.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
 import type { Ctx, Draft, Msg, NodeState } from './state.ts';
@@ -29,39 +31,6 @@ const POD_REFS = new Set<TraceType>([
   'k8s.event',
 ]);
 
-/**
- * A log.raw event, made whole at once (an object given a property later has it stored apart, one more
- * allocation for most lines of a log). `text` is the entry's text, or its JSON for a klog JSON entry.
- */
-function rawEvent(
-  text: string,
-  level: string,
-  source: string,
-  ref: { pod?: string | undefined; podUID?: string | undefined },
-  time: number,
-  node: string,
-  line: number,
-): TraceEvent {
-  const origin = { line };
-  // out() fills in the other of pod and podUID when one is known
-  const raw =
-    ref.pod === undefined && ref.podUID === undefined
-      ? { type: 'log.raw', text, level, source, seq: 0, time, node, origin }
-      : {
-          type: 'log.raw',
-          text,
-          level,
-          source,
-          pod: ref.pod,
-          podUID: ref.podUID,
-          seq: 0,
-          time,
-          node,
-          origin,
-        };
-  return raw as unknown as TraceEvent;
-}
-
 export class Interpreter {
   private readonly reorder: ReorderBuffer;
   /** `failed`: entries a family broke on, kept raw (also counted in `raw`) */
@@ -77,11 +46,15 @@ export class Interpreter {
   /** the pod a raw entry names (one object, reused) */
   private readonly ref: { pod?: string | undefined; podUID?: string | undefined } = {};
 
-  /** `nodeNamed`: the node of that name the entries came from (the reader's register) */
+  /**
+   * `nodeNamed`: the node of that name the entries came from (the reader's register); `rawIndex`: where unread
+   * entries go instead of log.raw events
+   */
   constructor(
     private readonly onEvent: (ev: TraceEvent) => void,
     private readonly nodeNamed: (name: string) => NodeState | undefined,
     reorderWindowMs?: number,
+    private readonly rawIndex?: RawSink,
   ) {
     this.reorder = new ReorderBuffer((ev) => this.out(ev), reorderWindowMs);
   }
@@ -103,7 +76,7 @@ export class Interpreter {
     },
   };
 
-  /** A finished entry: the families' events, else one log.raw event naming the pod the entry names. */
+  /** A finished entry: the families' events, else a range of the raw-line index or one log.raw event. */
   entry(e: Entry): void {
     // an entry that breaks a family is kept raw: it never stops the entries after it
     try {
@@ -126,6 +99,10 @@ export class Interpreter {
     // a line no family reads may still be the one that names a pod both ways
     if (ref.pod !== undefined && ref.podUID !== undefined && e.node.pods.uidOf(ref.pod) !== ref.podUID)
       e.node.pods.note(ref.pod, ref.podUID);
+    if (this.rawIndex) {
+      this.rawIndex.add(e.node.name, e.line, e.line + e.lines - 1);
+      return;
+    }
     const text = e.json ? jsonText(e.json) : e.text;
     this.reorder.push(rawEvent(text, e.level, e.source, ref, e.time, e.node.name, e.line));
   }
@@ -194,9 +171,11 @@ export class Interpreter {
 
   /**
    * An event that named its pod by name alone, leaving the window: the one pod of that name the node's lines
-   * named by now, else the entry is kept raw after all.
+   * named by now, else the entry is kept raw after all (undefined when it goes to the raw-line index).
    */
-  private named(ev: TraceEvent & { podName?: string; pod?: string; podUID?: string }): TraceEvent {
+  private named(
+    ev: TraceEvent & { podName?: string; pod?: string; podUID?: string },
+  ): TraceEvent | undefined {
     const e = this.byName.get(ev) as Entry;
     this.byName.delete(ev);
     const p = e.node.pods.byBareName(ev.podName as string);
@@ -208,6 +187,10 @@ export class Interpreter {
     }
     this.counts.understood -= e.lines;
     this.counts.raw += e.lines;
+    if (this.rawIndex) {
+      this.rawIndex.add(e.node.name, e.line, e.line + e.lines - 1);
+      return undefined;
+    }
     return rawEvent(
       e.text,
       e.level,
@@ -222,6 +205,7 @@ export class Interpreter {
   /** Leaves the reorder window: the pod name/UID a later line gave is filled in, then the seq. */
   private out(event: TraceEvent): void {
     let ev = this.byName.size > 0 && this.byName.has(event) ? this.named(event) : event;
+    if (ev === undefined) return;
     const o = ev as TraceEvent & { pod?: string; podUID?: string; container?: string };
     if (o.pod !== undefined || o.podUID !== undefined || POD_REFS.has(ev.type)) {
       const node = this.nodeNamed(ev.node as string);

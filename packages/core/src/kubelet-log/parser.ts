@@ -5,8 +5,9 @@
  * events).
  *
  * Events leave through `onEvent` in time order (a ReorderBuffer window), numbered from seq 1, each with its
- * `node`, `origin.line` and the kubelet's own time. Lines no family reads become `log.raw` events; lines of
- * other programs and blank lines are only counted. `summary()` has the counts.
+ * `node`, `origin.line` and the kubelet's own time. Lines no family reads become ranges of `rawIndex` when it is
+ * given (raw-index.ts: the trace then holds trace events only), else `log.raw` events; lines of other programs
+ * and blank lines are only counted. `summary()` has the counts.
  *
  * Memory is bounded by one pending entry per node, the reorder window, the per-node register of pods and
  * containers, and `maxLineChars` per line, except for newest-first input (`journalctl -r`): it is detected from
@@ -16,12 +17,17 @@
  */
 import type { TraceEvent } from '../events/trace.ts';
 import { Interpreter } from './interpreter.ts';
+import type { RawSink } from './raw-index.ts';
 import { EntryReader, type ReaderOptions } from './reader.ts';
 
-/** the reader's options, and where events go and how long they may wait to be put in time order */
+/**
+ * the reader's options, where events go and how long they may wait to be put in time order, and where the
+ * unread lines go (no log.raw events when given)
+ */
 export interface ParserOptions extends Omit<ReaderOptions, 'onEntry'> {
   onEvent(ev: TraceEvent): void;
   reorderWindowMs?: number;
+  rawIndex?: RawSink;
 }
 
 export interface ImportSummary {
@@ -31,7 +37,7 @@ export interface ImportSummary {
   understood: number;
   /** lines of other programs */
   other: number;
-  /** kubelet lines kept as log.raw */
+  /** kubelet lines no family read (log.raw events, or the raw-line index's ranges) */
   raw: number;
   blank: number;
   /** lines over maxLineChars, skipped */
@@ -55,8 +61,8 @@ export class KubeletLogParser {
   private readonly interp: Interpreter;
 
   constructor(o: ParserOptions) {
-    const { onEvent, reorderWindowMs, ...rest } = o;
-    const interp = new Interpreter(onEvent, (name) => this.reader.nodeNamed(name), reorderWindowMs);
+    const { onEvent, reorderWindowMs, rawIndex, ...rest } = o;
+    const interp = new Interpreter(onEvent, (name) => this.reader.nodeNamed(name), reorderWindowMs, rawIndex);
     this.interp = interp;
     this.reader = new EntryReader({ ...rest, onEntry: (e) => interp.entry(e) });
   }
