@@ -122,6 +122,40 @@ describe('the node rows', () => {
     expect(body.details?.causes?.[0]?.field).toBe('since');
   });
 
+  // as the query string spells them, and the value the server read
+  it.each([
+    ['', ''],
+    ['1.', '1.'],
+    ['.1', '.1'],
+    ['a.b', 'a.b'],
+    ['1.2.3', '1.2.3'],
+    ['1.1234567890123456', '1.1234567890123456'],
+    ['12345678901234567.1', '12345678901234567.1'],
+    ['%20', ' '],
+    ['1.-1', '1.-1'],
+    ['A.1', 'A.1'],
+  ])('answers ?since=%s with a 400 Status naming since and what it must be', async (raw, read) => {
+    const res = await fetch(`${base}/api/v1/node/rows/stream?since=${raw}`, { headers: auth });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as {
+      kind: string;
+      reason: string;
+      message: string;
+      details?: { causes?: { field: string; reason: string; message: string }[] };
+    };
+    expect(body).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+    expect(body.message).toBe(
+      `invalid value for ?since=${JSON.stringify(read)}: must be a cursor this server gave, "<run>.<batch>"`,
+    );
+    expect(body.details?.causes).toEqual([
+      {
+        field: 'since',
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(read)}: must be a cursor this server gave, "<run>.<batch>"`,
+      },
+    ]);
+  });
+
   it('sends only the row of the pod that changed, once per batch, and resumes by cursor', async () => {
     const first = await until(
       'every pod running',

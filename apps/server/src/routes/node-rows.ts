@@ -11,7 +11,8 @@
  *
  * Access as the trace stream's: the Origin must be this server's page, the token (when set) is checked by
  * the access hook before the upgrade, and the streams are capped in total and per client address.
- * A malformed ?since= is a 400 Status naming the field.
+ * A malformed ?since= is a 400 Status naming the field. The node's aggregates (./node-aggregates.ts) are
+ * registered with the rows: wherever the page's table is served, its loop strip and cadence are too.
  */
 import type { Clock } from '@syncscope/core/clock';
 import { RealClock } from '@syncscope/core/clock';
@@ -21,24 +22,19 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
 import { RowsClient } from '../node-rows/rows-client.ts';
 import { NodeRows, type PodSpecFacts } from '../node-rows/store.ts';
-import { badParam } from '../status.ts';
+import nodeAggregatesRoutes from './node-aggregates.ts';
+import { cursorParam } from './params.ts';
 import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, type TraceStreamOptions } from './trace-stream.ts';
 import { StreamCaps, streamRoute } from './ws-stream-route.ts';
-
-const CURSOR = /^[0-9a-z]{1,16}\.\d{1,15}$/;
 
 interface NodeRowsRouteOptions extends TraceStreamOptions {
   /** the clock of the batches (default a RealClock at speed 1: the page's time, not the engine's) */
   clock?: Pick<Clock, 'setTimer'>;
 }
 
-function cursorParam(v: unknown): string | undefined | ReturnType<typeof badParam> {
-  if (v === undefined) return undefined;
-  const s = String(v);
-  return CURSOR.test(s) ? s : badParam('since', s, 'must be a cursor this server gave, "<run>.<batch>"');
-}
-
 async function nodeRowsRoutes(app: FastifyInstance, opts: NodeRowsRouteOptions): Promise<void> {
+  // the rest of the node page (loop strip, cadence, deleted pods) is served beside its rows
+  await app.register(nodeAggregatesRoutes, opts);
   const { trace, engine } = app.syncscope;
   const specFacts: PodSpecFacts = (uid) => {
     const pod = engine.getPodByUID(uid);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { BoolQuery, compileQuery, KubeIntQuery } from './params.ts';
+import { BoolQuery, compileQuery, cursorParam, KubeIntQuery } from './params.ts';
 
 const read = compileQuery(Type.Object({ watch: BoolQuery(), limit: KubeIntQuery() }));
 
@@ -25,4 +25,24 @@ describe('compileQuery', () => {
     expect(read({ limit: '' })).toEqual({ value: {} });
     expect(read({ limit: '1e3' }).error?.message).toBe('limit: Invalid value: "1e3": must be an integer');
   });
+});
+
+describe('cursorParam', () => {
+  it('reads a node-rows cursor, and nothing when absent', () => {
+    expect(cursorParam('lx3k9a.0')).toBe('lx3k9a.0');
+    expect(cursorParam('0.123456789012345')).toBe('0.123456789012345');
+    expect(cursorParam(undefined)).toBeUndefined();
+  });
+
+  it.each(['', '1.', '.1', 'a.b', '1.2.3', '1.1234567890123456', '12345678901234567.1', ' ', 'A.1'])(
+    'answers %j with a 400 naming since',
+    (v) => {
+      const r = cursorParam(v);
+      expect(r).toMatchObject({
+        code: 400,
+        message: `invalid value for ?since=${JSON.stringify(v)}: must be a cursor this server gave, "<run>.<batch>"`,
+        details: { causes: [{ field: 'since', reason: 'FieldValueInvalid' }] },
+      });
+    },
+  );
 });

@@ -43,6 +43,13 @@ export const StringQuery = (pattern: RegExp, want: string) => Type.Optional(Type
 /** An optional string query parameter, any text (read by the handler with its own rules). */
 export const TextQuery = () => Type.Optional(Type.String());
 
+/**
+ * A cursor of the node rows (../node-rows/store.ts) as a client hands it back: "<run>.<batch>", the run in
+ * base 36 and the batch a decimal count. Only the spelling is checked here; a well-spelt cursor of another
+ * run, or from the future, is the store's to answer (with every row).
+ */
+const CURSOR = /^[0-9a-z]{1,16}\.\d{1,15}$/;
+
 /** A path segment. */
 export const PathParam = () => Type.String();
 
@@ -90,6 +97,21 @@ export function compileQuery<S extends TObject>(schema: S): QueryCheck<Static<S>
     if (p?.apiserver) return { error: badRequest(`${key}: Invalid value: ${JSON.stringify(text)}: ${want}`) };
     return { error: badParam(key, text, want) };
   };
+}
+
+/** An optional node-rows cursor query parameter (CURSOR). */
+const CursorQuery = () => StringQuery(CURSOR, 'must be a cursor this server gave, "<run>.<batch>"');
+
+const readSinceCursor = compileQuery(Type.Object({ since: CursorQuery() }));
+
+/**
+ * The `?since=` of the node streams (rows, aggregates), checked as CursorQuery: the cursor, undefined when
+ * absent, or the 400 Status naming `since`. For the WebSocket routes, which read their query before the
+ * upgrade (ws-stream-route.ts) rather than through a route schema.
+ */
+export function cursorParam(since: unknown): string | undefined | Status {
+  const r = readSinceCursor(since === undefined ? {} : { since });
+  return r.error ?? r.value.since;
 }
 
 /** Fastify's validator compiler for the params and query schemas above (compiled once per route). */

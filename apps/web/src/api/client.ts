@@ -39,6 +39,7 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
 export const getPods = (): Promise<PodList> => request('/api/v1/pods');
 export const getNode = (): Promise<NodeInfo> => request('/api/v1/node');
 export const getNodeRows = (): Promise<NodeRowsPage> => request('/api/v1/node/rows');
+export const getNodeAggregates = (): Promise<unknown> => request('/api/v1/node/aggregates');
 
 /** Creates a pod from a manifest (YAML or JSON text). */
 export function createPod(namespace: string, manifest: string): Promise<Pod> {

@@ -1,17 +1,17 @@
 /**
- * The node page's first requests, the pods list first, then the node: sent by the boot module (main.tsx)
- * as soon as the app's code has arrived, or by root.tsx before the first render if that comes first. The query layer (queries.ts `prefetchFirstPage`) takes
- * each one once as the first fetch of its query; every later fetch goes to the server again.
+ * The first page's earliest request, the node: sent by the boot module (main.tsx) as soon as the app's code
+ * has arrived, or by root.tsx before the first render if that comes first. The query layer (queries.ts
+ * `prefetchFirstPage`) takes it once as the first fetch of its query, beside the rows and aggregates it
+ * sends itself; every later fetch goes to the server again. No pods list is sent: the rows answer the node
+ * page's first screen.
  *
  * Contract: `startFirstRequests` is called after `initToken` (so a kept token is sent) and before anything
  * renders; only its first call sends anything. Nothing here blocks. A refused request (401 before the token is given) is
  * cached by the query as its error, as any failed fetch is.
  */
-import type { PodList } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
-import { getNode, getPods } from './client.ts';
+import { getNode } from './client.ts';
 
-let pods: Promise<PodList> | undefined;
 let node: Promise<NodeInfo> | undefined;
 
 /** A request whose failure is handled by whoever takes it (or by nobody, if nobody does). */
@@ -22,19 +22,11 @@ function quiet<T>(p: Promise<T>): Promise<T> {
 
 let started = false;
 
-/** Sends the requests, once (later calls do nothing). */
+/** Sends the request, once (later calls do nothing). */
 export function startFirstRequests(): void {
   if (started) return;
   started = true;
-  pods = quiet(getPods());
   node = quiet(getNode());
-}
-
-/** The early pods request, handed out once; undefined when it was never sent or already taken. */
-export function takeFirstPods(): Promise<PodList> | undefined {
-  const p = pods;
-  pods = undefined;
-  return p;
 }
 
 /** The early node request, handed out once. */

@@ -3,6 +3,9 @@
  *   ['pods']              PodList            GET /api/v1/pods, patched by status.update events
  *   ['node-rows']         NodeRowsState      GET /api/v1/node/rows (the pods table), then the batches of
  *                                            /api/v1/node/rows/stream (use-node-rows-stream.ts)
+ *   ['node-aggregates']   NodeAggregatesState GET /api/v1/node/aggregates (loop strip, cadence, deleted
+ *                                            pods), then the batches of its stream
+ *                                            (use-node-aggregates-stream.ts)
  *   ['node']              NodeInfo           GET /api/v1/node, polled
  *   ['trace', 'recent']   TraceState         everything the stream delivered (bounded)
  *   ['trace', 'pod', uid] TraceState         one pod's full history: GET /api/v1/trace?podUID= merged with
@@ -21,17 +24,24 @@ import type { PodList } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  aggregatesOf,
+  applyAggregates,
+  type NodeAggregatesState,
+  parseAggregates,
+} from '../lib/node-aggregates-cache.ts';
 import { type NodeRowsState, pageRows, replayRows, rowsState } from '../lib/node-rows-cache.ts';
 import { applyEventsToPods } from '../lib/pods-cache.ts';
 import type { ReplayStore } from '../lib/replay.ts';
 import { applyEvents, emptyTraceState, fromEvents, podEvents, type TraceState } from '../lib/trace-store.ts';
 import { useReplay } from '../replay/context.ts';
-import { getNode, getNodeRows, getPods, getPodTrace } from './client.ts';
-import { takeFirstNode, takeFirstPods } from './first-requests.ts';
+import { getNode, getNodeAggregates, getNodeRows, getPods, getPodTrace } from './client.ts';
+import { takeFirstNode } from './first-requests.ts';
 
 export const queryKeys = {
   pods: ['pods'] as const,
   nodeRows: ['node-rows'] as const,
+  nodeAggregates: ['node-aggregates'] as const,
   node: ['node'] as const,
   recentTrace: ['trace', 'recent'] as const,
   podTrace: (uid: string) => ['trace', 'pod', uid] as const,
@@ -45,6 +55,7 @@ export function configureQueryClient(queryClient: QueryClient): void {
   queryClient.setQueryDefaults(['trace'], NO_SHARING);
   queryClient.setQueryDefaults(queryKeys.pods, NO_SHARING);
   queryClient.setQueryDefaults(queryKeys.nodeRows, NO_SHARING);
+  queryClient.setQueryDefaults(queryKeys.nodeAggregates, NO_SHARING);
 }
 
 function fromReplay<T>(replay: ReplayStore, key: readonly unknown[], value: () => T) {
@@ -66,10 +77,11 @@ const refetchOnMount = (query: { state: { dataUpdatedAt: number } }) =>
   Date.now() - query.state.dataUpdatedAt > FRESH_ON_MOUNT_MS;
 
 /**
- * Puts the first page's requests (sent by the boot module before the app's code loaded, first-requests.ts)
- * into the cache as the first fetch of the pods and node queries, or sends them now if the boot module did
- * not. Called once by root.tsx before the first render; the hooks below find them in flight (or done).
- * Never blocks; a failure is cached as the query's error and fetched again by the hook that mounts.
+ * Sends the node page's first requests: the table's rows, the loop's aggregates, and the node (taken from
+ * the boot module's early request, first-requests.ts, when it sent one). The pods list is not among them:
+ * the rows answer the first screen, and a view that needs whole pods fetches them when it mounts. Called
+ * once by root.tsx before the first render; the hooks below find them in flight (or done). Never blocks; a
+ * failure is cached as the query's error and fetched again by the hook that mounts.
  */
 export function prefetchFirstPage(queryClient: QueryClient): void {
   // the table's rows first: one small request for the first screen
@@ -79,8 +91,8 @@ export function prefetchFirstPage(queryClient: QueryClient): void {
     ...NO_SHARING,
   });
   void queryClient.prefetchQuery({
-    queryKey: queryKeys.pods,
-    queryFn: () => takeFirstPods() ?? getPods(),
+    queryKey: queryKeys.nodeAggregates,
+    queryFn: fetchNodeAggregates,
     ...NO_SHARING,
   });
   void queryClient.prefetchQuery({ queryKey: queryKeys.node, queryFn: () => takeFirstNode() ?? getNode() });
@@ -88,14 +100,15 @@ export function prefetchFirstPage(queryClient: QueryClient): void {
 
 /**
  * The pods list; with `select`, the caller re-renders only when what it selects changes (by reference),
- * not on every batch the stream patches into the list.
+ * not on every batch the stream patches into the list. Not fetched while `enabled` is false (a panel that
+ * needs whole pods only once the user turns to it).
  */
-export function usePods<T = PodList>(select?: (list: PodList) => T) {
+export function usePods<T = PodList>(select?: (list: PodList) => T, enabled = true) {
   const replay = useReplay();
   return useQuery<PodList, Error, T>(
     replay
       ? { ...fromReplay(replay, queryKeys.pods, () => replay.pods), select }
-      : { queryKey: queryKeys.pods, queryFn: getPods, ...NO_SHARING, refetchOnMount, select },
+      : { queryKey: queryKeys.pods, queryFn: getPods, ...NO_SHARING, refetchOnMount, select, enabled },
   );
 }
 
@@ -115,6 +128,31 @@ export function useNodeRows<T = NodeRowsState>(select?: (rows: NodeRowsState) =>
           queryFn: fetchNodeRows,
           ...NO_SHARING,
           // the stream keeps the rows current: a mount or a focus does not fetch them again
+          staleTime: Number.POSITIVE_INFINITY,
+          select,
+        },
+  );
+}
+
+const fetchNodeAggregates = async (): Promise<NodeAggregatesState> => {
+  const answer = parseAggregates(await getNodeAggregates());
+  if (!answer) throw new Error('the node aggregates are not {cursor, windowStart, loop, …}');
+  return applyAggregates(undefined, answer);
+};
+
+/**
+ * The loop strip's, the cadence's and the deleted pods' data (the server's, kept current by
+ * useNodeAggregatesStream; a replay's, folded from its trace); `select` as for usePods.
+ */
+export function useNodeAggregates<T = NodeAggregatesState>(select?: (a: NodeAggregatesState) => T) {
+  const replay = useReplay();
+  return useQuery<NodeAggregatesState, Error, T>(
+    replay
+      ? { ...fromReplay(replay, queryKeys.nodeAggregates, () => aggregatesOf(replay.trace.events)), select }
+      : {
+          queryKey: queryKeys.nodeAggregates,
+          queryFn: fetchNodeAggregates,
+          ...NO_SHARING,
           staleTime: Number.POSITIVE_INFINITY,
           select,
         },

@@ -1,7 +1,11 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 import { describe, expect, it } from 'vitest';
-import { housekeepingRuns, layoutCadence } from './cadence.ts';
+import { layoutCadence, housekeepingRuns as runsOf } from './cadence.ts';
 import { T0, traceBuilder } from './fixtures.ts';
+import { aggregatesOf } from './node-aggregates-cache.ts';
+
+/** The runs as the page gets them: the trace through the node aggregates' fold. */
+const housekeepingRuns = (events: TraceEvent[], n?: number) => runsOf(aggregatesOf(events).housekeeping, n);
 
 function runs(spec: [atS: number, durationMs: number][]): TraceEvent[] {
   const ev = traceBuilder();

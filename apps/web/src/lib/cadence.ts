@@ -1,13 +1,14 @@
 /**
- * The housekeeping cadence: the last N runs of HandlePodCleanups (the `housekeeping` trace event), the
+ * The housekeeping cadence: the last N runs of HandlePodCleanups (the node aggregates' housekeeping beats,
+ * from the `housekeeping` trace event), the
  * interval since the run before (the 2 s housekeeping ticker) and how long each took (the kubelet warns
  * past housekeepingWarningDuration, 1 s), laid out as a small bar chart with a dashed line at each limit.
  *
- * Pure; events in ascending seq order. A run's time is when it ended, so its start is time - durationMs,
+ * Pure; beats in ascending seq order. A run's time is when it ended, so its start is time - durationMs,
  * and the interval is measured start to start, as the ticker paces them.
  */
-import type { TraceEvent } from '@syncscope/core/trace';
 import { scaleBand, scaleLinear } from 'd3';
+import type { HousekeepingBeat } from './pod-state-core.ts';
 
 const DEFAULT_CADENCE_RUNS = 30;
 
@@ -24,14 +25,9 @@ export interface CadenceRun {
 }
 
 /** The last `n` housekeeping runs, oldest first. */
-export function housekeepingRuns(events: readonly TraceEvent[], n = DEFAULT_CADENCE_RUNS): CadenceRun[] {
-  const found: Extract<TraceEvent, { type: 'housekeeping' }>[] = [];
-  // Walk back from the newest until n + 1 runs are found (one more gives the first run its interval).
-  for (let i = events.length - 1; i >= 0 && found.length <= n; i--) {
-    const ev = events[i] as TraceEvent;
-    if (ev.type === 'housekeeping') found.push(ev);
-  }
-  found.reverse();
+export function housekeepingRuns(beats: readonly HousekeepingBeat[], n = DEFAULT_CADENCE_RUNS): CadenceRun[] {
+  // n + 1 beats: one more gives the first run its interval
+  const found = beats.slice(Math.max(0, beats.length - n - 1));
   const runs: CadenceRun[] = [];
   let prevStart: number | null = null;
   for (const ev of found) {

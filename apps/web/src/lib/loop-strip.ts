@@ -1,17 +1,20 @@
 /**
- * The sync loop as a strip: the layout of the last `windowMs` of engine time, one lane per source
- * (config, pleg, sync, probe, housekeeping), each `loop.iteration` a mark from its start (time - durationMs)
- * to its end, each `loop.skipped` a red band over its backoff, each `sim.fault` a marker across the lanes.
+ * The sync loop as a strip: the layout of the last `windowMs` of engine time from the node's aggregates
+ * (core's NodeAggregateFold: the server's, or a replay's), one lane per source (config, pleg, sync, probe,
+ * housekeeping), each second a cell in the lanes of the sources that woke the loop in it (darker the more
+ * iterations it held), each PLEG relist a tick, each skipped iteration a red band over its backoff, each
+ * fault a marker across the lanes.
  *
- * Pure: the view calls layoutLoopStrip(events, now, width) on every tick of the engine clock and draws
- * what it returns. `events` must be in ascending seq order, which on one journal is ascending time too
- * (the engine stamps events from one clock), so the window's start is found by bisection and a long trace
- * costs only the events inside the window.
+ * Pure: the view calls layoutLoopStrip(aggregates, now, width) on every tick of the engine clock and draws
+ * what it returns. Its cost is the window's seconds and beats (at most a few hundred), never the node's
+ * event rate.
  */
-import type { LoopSource, TraceEvent } from '@syncscope/core/trace';
-import { bisector, type ScaleLinear, scaleLinear } from 'd3';
+import type { LoopSource } from '@syncscope/core/trace';
+import { type ScaleLinear, scaleLinear } from 'd3';
+import type { NodeAggregatesState } from './node-aggregates-cache.ts';
+import { AGGREGATE_BUCKET_MS, LOOP_SOURCE_ORDER } from './pod-state-core.ts';
 
-export const LOOP_SOURCES: readonly LoopSource[] = ['config', 'pleg', 'sync', 'probe', 'housekeeping'];
+export const LOOP_SOURCES: readonly LoopSource[] = LOOP_SOURCE_ORDER;
 
 /** The sources' colour tokens (tokens.css): the lanes (by class) and the legend's swatches use the same. */
 export const LOOP_SOURCE_COLORS: Record<LoopSource, string> = {
@@ -29,13 +32,15 @@ export const LOOP_AXIS_HEIGHT = 18;
 /** The narrowest mark drawn, in px, so a 0 ms iteration stays visible. */
 export const MIN_MARK_PX = 2;
 
-interface LoopMark {
-  seq: number;
+/** One second of one source: how many iterations it woke, the longest one. */
+interface LoopCell {
+  /** engine ms at the second's start */
+  t: number;
   source: LoopSource;
-  /** Engine time the iteration ended (the event's time). */
-  time: number;
-  durationMs: number;
-  pods: number;
+  count: number;
+  maxMs: number;
+  /** 0..1: the cell's count against the busiest cell in the window */
+  weight: number;
   x: number;
   y: number;
   width: number;
@@ -66,6 +71,9 @@ interface RelistMark {
   x: number;
 }
 
+/** What the strip reads of the aggregates. */
+export type LoopAggregates = Pick<NodeAggregatesState, 'from' | 'loop' | 'relists' | 'skipped' | 'faults'>;
+
 export interface LoopStripLayout {
   width: number;
   height: number;
@@ -75,23 +83,21 @@ export interface LoopStripLayout {
   x: ScaleLinear<number, number>;
   /** Lane top per source. */
   laneY: Record<LoopSource, number>;
-  iterations: LoopMark[];
+  cells: LoopCell[];
   skipped: SkippedMark[];
   faults: FaultMark[];
   relists: RelistMark[];
   /**
-   * Engine time of the oldest event held, when it is inside the window: the strip has data only from
+   * Engine time of the oldest event folded, when it is inside the window: the strip has data only from
    * there to now. null when the data covers the whole window.
    */
   dataFrom: number | null;
-  /** Iterations per source inside the window. */
+  /** Iterations per source inside the window (of the seconds it overlaps). */
   counts: Record<LoopSource, number>;
   /** Skipped iterations inside the window. */
   skippedCount: number;
   ticks: { x: number; label: string }[];
 }
-
-const byTime = bisector((ev: TraceEvent) => ev.time).left;
 
 /** Seconds before now as the axis prints them: "-60s", "-30s", "now". */
 export function relativeLabel(ms: number): string {
@@ -100,7 +106,7 @@ export function relativeLabel(ms: number): string {
 }
 
 export function layoutLoopStrip(
-  events: readonly TraceEvent[],
+  agg: LoopAggregates,
   now: number,
   width: number,
   windowMs = DEFAULT_LOOP_WINDOW_MS,
@@ -113,58 +119,42 @@ export function layoutLoopStrip(
   });
   const lanesHeight = LOOP_SOURCES.length * (LOOP_LANE_HEIGHT + LOOP_LANE_GAP);
   const counts = Object.fromEntries(LOOP_SOURCES.map((s) => [s, 0])) as Record<LoopSource, number>;
-  const iterations: LoopMark[] = [];
-  const skipped: SkippedMark[] = [];
-  const faults: FaultMark[] = [];
-  const relists: RelistMark[] = [];
-
-  // A skipped iteration's band reaches forward by its backoff (at most syncLoopBackoffMaxMs, 5 s) and an
-  // iteration backward by its duration: look a little before the window so both are drawn when they overlap it.
-  const from = byTime(events as TraceEvent[], start - 10_000);
-  for (let i = from; i < events.length; i++) {
-    const ev = events[i] as TraceEvent;
-    if (ev.time > now) break;
-    if (ev.type === 'loop.iteration') {
-      const t0 = ev.time - ev.durationMs;
-      if (ev.time < start) continue;
-      counts[ev.source]++;
-      const x0 = Math.max(0, x(t0));
-      iterations.push({
-        seq: ev.seq,
-        source: ev.source,
-        time: ev.time,
-        durationMs: ev.durationMs,
-        pods: ev.pods,
+  const cells: LoopCell[] = [];
+  let busiest = 1;
+  for (const sec of agg.loop) {
+    // a second that ends after the window's start and starts before now
+    if (sec.t + AGGREGATE_BUCKET_MS <= start || sec.t > now) continue;
+    const x0 = Math.max(0, x(sec.t));
+    const x1 = Math.min(width, x(sec.t + AGGREGATE_BUCKET_MS));
+    LOOP_SOURCES.forEach((source, i) => {
+      const count = sec.n[i] ?? 0;
+      if (count === 0) return;
+      counts[source] += count;
+      busiest = Math.max(busiest, count);
+      cells.push({
+        t: sec.t,
+        source,
+        count,
+        maxMs: sec.maxMs[i] ?? 0,
+        weight: 0,
         x: x0,
-        y: laneY[ev.source],
-        width: Math.max(MIN_MARK_PX, x(ev.time) - x0),
+        y: laneY[source],
+        width: Math.max(MIN_MARK_PX, x1 - x0 - 1),
       });
-    } else if (ev.type === 'loop.skipped') {
-      const t1 = Math.min(now, ev.time + ev.backoffMs);
-      if (t1 < start) continue;
-      const x0 = Math.max(0, x(ev.time));
-      skipped.push({
-        seq: ev.seq,
-        time: ev.time,
-        backoffMs: ev.backoffMs,
-        errors: ev.errors,
-        x: x0,
-        width: Math.max(MIN_MARK_PX, x(t1) - x0),
-      });
-    } else if (ev.type === 'sim.fault') {
-      if (ev.time < start) continue;
-      faults.push({ seq: ev.seq, time: ev.time, fault: ev.fault, detail: ev.detail, x: x(ev.time) });
-    } else if (ev.type === 'pleg.relist') {
-      if (ev.time < start) continue;
-      relists.push({
-        seq: ev.seq,
-        time: ev.time,
-        events: ev.events,
-        durationMs: ev.durationMs,
-        x: x(ev.time),
-      });
-    }
+    });
   }
+  for (const c of cells) c.weight = c.count / busiest;
+  const skipped: SkippedMark[] = [];
+  for (const m of agg.skipped) {
+    const t1 = Math.min(now, m.time + m.backoffMs);
+    if (t1 < start || m.time > now) continue;
+    const x0 = Math.max(0, x(m.time));
+    skipped.push({ ...m, x: x0, width: Math.max(MIN_MARK_PX, x(t1) - x0) });
+  }
+  const faults: FaultMark[] = [];
+  for (const f of agg.faults) if (f.time >= start && f.time <= now) faults.push({ ...f, x: x(f.time) });
+  const relists: RelistMark[] = [];
+  for (const r of agg.relists) if (r.time >= start && r.time <= now) relists.push({ ...r, x: x(r.time) });
   // Ticks at round seconds before now, so the labels stay put while the strip scrolls under them.
   const ticks = scaleLinear()
     .domain([-windowMs, 0])
@@ -177,16 +167,11 @@ export function layoutLoopStrip(
     end: now,
     x,
     laneY,
-    iterations,
+    cells,
     skipped,
     faults,
     relists,
-    dataFrom:
-      events.length === 0
-        ? now
-        : (events[0] as TraceEvent).time > start
-          ? (events[0] as TraceEvent).time
-          : null,
+    dataFrom: agg.from === null ? now : agg.from > start ? agg.from : null,
     counts,
     skippedCount: skipped.filter((s) => s.time >= start).length,
     ticks,

@@ -11,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ApiError, createPod } from '../api/client.ts';
 import { getExamples, manifestNamespace } from '../api/node-actions.ts';
-import { usePods } from '../api/queries.ts';
+import { useNodeRows } from '../api/queries.ts';
 import '../editor/editor.css';
 
 // the editor is a chunk of its own (CodeMirror and the YAML parser, ~530 kB), so the node view's first
@@ -40,14 +40,14 @@ function PlainEditor({ text, onText }: { text: string; onText: (t: string) => vo
 const settled = () => true;
 
 /**
- * Whether to mount the editor yet: only once the pods list has come back (or failed) and the browser has
+ * Whether to mount the editor yet: only once the table's rows have come back (or failed) and the browser has
  * an idle moment after that, so fetching and compiling the editor's chunk never delays the table's first
  * rows. Waits at most a second for the idle moment.
  */
 function useEditorWanted(): boolean {
-  const pods = usePods(settled);
+  const rows = useNodeRows(settled);
   const [wanted, setWanted] = useState(false);
-  const ready = !pods.isPending;
+  const ready = !rows.isPending;
   useEffect(() => {
     if (!ready || wanted) return;
     if (typeof window.requestIdleCallback !== 'function') {

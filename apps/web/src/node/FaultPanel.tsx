@@ -18,7 +18,7 @@ import {
   postFault,
   putSpeed,
 } from '../api/node-actions.ts';
-import { queryKeys, usePods } from '../api/queries.ts';
+import { queryKeys, useNodeRows, usePods } from '../api/queries.ts';
 import './faults.css';
 
 const SPEEDS = [1, 5, 10, 30] as const;
@@ -36,7 +36,11 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 export function FaultPanel() {
   const queryClient = useQueryClient();
   const sim = useQuery({ queryKey: ['sim'], queryFn: getSim, staleTime: 30_000 });
-  const pods = usePods();
+  // the pods to pick from are the table's rows; their containers come with the pods list, fetched only
+  // once the user turns to the panel (the node page's first requests stay the rows)
+  const rows = useNodeRows();
+  const [touched, setTouched] = useState(false);
+  const pods = usePods(undefined, touched);
   const [podKey, setPodKey] = useState('');
   const [container, setContainer] = useState('');
   const [exitCode, setExitCode] = useState(1);
@@ -56,18 +60,20 @@ export function FaultPanel() {
 
   if (!sim.data?.simulated) return null;
 
-  const podList = [...(pods.data?.items ?? [])].sort((a, b) =>
-    `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`),
+  const podKeys = (rows.data?.list ?? []).map((r) => `${r.namespace}/${r.name}`).sort();
+  const selectedKey = podKeys.includes(podKey) ? podKey : podKeys[0];
+  const selected = pods.data?.items.find(
+    (p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}` === selectedKey,
   );
-  const selected =
-    podList.find((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}` === podKey) ?? podList[0];
   const containers = selected
     ? [...(selected.spec.initContainers ?? []), ...selected.spec.containers].map((c) => c.name)
     : [];
   const containerName = containers.includes(container) ? container : (containers[0] ?? '');
-  const target = selected
-    ? { namespace: selected.metadata.namespace ?? 'default', pod: selected.metadata.name }
-    : undefined;
+  const slash = selectedKey?.indexOf('/') ?? -1;
+  const target =
+    selectedKey && slash > 0
+      ? { namespace: selectedKey.slice(0, slash), pod: selectedKey.slice(slash + 1) }
+      : undefined;
 
   const fire = async (fault: FaultRequest) => {
     setResult(null);
@@ -127,24 +133,29 @@ export function FaultPanel() {
   );
 
   return (
-    <section className="panel faults" data-testid="fault-panel">
+    <section
+      className="panel faults"
+      data-testid="fault-panel"
+      onFocusCapture={() => setTouched(true)}
+      onPointerDownCapture={() => setTouched(true)}
+    >
       <h2>Faults — simulated node</h2>
       <ActiveFaults items={active.data?.items} onClear={(f) => void clear(f)} />
       <div className="fault-group">
         <Field label="pod">
           <select
             value={target ? `${target.namespace}/${target.pod}` : ''}
-            onChange={(e) => setPodKey(e.target.value)}
+            onChange={(e) => {
+              setTouched(true);
+              setPodKey(e.target.value);
+            }}
             data-testid="fault-pod"
           >
-            {podList.map((p) => {
-              const key = `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
-              return (
-                <option key={key} value={key}>
-                  {key}
-                </option>
-              );
-            })}
+            {podKeys.map((key) => (
+              <option key={key} value={key}>
+                {key}
+              </option>
+            ))}
           </select>
         </Field>
         <Field label="container">
@@ -153,6 +164,7 @@ export function FaultPanel() {
             onChange={(e) => setContainer(e.target.value)}
             data-testid="fault-container"
           >
+            {containers.length === 0 && <option value="">{pods.isFetching ? 'loading…' : '—'}</option>}
             {containers.map((c) => (
               <option key={c} value={c}>
                 {c}

@@ -1,7 +1,8 @@
 /**
  * The housekeeping cadence: for each of the last runs of HandlePodCleanups, the interval since the run
  * before (light bar; the ticker fires every housekeepingPeriod, 2 s) and its duration (dark bar; red past
- * housekeepingWarningDuration, 1 s, when the kubelet logs "Housekeeping took longer than expected").
+ * housekeepingWarningDuration, 1 s, when the kubelet logs "Housekeeping took longer than expected"),
+ * read from the node's aggregates (the server's housekeeping beats, or a replay's), never the trace.
  * The chart takes the panel's width; the heading's chip says live, stale, stalled (no run for more than
  * twice the period, with the last one's time), empty or replay. Observing a kubelet there are no runs to
  * see, and the panel says so (the loop strip says why).
@@ -9,12 +10,13 @@
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import { useMemo } from 'react';
-import { useRecentTrace } from '../api/queries.ts';
+import { useNodeAggregates } from '../api/queries.ts';
 import { housekeepingRuns, layoutCadence } from '../lib/cadence.ts';
+import type { NodeAggregatesState } from '../lib/node-aggregates-cache.ts';
 import { useReplay } from '../replay/context.ts';
 import { useWidth } from '../timeline/use-width.ts';
 import { useConnection, useViewNow } from './connection.ts';
-import { beatPanelState, lastBeats } from './liveness.ts';
+import { beatPanelState } from './liveness.ts';
 import { PanelState } from './PanelState.tsx';
 import { useServerWord } from './server-word.ts';
 
@@ -22,10 +24,12 @@ const HEIGHT = 110;
 const LEFT = 34;
 const RIGHT = 150;
 
+const selectHousekeeping = (a: NodeAggregatesState) => a.housekeeping;
+
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${Math.round(ms)}ms`);
 
 export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
-  const trace = useRecentTrace();
+  const beats = useNodeAggregates(selectHousekeeping).data;
   useViewNow(500); // re-render on the clock: a late word turns the chip to "behind"
   const replay = useReplay();
   const fromLog = replay?.log !== undefined;
@@ -36,11 +40,7 @@ export function HousekeepingCadence({ node }: { node: NodeInfo | undefined }) {
   const config = node?.configuration ?? defaultKubeletConfiguration;
   const periodMs = config.housekeepingPeriodMs;
   const warningMs = config.housekeepingWarningDurationMs;
-  const events = trace.data?.events;
-  const beat = useMemo(() => lastBeats(events ?? [], config, node).housekeeping, [events, config, node]);
-  // no run at all (a kubelet's log has none: its housekeeping is a loop iteration): the beats' walk, made once
-  // per events array, already says so, and the runs' own walk back over every event is spared
-  const runs = useMemo(() => (beat.last === null ? [] : housekeepingRuns(events ?? [])), [events, beat.last]);
+  const runs = useMemo(() => housekeepingRuns(beats ?? []), [beats]);
   const layout = useMemo(
     () => layoutCadence(runs, { width: WIDTH, height: HEIGHT, periodMs, warningMs }),
     [runs, periodMs, warningMs, WIDTH],

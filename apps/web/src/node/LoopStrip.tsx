@@ -1,18 +1,19 @@
 /**
- * The sync loop, live: the last 60 s of syncLoopIteration as marks in one lane per source, with the count
- * per source in the legend, every PLEG relist as a tick on the pleg lane, skipped iterations (runtime down)
- * in red and injected faults as markers. Reads the recent trace (the stream's cache, or a replay) and
- * redraws on each tick of the page's clock (which stops while the stream is gone).
+ * The sync loop, live: the last 60 s of syncLoopIteration, each second a cell in the lane of each source
+ * that woke the loop in it (darker the more iterations), with the count per source in the legend, every
+ * PLEG relist as a tick on the pleg lane, skipped iterations (runtime down) in red and injected faults as
+ * markers. Reads the node's aggregates (the server's, kept live by their stream, or a replay's), never the
+ * trace, and redraws on each tick of the page's clock (which stops while the stream is gone).
  *
  * The heading's chip says what the strip knows: live, stale (stream gone), stalled (no iteration for more
- * than twice the sync ticker), or replay. When the trace holds less than 60 s, the part before its oldest
- * event is hatched and the heading says how many seconds it has. Observing a kubelet, the strip is
+ * than twice the sync ticker), or replay. When the data starts less than 60 s ago, the part before it is
+ * hatched and the heading says how many seconds it has. Observing a kubelet, the strip is
  * replaced by why it is empty: that kubelet's loop iterations are not visible from the runtime.
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { LoopSource } from '@syncscope/core/trace';
 import { memo, useMemo } from 'react';
-import { useRecentTrace } from '../api/queries.ts';
+import { useNodeAggregates } from '../api/queries.ts';
 import {
   LOOP_AXIS_HEIGHT,
   LOOP_LANE_HEIGHT,
@@ -21,6 +22,7 @@ import {
   type LoopStripLayout,
   layoutLoopStrip,
 } from '../lib/loop-strip.ts';
+import { emptyAggregates } from '../lib/node-aggregates-cache.ts';
 import { useReplay } from '../replay/context.ts';
 import { useWidth } from '../timeline/use-width.ts';
 import { useConnection, useViewNow } from './connection.ts';
@@ -38,7 +40,7 @@ const LoopStripSvg = memo(function LoopStripSvg({
   /** a kubelet log's replay: its 0 durations and pod counts were not stated, and its right edge is its end */
   fromLog: boolean;
 }) {
-  const ms = (v: number) => (fromLog && v === 0 ? '' : `, ${v} ms`);
+  const ms = (v: number, what = '') => (fromLog && v === 0 ? '' : `, ${what}${v} ms`);
   const lanesHeight = layout.height - LOOP_AXIS_HEIGHT;
   return (
     <svg
@@ -108,19 +110,18 @@ const LoopStripSvg = memo(function LoopStripSvg({
             <title>{`skipped: ${m.errors.join('; ')} (backoff ${m.backoffMs} ms)`}</title>
           </rect>
         ))}
-        {layout.iterations.map((m) => (
+        {layout.cells.map((c) => (
           <rect
-            key={m.seq}
-            className={`loop-iter loop-iter-${m.source}`}
-            x={m.x}
-            y={m.y}
-            width={m.width}
+            key={`${c.source}${c.t}`}
+            className={`loop-iter loop-iter-${c.source}`}
+            x={c.x}
+            y={c.y}
+            width={c.width}
             height={LOOP_LANE_HEIGHT}
+            fillOpacity={0.35 + 0.65 * c.weight}
           >
             <title>
-              {fromLog
-                ? `${m.source}${ms(m.durationMs)}`
-                : `${m.source}: ${m.pods} pod(s), ${m.durationMs} ms`}
+              {`${c.source}: ${c.count} iteration(s) in the second from ${clockText(c.t)}${ms(c.maxMs, 'longest ')}`}
             </title>
           </rect>
         ))}
@@ -179,16 +180,16 @@ function Legend({
 }
 
 const WINDOW_S = 60;
+const EMPTY = emptyAggregates();
 
 export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
-  const trace = useRecentTrace();
+  const aggregates = useNodeAggregates().data;
   const now = useViewNow(250);
   const replay = useReplay();
   const { staleSince } = useConnection();
   const [ref, outer] = useWidth<HTMLDivElement>(900);
   const width = Math.max(200, outer - LABEL_WIDTH);
-  const events = trace.data?.events;
-  const layout = useMemo(() => layoutLoopStrip(events ?? [], now, width), [events, now, width]);
+  const layout = useMemo(() => layoutLoopStrip(aggregates ?? EMPTY, now, width), [aggregates, now, width]);
   const word = useServerWord();
 
   if (node?.observing !== undefined) {
@@ -210,7 +211,7 @@ export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
   const { state, detail } = beatPanelState('loop', word, {
     replay: replay !== null,
     staleSince,
-    loaded: Boolean(events && node),
+    loaded: Boolean(aggregates && node),
     wallNow: Date.now(),
   });
   const haveS = layout.dataFrom === null ? WINDOW_S : Math.max(0, Math.floor((now - layout.dataFrom) / 1000));
@@ -222,7 +223,7 @@ export function LoopStrip({ node }: { node: NodeInfo | undefined }) {
       </h2>
       {haveS < WINDOW_S && (
         <p className="sub" data-testid="loop-coverage">
-          {!events?.length
+          {aggregates?.from == null
             ? 'no events held yet'
             : haveS === 0
               ? 'the trace held here covers less than the last second of 60; the hatched part has no data'

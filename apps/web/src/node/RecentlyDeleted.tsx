@@ -1,47 +1,23 @@
 /**
- * Pods that left the node (their config.update REMOVE in the recent trace), newest first, each a link to
- * its page, where its history stays browsable. A pod drops off this list when the trace held here forgets
- * its removal (the recent trace is bounded), which is also when its timeline would stop being complete.
- * A UID the pods list still holds is left out: it is on the node (an observer can see a removal the observed
- * kubelet then undoes), so it is in the table, not here.
+ * Pods that left the node, newest first, each a link to its page (where its history stays browsable), with
+ * when and how: deleted (a graceful DELETE, with its grace period, then the REMOVE) or removed outright.
+ * Read from the node's aggregates (the server keeps the newest removals; a replay folds its own), never
+ * from the trace. A UID the pods table still holds is left out: it is on the node (an observer can see a
+ * removal the observed kubelet then undoes), so it is in the table, not here.
  */
-
-import type { PodList } from '@syncscope/core/api';
-import type { TraceEvent } from '@syncscope/core/trace';
 import { useCallback, useMemo } from 'react';
-import { usePods, useRecentTrace } from '../api/queries.ts';
+import { useNodeAggregates, useNodeRows } from '../api/queries.ts';
+import type { NodeAggregatesState } from '../lib/node-aggregates-cache.ts';
+import type { NodeRowsState } from '../lib/node-rows-cache.ts';
+import type { DeletedPod } from '../lib/pod-state-core.ts';
 import { routeHref } from '../lib/route.ts';
 import { clockText } from './liveness.ts';
 
 /** How many the panel lists; the heading counts them all. */
 const SHOWN = 20;
 
-export interface DeletedPod {
-  uid: string;
-  namespace: string;
-  name: string;
-  /** engine time of the removal */
-  time: number;
-}
-
-/** The pods removed in `events` (ascending seq), newest first, one entry per UID. */
-export function deletedPods(events: readonly TraceEvent[]): DeletedPod[] {
-  const out: DeletedPod[] = [];
-  const seen = new Set<string>();
-  for (let i = events.length - 1; i >= 0; i--) {
-    const ev = events[i] as TraceEvent;
-    if (ev.type !== 'config.update' || ev.op !== 'REMOVE' || seen.has(ev.podUID)) continue;
-    seen.add(ev.podUID);
-    const slash = ev.pod.indexOf('/');
-    out.push({
-      uid: ev.podUID,
-      namespace: slash < 0 ? 'default' : ev.pod.slice(0, slash),
-      name: slash < 0 ? ev.pod : ev.pod.slice(slash + 1),
-      time: ev.time,
-    });
-  }
-  return out;
-}
+const selectDeleted = (a: NodeAggregatesState) => a.deleted;
+const NONE: readonly DeletedPod[] = [];
 
 /** `removed` less the UIDs in `listed` (newline-separated): those are still on the node. */
 export function notListed(removed: readonly DeletedPod[], listed: string): DeletedPod[] {
@@ -49,22 +25,20 @@ export function notListed(removed: readonly DeletedPod[], listed: string): Delet
   return removed.filter((p) => !present.has(p.uid));
 }
 
+/** How the pod left, in a few words. */
+export function howText(p: DeletedPod): string {
+  if (p.how === 'removed') return `removed by ${p.source}`;
+  return p.graceS === undefined ? 'deleted' : `deleted (grace ${p.graceS}s)`;
+}
+
 export function RecentlyDeleted() {
-  const trace = useRecentTrace();
-  const events = trace.data?.events;
-  const removed = useMemo(() => deletedPods(events ?? []), [events]);
-  // which of the removed UIDs the list still holds, as a string: re-renders only when that changes
+  const removed = useNodeAggregates(selectDeleted).data ?? NONE;
+  // which of the removed UIDs the table still holds, as a string: re-renders only when that changes
   const stillListed = useCallback(
-    (list: PodList) => {
-      if (removed.length === 0) return '';
-      const uids = new Set(removed.map((p) => p.uid));
-      return list.items
-        .flatMap((p) => (p.metadata.uid && uids.has(p.metadata.uid) ? [p.metadata.uid] : []))
-        .join('\n');
-    },
+    (rows: NodeRowsState) => removed.flatMap((p) => (rows.byUID.has(p.uid) ? [p.uid] : [])).join('\n'),
     [removed],
   );
-  const listed = usePods(stillListed).data ?? '';
+  const listed = useNodeRows(stillListed).data ?? '';
   const gone = useMemo(() => notListed(removed, listed), [removed, listed]);
   return (
     <section className="panel" data-testid="recently-deleted" aria-labelledby="deleted-title">
@@ -82,7 +56,9 @@ export function RecentlyDeleted() {
               <a className="mono" href={routeHref({ view: 'pod', namespace: p.namespace, name: p.name })}>
                 {p.namespace}/{p.name}
               </a>{' '}
-              <span className="sub">removed at {clockText(p.time)}</span>
+              <span className="sub">
+                {howText(p)} at {clockText(p.time)}
+              </span>
             </li>
           ))}
           {gone.length > SHOWN && <li className="sub">…and {gone.length - SHOWN} more</li>}

@@ -1,5 +1,6 @@
 /**
- * Export and import of the trace: a link to the node's NDJSON export (each pod row has its own), and a
+ * The trace: its newest events on demand (TraceTail: fetched when asked, paged older, never streamed), a
+ * link to the node's NDJSON export (each pod row has its own), and a
  * file input that reads an export back, checks every line, and starts a replay of it in the same views.
  * A file with a bad line is refused and the line numbers are listed. A kubelet log given there (told by its
  * first lines: replay/file-kind.ts) is opened as one, by the top bar's log opener.
@@ -11,6 +12,7 @@ import { formatNdjsonError, type NdjsonError, parseTraceNdjson } from '../lib/nd
 import { buildReplay, type ReplayStore } from '../lib/replay.ts';
 import { useReplay } from '../replay/context.ts';
 import { fileKind } from '../replay/file-kind.ts';
+import { TraceTail } from './TraceTail.tsx';
 
 export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => void }) {
   const replay = useReplay();
@@ -45,6 +47,7 @@ export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => voi
   return (
     <section className="panel traces">
       <h2>Trace</h2>
+      <TraceTail />
       <div className="toolbar">
         {!replay && (
           <a

@@ -1,9 +1,10 @@
 import { defaultKubeletConfiguration as config } from '@syncscope/core/kubelet/configuration';
 import { describe, expect, it } from 'vitest';
 import { T0, traceBuilder } from '../lib/fixtures.ts';
+import { aggregatesOf } from '../lib/node-aggregates-cache.ts';
 import { beat, serverWord } from './health-fixtures.ts';
 import { beatPanelState, lastBeats, stalledText } from './liveness.ts';
-import { deletedPods, notListed } from './RecentlyDeleted.tsx';
+import { howText, notListed } from './RecentlyDeleted.tsx';
 
 describe('heartbeats of the node page', () => {
   const ev = traceBuilder();
@@ -35,15 +36,25 @@ describe('heartbeats of the node page', () => {
     expect(b.loop).toEqual({ last: T0 + 3000, periodMs: 5000 });
   });
 
-  it('lists removed pods newest first, once each', () => {
+  it('lists removed pods newest first, once each, with how they left', () => {
     const b = traceBuilder();
-    const gone = deletedPods([
-      b(1, { type: 'config.update', op: 'DELETE', source: 'api', podUID: 'u1', pod: 'default/a' }),
+    const gone = aggregatesOf([
+      b(1, {
+        type: 'config.update',
+        op: 'DELETE',
+        source: 'api',
+        podUID: 'u1',
+        pod: 'default/a',
+        gracePeriodS: 30,
+      }),
       b(2, { type: 'config.update', op: 'REMOVE', source: 'api', podUID: 'u1', pod: 'default/a' }),
-      b(3, { type: 'config.update', op: 'REMOVE', source: 'api', podUID: 'u2', pod: 'team/b' }),
+      b(3, { type: 'config.update', op: 'REMOVE', source: 'file', podUID: 'u2', pod: 'team/b' }),
+    ]).deleted;
+    expect(gone.map((g) => `${g.namespace}/${g.name} ${howText(g)}`)).toEqual([
+      'team/b removed by file',
+      'default/a deleted (grace 30s)',
     ]);
-    expect(gone.map((g) => `${g.namespace}/${g.name}`)).toEqual(['team/b', 'default/a']);
-    // a removal the pods list contradicts (the pod is still listed) is not a deleted pod
+    // a removal the table contradicts (the pod is still listed) is not a deleted pod
     expect(notListed(gone, 'u9\nu2').map((g) => g.name)).toEqual(['a']);
   });
 });

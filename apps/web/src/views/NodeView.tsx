@@ -6,10 +6,16 @@
  * replay the same panels read the imported trace and the actions that need a server hide; so do apply,
  * delete and faults when the server observes a node's kubelet (NodeInfo.observing).
  *
+ * What the page reads comes from the server already cut to size: the table's rows and the node's aggregates
+ * (loop strip, cadence, deleted pods), each a small first request and then a stream of its changes at most
+ * four times a second; the trace itself only as a tail fetched when asked (the trace panel).
+ *
  * Layout (node.css): one column up to 1100 px; the pods table full width below the strip up to 1600 px;
  * from 1600 px two columns, the strip and table on the left, the cadence and the side panels on the right.
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import { useNodeAggregates } from '../api/queries.ts';
+import { useNodeAggregatesStream } from '../api/use-node-aggregates-stream.ts';
 import { RawLines } from '../kubelet-log/RawLines.tsx';
 import type { ReplayStore } from '../lib/replay.ts';
 import { ApplyPanel } from '../node/ApplyPanel.tsx';
@@ -26,6 +32,8 @@ import '../node/node.css';
 
 export { statusTone } from '../node/status-tone.ts';
 
+const fetched = () => true;
+
 export function NodeView({
   node,
   onReplay,
@@ -34,6 +42,8 @@ export function NodeView({
   onReplay: (store: ReplayStore) => void;
 }) {
   const replay = useReplay();
+  const aggregates = useNodeAggregates(fetched);
+  useNodeAggregatesStream(!replay && aggregates.isSuccess);
   // observe mode: this server changes nothing, so nothing that would is offered
   const observing = node?.observing !== undefined;
   return (
