@@ -33,6 +33,7 @@ const ALL = [
   'p13-streams',
   'p14-import-load',
   'p15-explain',
+  'p16-exec',
 ];
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];

@@ -42,6 +42,10 @@ async function openPod(): Promise<Page> {
 
 describe('a deleted pod’s page', () => {
   it('keeps the pod’s namespace and name, open while it goes and opened after', async () => {
+    await fetch(`${dash.baseUrl}/api/v1/namespaces`, {
+      method: 'POST',
+      body: '{"metadata":{"name":"team-a"}}',
+    });
     const created = await fetch(`${dash.baseUrl}/api/v1/namespaces/team-a/pods`, {
       method: 'POST',
       headers: { 'content-type': 'application/yaml' },

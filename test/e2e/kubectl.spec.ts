@@ -97,6 +97,11 @@ beforeAll(async () => {
     ['side', 'echo side-1; sleep 3600'],
   ]);
   await create('default', 'crash', { app: 'crash' }, [['app', 'echo boom; exit 1']]);
+  await fetch(`${server.base}/api/v1/namespaces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ metadata: { name: 'batch' } }),
+  });
   await create('batch', 'job', { app: 'job' }, [['main', 'echo done']], 'Never');
   // web running, crash restarted once, job completed
   await poll('the pods to settle', async () => {
@@ -165,6 +170,9 @@ describe('kubectl get', () => {
       ['NAME', 'STATUS'],
       ['batch', 'Active'],
       ['default', 'Active'],
+      ['kube-node-lease', 'Active'],
+      ['kube-public', 'Active'],
+      ['kube-system', 'Active'],
     ]);
     const nodes = rows(await ok(['get', 'nodes']));
     expect(nodes[0]).toEqual(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);

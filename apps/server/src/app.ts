@@ -38,6 +38,7 @@ import { ContainerLogManager } from '@syncscope/core/kubelet/logs';
 import { admitPod, parseManifest } from './admission.ts';
 import { type Boot, type BootedServer, bootServer, type RoleEngine, type ServerOptions } from './boot.ts';
 import { type Example, loadExamples } from './examples.ts';
+import { simExec } from './kube-api/exec-session.ts';
 import { lastStatuses } from './kube-api/watch.ts';
 import { KubeletLogFile } from './kubelet-log-file.ts';
 import {
@@ -54,6 +55,7 @@ import {
 } from './lifecycle.ts';
 import type { SimControl } from './sim-control.ts';
 import { describeDown, linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
+import { NAMESPACE_FILE, NamespaceFile } from './store/namespace-file.ts';
 import type { PodStore } from './store/pod-store.ts';
 
 export { DEFAULT_WEB_ROOT, SERVER_VERSION, type ServerOptions } from './boot.ts';
@@ -142,7 +144,7 @@ async function managedEngine(
   const ownClock = opts.clock === undefined && clock instanceof RealClock ? clock : undefined;
   const record: SimControl['record'] = (ev) => trace.record(ev);
   const simControl: SimControl | undefined = sim
-    ? { runtime: sim.runtime, clock: ownClock, record }
+    ? { runtime: sim.runtime, clock: ownClock, record, exec: simExec(sim) }
     : node && simNodeControl(node, cri, ownClock, record);
   const engine = new Kubelet({
     cri,
@@ -189,6 +191,7 @@ async function managedEngine(
         examples,
         podLogsDirectory: config.podLogsDirectory,
         importsDir: join(opts.dataDir, 'imports'),
+        namespaceFile: new NamespaceFile(join(opts.dataDir, NAMESPACE_FILE), warn),
         importsQuota: opts.importsQuota,
         sim: simControl,
       };

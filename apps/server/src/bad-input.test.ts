@@ -129,10 +129,13 @@ describe('manifest validation', () => {
         { restartPolicy: 'Sometimes', terminationGracePeriodSeconds: -1 },
         { labels: { 'bad key!': 'ok', app: 'not ok!' } },
       ),
-      'Bad_NS',
     );
+    // a namespace that is no name is one that does not exist: refused before the pod is validated
+    expect((await create(pod(), 'application/yaml', 'Bad_NS')).json()).toMatchObject({
+      code: 404,
+      message: 'namespaces "Bad_NS" not found',
+    });
     expect(causes).toEqual([
-      "metadata.namespace: Invalid value: \"Bad_NS\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
       expect.stringMatching(/^metadata\.labels: Invalid value: "bad key!": name part must consist of/),
       expect.stringMatching(
         /^metadata\.labels: Invalid value: "not ok!": a valid label must be an empty string/,

@@ -29,13 +29,16 @@ beforeEach(async () => {
 });
 afterEach(() => app.close());
 
-const post = (body: string, contentType = 'application/yaml', ns = 'default') =>
-  app.inject({
+const post = async (body: string, contentType = 'application/yaml', ns = 'default') => {
+  if (ns !== 'default')
+    await app.inject({ method: 'POST', url: '/api/v1/namespaces', payload: { metadata: { name: ns } } });
+  return app.inject({
     method: 'POST',
     url: `/api/v1/namespaces/${ns}/pods`,
     headers: { 'content-type': contentType },
     payload: body,
   });
+};
 
 describe('POST /api/v1/namespaces/:ns/pods', () => {
   it('creates a defaulted pod from YAML with uid, namespace and creationTimestamp', async () => {

@@ -16,6 +16,7 @@ import { type Access, WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
 import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './context.ts';
 import type { Example } from './examples.ts';
 import kubeApi from './kube-api/index.ts';
+import type { NamespaceKeeper } from './kube-api/namespace-store.ts';
 import watchRoutes from './kube-api/watch-routes.ts';
 import { type ConnectionLimits, httpServerOptions, limitConnections } from './limits.ts';
 import type { KubeletMetrics } from './metrics.ts';
@@ -53,6 +54,8 @@ export interface HttpOptions extends ContextOptions {
   sim?: SimControl;
   /** `<data-dir>/imports`: where POST /api/v1/imports keeps logs (routes/imports.ts); none without it. */
   importsDir?: string;
+  /** `<data-dir>/store/namespaces.json`: where the namespaces the API creates are kept; memory without it. */
+  namespaceFile?: NamespaceKeeper;
   /** The imports kept at most (routes/imports.ts); default DEFAULT_IMPORT_QUOTA. */
   importsQuota?: ImportsOptions['quota'];
   /** Made by buildApp before the engine starts so no event is missed; otherwise made here. */
@@ -146,7 +149,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   });
   await app.register(watchRoutes, opts.limits ?? {});
   await app.register(podsRoutes);
-  await app.register(kubeApi);
+  await app.register(kubeApi, { sim: opts.sim, namespaceFile: opts.namespaceFile });
   await app.register(logsRoutes, { podLogsDirectory: opts.podLogsDirectory });
   await app.register(simRoutes, { sim: opts.sim });
   await app.register(metricsRoutes, { metrics: opts.metrics });

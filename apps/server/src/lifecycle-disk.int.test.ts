@@ -76,7 +76,7 @@ describe.skipIf(!isRoot)('the trace journal on a disk that refuses', () => {
     });
     expect(readyz).toMatch(
       new RegExp(
-        `^\\[-\\]storage failed: trace journal: cannot write ${traceDir}/\\S+: no space left on device\n`,
+        `^\\[\\+\\]ping ok\n\\[-\\]storage failed: trace journal: cannot write ${traceDir}/\\S+: no space left on device\n`,
       ),
     );
     const refused = await api('POST', '/api/v1/namespaces/default/pods', pod('during'));

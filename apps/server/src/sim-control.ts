@@ -42,9 +42,18 @@ export interface SimFaults {
   active(): ActiveFault[] | Promise<ActiveFault[]>;
 }
 
+/** A command run to its end in a container: what it wrote, and its exit code. */
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
 /** Handed to createHttpApp by buildApp when the node is our simulator; absent for a real runtime. */
 export interface SimControl {
   runtime: { faults: SimFaults } & Pick<RuntimeService, 'listPodSandbox' | 'listContainers'>;
+  /** Runs `cmd` in a running container, `stdin` read whole (a pod's exec); rejects with the runtime's message. */
+  exec?(containerId: string, cmd: string[], stdin: string, timeoutS: number): Promise<ExecResult>;
   /** Present only when the server owns a RealClock: PUT /api/v1/sim/speed sets it (and the node's, first). */
   clock?: { readonly speed: number; setSpeed(speed: number): void | Promise<void> };
   /** Records the `sim.fault` trace event of an applied fault. */

@@ -4,10 +4,9 @@
  *   GET /api/v1     APIResourceList: pods (po) with pods/log and pods/status, events (ev), nodes (no),
  *                   namespaces (ns). Syncscope's own endpoints under /api/v1 (node, trace, sim, …) are not
  *                   Kubernetes resources and are not listed.
- *   GET /apis       APIGroupList: no group
+ *   GET /apis       APIGroupList: authorization.k8s.io (v1: the self reviews of access-review.ts), also
+ *                   served as its APIGroup and APIResourceList
  *   GET /version    the version of the Kubernetes API the server speaks (the kubelet release it models)
- *   GET /livez, /readyz   `ok`, as the API server's health endpoints (public, as /healthz); /readyz is a 503
- *                   naming the runtime while the kubelet finds it down (the Node is NotReady then)
  * Each of these is also served with the trailing slash some clients add (`/version/`, `/api/v1/`).
  * An aggregated-discovery Accept header gets the plain documents with Content-Type application/json, which
  * clients take as "no aggregated discovery" and read as above. Any other path under /api, /apis, /openapi
@@ -15,8 +14,11 @@
  */
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
-import { PUBLIC_ROUTE, READ_ROUTE } from '../access.ts';
+import { READ_ROUTE } from '../access.ts';
+import { AUTHORIZATION_GROUP, AUTHORIZATION_RESOURCES } from './access-review.ts';
 import { KUBELET_VERSION } from './node-object.ts';
+
+const AUTHORIZATION_VERSION = { groupVersion: `${AUTHORIZATION_GROUP}/v1`, version: 'v1' };
 
 interface ApiResource {
   name: string;
@@ -43,7 +45,7 @@ const RESOURCES: readonly ApiResource[] = [
     singularName: 'namespace',
     namespaced: false,
     kind: 'Namespace',
-    verbs: ['get', 'list', 'watch'],
+    verbs: ['create', 'delete', 'get', 'list', 'watch'],
     shortNames: ['ns'],
   },
   {
@@ -89,7 +91,23 @@ async function discovery(app: FastifyInstance, opts: { version: string }): Promi
     groupVersion: 'v1',
     resources: RESOURCES,
   }));
-  both('/apis', async () => ({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] }));
+  const authorization = {
+    name: AUTHORIZATION_GROUP,
+    versions: [AUTHORIZATION_VERSION],
+    preferredVersion: AUTHORIZATION_VERSION,
+  };
+  both('/apis', async () => ({ kind: 'APIGroupList', apiVersion: 'v1', groups: [authorization] }));
+  both(`/apis/${AUTHORIZATION_GROUP}`, async () => ({
+    kind: 'APIGroup',
+    apiVersion: 'v1',
+    ...authorization,
+  }));
+  both(`/apis/${AUTHORIZATION_GROUP}/v1`, async () => ({
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: AUTHORIZATION_VERSION.groupVersion,
+    resources: AUTHORIZATION_RESOURCES,
+  }));
   both('/version', async () => ({
     ...versionParts(KUBELET_VERSION),
     gitVersion: KUBELET_VERSION,
@@ -100,24 +118,6 @@ async function discovery(app: FastifyInstance, opts: { version: string }): Promi
     compiler: 'syncscope',
     platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
   }));
-  app.get('/livez', PUBLIC_ROUTE, async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok'));
-  // Ready while the kubelet finds its runtime up (the Node's Ready condition): a runtime that is down or
-  // unreachable is a 503 naming it, in the API server's failed-check format.
-  app.get('/readyz', PUBLIC_ROUTE, async (_req, reply) => {
-    const { runtime } = app.syncscope.engine.nodeInfo();
-    const storage = app.syncscope.engine.storageFailure?.();
-    if (storage)
-      return reply
-        .code(503)
-        .type('text/plain; charset=utf-8')
-        .send(`[-]storage failed: ${storage}\nreadyz check failed\n`);
-    if (runtime.ready) return reply.type('text/plain; charset=utf-8').send('ok');
-    const name = runtime.endpoint || runtime.name || 'container runtime';
-    return reply
-      .code(503)
-      .type('text/plain; charset=utf-8')
-      .send(`[-]runtime ${name} failed: ${runtime.errors.join('; ')}\nreadyz check failed\n`);
-  });
 }
 
 export default fp(discovery, { name: 'syncscope-kube-discovery' });

@@ -5,9 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { SimControl } from '../sim-control.ts';
+import accessReview from './access-review.ts';
 import discovery from './discovery.ts';
 import events from './events.ts';
-import namespaces from './namespaces.ts';
+import execRoutes from './exec.ts';
+import healthz from './healthz.ts';
+import namespaces, { type NamespaceRouteOptions } from './namespaces.ts';
 import { NodeObject } from './node-object.ts';
 import nodes from './nodes.ts';
 import openApi from './openapi/routes.ts';
@@ -27,9 +31,11 @@ declare module 'fastify' {
   }
 }
 
-interface KubeApiOptions {
+interface KubeApiOptions extends NamespaceRouteOptions {
   /** The server's own version, shown in /version's gitCommit. */
   version?: string;
+  /** The simulated node's controls, when the node is ours: exec runs there. */
+  sim?: SimControl;
 }
 
 async function kubeApi(app: FastifyInstance, opts: KubeApiOptions): Promise<void> {
@@ -39,11 +45,15 @@ async function kubeApi(app: FastifyInstance, opts: KubeApiOptions): Promise<void
   app.decorate('kubeApi', { versions, node: new NodeObject(startedAt), startedAt });
   app.addHook('onClose', async () => versions.close());
   await app.register(discovery, { version: opts.version ?? '0' });
+  await app.register(healthz);
+  await app.register(accessReview);
   await app.register(podReads);
   await app.register(events);
   await app.register(nodes);
-  await app.register(namespaces);
+  await app.register(namespaces, { namespaceFile: opts.namespaceFile });
   await app.register(openApi);
+  const exec = opts.sim?.exec?.bind(opts.sim);
+  await app.register(execRoutes, exec ? { run: exec } : {});
 }
 
 export default fp(kubeApi, {

@@ -41,14 +41,16 @@ const get = (url: string, accept?: string) =>
   app.inject({ method: 'GET', url, headers: accept ? { accept } : {} });
 
 describe('discovery', () => {
-  it('lists core v1 and its resources, no group, and a version', async () => {
+  it('lists core v1 and its resources, the authorization group, and a version', async () => {
     expect((await get('/api')).json()).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const v1 = (await get('/api/v1')).json();
     expect(v1.kind).toBe('APIResourceList');
     const names = v1.resources.map((r: { name: string }) => r.name);
     expect(names).toEqual(['events', 'namespaces', 'nodes', 'pods', 'pods/log', 'pods/status']);
     expect(v1.resources.find((r: { name: string }) => r.name === 'pods').shortNames).toEqual(['po']);
-    expect((await get('/apis')).json()).toEqual({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
+    expect((await get('/apis')).json().groups.map((g: { name: string }) => g.name)).toEqual([
+      'authorization.k8s.io',
+    ]);
     expect((await get('/version')).json()).toMatchObject({ major: '1', minor: '32', gitVersion: 'v1.32.10' });
     expect((await get('/livez')).body).toBe('ok');
     expect((await get('/readyz')).body).toBe('ok');
@@ -222,7 +224,7 @@ describe('events, the node and namespaces', () => {
     const names = (await get('/api/v1/namespaces'))
       .json()
       .items.map((n: { metadata: { name: string } }) => n.metadata.name);
-    expect(names).toEqual(['batch', 'default']);
+    expect(names).toEqual(['batch', 'default', 'kube-node-lease', 'kube-public', 'kube-system']);
     expect((await get('/api/v1/namespaces/batch')).json()).toMatchObject({
       kind: 'Namespace',
       status: { phase: 'Active' },

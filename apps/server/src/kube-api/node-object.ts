@@ -90,7 +90,8 @@ function osImage(): string {
   return m?.[1] ?? 'Linux';
 }
 
-function internalIP(): string {
+/** The Node's InternalIP: the machine's first non-loopback IPv4, else 127.0.0.1. */
+export function internalIP(): string {
   for (const addrs of Object.values(networkInterfaces())) {
     for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   }

@@ -10,11 +10,10 @@
  *
  * The pod subresources this server knows of but does not serve are answered as Status objects a client can act
  * on rather than the catch-all 404:
- *   GET|POST …/pods/:name/exec, /attach, /portforward   404 `pods "x" not found` (with details) for a pod
+ *   GET|POST …/pods/:name/portforward   404 `pods "x" not found` (with details) for a pod
  *       that does not exist; else 405 MethodNotAllowed saying the subresource is not served. kubectl's
- *       WebSocket attempt gets it, falls back to SPDY, gets it again and prints it. `?command=` is repeated
- *       by kubectl (one per word), so these routes take repeated parameters. An upgrade request (WebSocket
- *       or SPDY) gets the same answer instead of a handshake.
+ *       WebSocket attempt gets it, falls back to SPDY, gets it again and prints it. An upgrade request
+ *       (WebSocket or SPDY) gets the same answer instead of a handshake. (exec and attach: exec.ts.)
  *   GET|PUT|PATCH …/pods/:name/ephemeralcontainers      404 NotFound with empty details, as an apiserver
  *       without ephemeral containers answers: `kubectl debug` reads the empty details as "ephemeral containers
  *       are disabled for this cluster".
@@ -27,6 +26,7 @@ import { READ_ROUTE } from '../access.ts';
 import { compileQuery, StringQuery } from '../routes/params.ts';
 import { sendStatus, status } from '../status.ts';
 import type { ListQuery } from './list-options.ts';
+import { internalIP } from './node-object.ts';
 import type { ResourceVersions } from './resource-version.ts';
 import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { podPrinter } from './table/pods.ts';
@@ -88,9 +88,23 @@ const POD_LIST: ListSpec<Pod> = {
   fieldOf: podField,
 };
 
-/** The pod bound to this node (spec.nodeName), as every pod this kubelet runs is. */
+let hostIP: string | undefined;
+
+/**
+ * The pod bound to this node (spec.nodeName), as every pod this kubelet runs is; a pod with a status has
+ * the node's IP as status.hostIP and hostIPs, as the kubelet's generateAPIPodStatus sets them.
+ */
 export function boundToNode<P extends Pod>(pod: P, nodeName: string): P {
-  return pod.spec.nodeName ? pod : { ...pod, spec: { ...pod.spec, nodeName } };
+  const st = pod.status;
+  const needsIP = st !== undefined && !st.hostIP;
+  if (pod.spec.nodeName && !needsIP) return pod;
+  if (needsIP && hostIP === undefined) hostIP = internalIP();
+  const ip = hostIP ?? '';
+  return {
+    ...pod,
+    spec: pod.spec.nodeName ? pod.spec : { ...pod.spec, nodeName },
+    ...(needsIP ? { status: { ...st, hostIP: ip, hostIPs: [{ ip }] } } : {}),
+  };
 }
 
 /** The pod as the API serves it: its resourceVersion, and bound to this node. */
@@ -99,7 +113,7 @@ function kubePod(pod: Pod, nodeName: string, versions: ResourceVersions): Pod {
   return { ...bound, metadata: { ...bound.metadata, resourceVersion: versions.pod(pod.metadata.uid ?? '') } };
 }
 
-const STREAMING = ['exec', 'attach', 'portforward'] as const;
+const STREAMING = ['portforward'] as const;
 
 /** What a route's config says to the repeated-parameter check (context.ts): these take several values. */
 const MULTI_VALUED_READ = { config: { ...READ_ROUTE.config, multiValued: true } } as const;

@@ -71,7 +71,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * to the 404 handler, which changes nothing.
  */
 function isWrite(req: FastifyRequest): boolean {
-  if (req.is404) return false;
+  if (req.is404 || req.routeOptions.config.changesNothing) return false;
   return !READS.has(req.method) || req.routeOptions.config.access === 'write';
 }
 

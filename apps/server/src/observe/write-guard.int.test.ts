@@ -141,7 +141,8 @@ function send(
  */
 function writeRoutes(): { method: string; path: string; declared: boolean }[] {
   const seen = new Set<string>();
-  const table = observed.app.accessTable().filter((r) => !r.url.includes('*'));
+  // the access reviews only answer (access-review.ts): observe mode answers them
+  const table = observed.app.accessTable().filter((r) => !r.url.includes('*') && !r.url.includes('review'));
   const declared = table.filter((r) => r.access === 'write').map((r) => ({ ...r, declared: true }));
   const others = table.map((r) => ({ method: 'POST', url: r.url, declared: false }));
   return [...declared, ...others].flatMap((r) => {

@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import type { RealClockState } from '@syncscope/core/clock';
 import { CriError, GrpcCode } from '@syncscope/core/cri';
 import type { HttpProbeAnswer, NetProber, TcpProbeAnswer } from '@syncscope/core/kubelet/prober/net-prober';
-import type { SimFaults } from '../sim-control.ts';
+import type { ExecResult, SimFaults } from '../sim-control.ts';
 import { FAULT_METHODS, type FaultMethod, type NodeInfo } from './protocol.ts';
 
 /** Deadline of a control request when the caller gives none. */
@@ -101,6 +101,11 @@ export class SimNodeClient {
   /** Asks the node to stop; resolves once it has stopped its containers and closed its sockets. */
   async stop(timeoutMs?: number): Promise<void> {
     await this.ok('POST', '/stop', undefined, timeoutMs);
+  }
+
+  /** Runs `cmd` in a running container to its end, `stdin` read whole (POST /exec). */
+  exec(containerId: string, cmd: string[], stdin: string, timeoutS: number): Promise<ExecResult> {
+    return this.ok('POST', '/exec', { containerId, cmd, stdin, timeoutS }, (timeoutS + 5) * 1000);
   }
 
   /** One fault-layer call; the answer is the method's return value (a description, or `active`'s list). */

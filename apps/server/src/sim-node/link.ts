@@ -264,6 +264,7 @@ export function simNodeControl(
       listPodSandbox: (f) => cri.listPodSandbox(f),
       listContainers: (f) => cri.listContainers(f),
     },
+    exec: (id, cmd, stdin, timeoutS) => link.client.exec(id, cmd, stdin, timeoutS),
     clock: clock && {
       get speed() {
         return clock.speed;

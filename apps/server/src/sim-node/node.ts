@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { SimNetProber, type SimNode, startSimNode } from '@syncscope/core';
 import { RealClock, type RealClockState } from '@syncscope/core/clock';
+import { CriError } from '@syncscope/core/cri';
 import { SimNodeClient } from './client.ts';
 import {
   CONTROL_SOCKET,
@@ -146,6 +147,17 @@ export async function startNodeProcess(opts: NodeProcessOptions): Promise<NodePr
       if (typeof args.host !== 'string' || typeof args.port !== 'number')
         throw new HttpError(400, 'host must be a string and port a number');
       return prober.tcp(args.host, args.port, Number(args.timeoutMs) || 1_000);
+    }
+    if (req.method === 'POST' && path === '/exec') {
+      const { containerId, cmd, stdin, timeoutS } = args;
+      if (typeof containerId !== 'string' || !Array.isArray(cmd) || !cmd.every((w) => typeof w === 'string'))
+        throw new HttpError(400, 'containerId must be a string and cmd a list of strings');
+      const r = await sim.runtime
+        .execSync(containerId, cmd, Number(timeoutS) || 0, typeof stdin === 'string' ? stdin : '')
+        .catch((e: unknown) => {
+          throw new HttpError(409, e instanceof CriError ? e.details : String(e));
+        });
+      return { stdout: r.stdout.toString(), stderr: r.stderr.toString(), exitCode: r.exit_code };
     }
     if (req.method === 'POST' && path === '/stop') {
       await stop('asked by the server');

@@ -8,6 +8,7 @@
  *   POST /faults/<method>      { args } → { detail }; 409 { message } when the fault layer refuses
  *   POST /probe/http           { url, timeoutMs } → HttpProbeAnswer, over the simulated pod network
  *   POST /probe/tcp            { host, port, timeoutMs } → TcpProbeAnswer
+ *   POST /exec                 { containerId, cmd, stdin, timeoutS } → { stdout, stderr, exitCode }; 409 { message }
  *   PUT  /clock                { speed } → RealClockState after the change
  *   POST /stop                 stops the node (its containers end); answered once it has, then it exits
  * Errors: 400/404/409 with { message }.

@@ -99,6 +99,8 @@ export async function execInContainer(
   argv: string[],
   timeoutS: number,
   execId: string,
+  /** What the command reads on stdin, whole (an ExecSync has none). */
+  stdin = '',
 ): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   const running = c.proc;
   if (!running)
@@ -129,7 +131,7 @@ export async function execInContainer(
     err: (s: string) => {
       stderr += s;
     },
-    stdin: '',
+    stdin,
   };
   const host = buildHost(deps, c, sb, ac.signal);
   const run = program(argv, { host, io, env: new Map(c.env), signals: null }).then(

@@ -450,7 +450,8 @@ export class SimRuntime implements CriRuntime {
     return { status: toContainerStatus(this.life.findContainer('ContainerStatus', id)), info: {} };
   }
 
-  async execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResponse> {
+  /** ExecSync; `stdin` (beyond the CRI's) is what the command reads, whole: the node's streaming exec. */
+  async execSync(id: string, cmd: string[], timeout: number, stdin = ''): Promise<ExecSyncResponse> {
     await this.call('ExecSync');
     const c = this.store.containers.get(id);
     if (!c)
@@ -467,7 +468,7 @@ export class SimRuntime implements CriRuntime {
         `failed to exec in container: container is in ${state} state`,
       );
     const sb = this.store.sandboxes.get(c.sandboxId) as SandboxRecord;
-    const r = await execInContainer(this.deps, c, sb, cmd, timeout, newId());
+    const r = await execInContainer(this.deps, c, sb, cmd, timeout, newId(), stdin);
     return { stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr), exit_code: r.exitCode };
   }
 

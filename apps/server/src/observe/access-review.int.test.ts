@@ -1,0 +1,70 @@
+/**
+ * In observe mode the write guard refuses every POST but the access reviews, which only answer: `auth
+ * can-i` hears yes for reads and no for writes, from the real observe-mode server (no runtime behind it).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildObserveApp, type ObservedApp } from './app.ts';
+
+const TOKEN = 'observe-review-token-0123456789';
+let tmp: string;
+let observed: ObservedApp;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'observe-review-'));
+  observed = await buildObserveApp({
+    runtimeEndpoint: `unix://${join(tmp, 'no-runtime.sock')}`,
+    dataDir: join(tmp, 'data'),
+    token: TOKEN,
+    logger: false,
+    warn: () => undefined,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await observed?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const post = (url: string, body: unknown) =>
+  observed.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+
+const canI = async (verb: string, resource: string) => {
+  const res = await post('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+    kind: 'SelfSubjectAccessReview',
+    apiVersion: 'authorization.k8s.io/v1',
+    spec: { resourceAttributes: { namespace: 'default', verb, resource } },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().status;
+};
+
+it('answers the reviews in observe mode: reads yes, writes no; still refuses the writes', async () => {
+  expect(await canI('list', 'pods')).toEqual({ allowed: true });
+  expect(await canI('get', 'namespaces')).toEqual({ allowed: true });
+  expect(await canI('create', 'pods')).toEqual({
+    allowed: false,
+    denied: true,
+    reason: 'observe mode: this server does not change the node',
+  });
+  expect(await canI('delete', 'namespaces')).toMatchObject({ allowed: false });
+  const rules = await post('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', {
+    kind: 'SelfSubjectRulesReview',
+    spec: { namespace: 'default' },
+  });
+  expect(rules.json().status.resourceRules).toEqual([
+    { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] },
+  ]);
+  const create = await post('/api/v1/namespaces', { kind: 'Namespace', metadata: { name: 'x' } });
+  expect([create.statusCode, create.json().message]).toEqual([
+    403,
+    'observe mode: this server does not change the node',
+  ]);
+});
