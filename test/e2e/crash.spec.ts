@@ -21,12 +21,15 @@ import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Pod, PodList, Status } from '@syncscope/core/api/v1';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { example } from '../support/harness.ts';
+import { useServerBundle } from '../support/server-bundle.ts';
 import { getJSON, killHard, spawnServer, startServer, tempDir } from '../support/server-process.ts';
 import { until } from '../support/until.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
+// the server's main.ts, bundled once: a start costs Node's start, not a TypeScript load of every module
+beforeAll(useServerBundle);
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });

@@ -21,6 +21,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { TraceJournal } from '@syncscope/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { useServerBundle } from '../support/server-bundle.ts';
 import { startServer, tempDir } from '../support/server-process.ts';
 import type { ClientsReport } from '../support/stream-clients.ts';
 
@@ -42,6 +43,8 @@ const HEALTHZ_BOUND_MS = HEADERS_TIMEOUT_MS / 2;
 
 let dataDir: string;
 const cleanups: (() => Promise<void>)[] = [];
+// the server's main.ts, bundled once: a start costs Node's start, not a TypeScript load of every module
+beforeAll(useServerBundle);
 let base: string;
 let wsUrl: string;
 

@@ -1,5 +1,5 @@
 /**
- * --max-pods on the real server process (tsx apps/server/src/main.ts), through HTTP only: past capacity a
+ * --max-pods on the real server process (apps/server/src/main.ts, bundled), through HTTP only: past capacity a
  * new pod is created in the API but rejected by the node (Failed, OutOfpods, the kubelet's message, a
  * Warning Event); it counts against nothing and can be deleted. After a restart with a smaller capacity
  * the stored pods are admitted oldest first and the rest rejected, as after a kubelet restart.
@@ -7,7 +7,8 @@
  * The server is another process, so waiting is polling its API with a deadline.
  */
 import type { Event, Pod } from '@syncscope/core/api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useServerBundle } from '../support/server-bundle.ts';
 import { type ListeningServer, spawnServer, startServer, tempDir } from '../support/server-process.ts';
 import { until } from '../support/until.ts';
 
@@ -16,6 +17,8 @@ const POLL_MS = 100;
 
 type Server = ListeningServer;
 const cleanups: (() => Promise<void>)[] = [];
+// the server's main.ts, bundled once: a start costs Node's start, not a TypeScript load of every module
+beforeAll(useServerBundle);
 let dataDir = '';
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 /**
- * OTLP export on the real command (`main.ts --otlp-endpoint URL`, test/support/server-process.ts) to a
- * collector stand-in on loopback that decodes every request with the official OTLP proto definitions
+ * OTLP export on the real command (`main.ts --otlp-endpoint URL`, bundled: test/support/server-bundle.ts)
+ * to a collector stand-in on loopback that decodes every request with the official OTLP proto definitions
  * (test/support/otlp-receiver.ts):
  *
  *  (a) a crash-looping pod, then deleted: its trace (id = the pod UID's bytes) holds the pod-worker spans
@@ -21,12 +21,15 @@ import { join } from 'node:path';
 import type { Pod } from '@syncscope/core/api/v1';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { outputOf } from '@syncscope/server/process-testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { example } from '../support/harness.ts';
 import { type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.ts';
+import { useServerBundle } from '../support/server-bundle.ts';
 import { ROOT, spawnServer, startServer, tempDir, waitOnStream } from '../support/server-process.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
+// the server's main.ts, bundled once: a start costs Node's start, not a TypeScript load of every module
+beforeAll(useServerBundle);
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
@@ -225,8 +228,11 @@ describe('OTLP export', () => {
 
   it('refuses a bad --otlp-endpoint with exit code 2', async () => {
     const dir = await tempDir('syncscope-otlp-bad-', cleanups);
-    for (const url of ['not a url', 'ftp://127.0.0.1:4318']) {
-      const child = spawnServer(join(dir, 'data'), cleanups, {}, ['--otlp-endpoint', url]);
+    // side by side: each exits before it would take the data dir's lock
+    const children = ['not a url', 'ftp://127.0.0.1:4318'].map((url) =>
+      spawnServer(join(dir, 'data'), cleanups, {}, ['--otlp-endpoint', url]),
+    );
+    for (const child of children) {
       const { code } = await child.exited;
       expect(code).toBe(2);
       expect(child.stderr()).toContain('--otlp-endpoint must be an http:// or https:// URL');
@@ -243,11 +249,12 @@ describe('OTLP export', () => {
     );
     const ndjson = join(dir, 'trace.ndjson');
     const run = async (args: string[], stdout?: string) => {
-      const done = await outputOf(spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT }));
+      const done = await outputOf(spawn(process.execPath, args, { cwd: ROOT }));
       if (stdout) await writeFile(stdout, done.out);
       return done;
     };
-    expect((await run(['apps/server/src/import-log.ts', log], ndjson)).code).toBe(0);
+    // what `pnpm -s import-log` runs: the tool as a cached bundle
+    expect((await run(['scripts/bundled.mjs', 'import-log', log], ndjson)).code).toBe(0);
     const events = (await readFile(ndjson, 'utf8'))
       .split('\n')
       .filter((l) => l !== '')
@@ -255,7 +262,14 @@ describe('OTLP export', () => {
     const nodes = new Set(events.flatMap((e) => (e.node ? [e.node] : [])));
     expect(nodes.size).toBeGreaterThan(0);
 
-    const sent = await run(['apps/server/src/otel/export-file.ts', ndjson, '--otlp-endpoint', receiver.url]);
+    const sent = await run([
+      '--import',
+      'tsx',
+      'apps/server/src/otel/export-file.ts',
+      ndjson,
+      '--otlp-endpoint',
+      receiver.url,
+    ]);
     expect(sent.code, sent.err).toBe(0);
     expect(sent.err).toMatch(/\d+ spans sent to .*, 0 dropped/);
     const count = Number(/(\d+) spans sent/.exec(sent.err)?.[1]);

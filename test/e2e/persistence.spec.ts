@@ -5,9 +5,10 @@
  *    data directory: every pod is back with its UID, running containers are adopted (no new sandbox or
  *    container, restart count unchanged), and the trace from before is still served, the restart marked by
  *    a second `server.start`;
- *  - the real command (`node --import tsx apps/server/src/main.ts`) killed with SIGKILL and started again:
- *    the pods come back from the store and their containers are adopted from the simulated node's process,
- *    which outlived the server; the journal keeps the history and seq continues after it;
+ *  - the real command (apps/server/src/main.ts, bundled: test/support/server-bundle.ts) killed with SIGKILL
+ *    and started again: the pods come back from the store and their containers are adopted from the
+ *    simulated node's process, which outlived the server; the journal keeps the history and seq continues
+ *    after it;
  *  - SIGTERM: the process exits within 2 s and the journal holds every event up to the last one served.
  *
  * Waiting is driven by the trace (in process: the recorder's listeners; child process: its WebSocket).
@@ -20,9 +21,10 @@ import type { Pod } from '@syncscope/core/api/v1';
 import { RealClock } from '@syncscope/core/clock';
 import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
 import { buildApp, TraceJournal } from '@syncscope/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { example } from '../support/harness.ts';
+import { useServerBundle } from '../support/server-bundle.ts';
 import {
   getJSON,
   type ListeningServer,
@@ -44,6 +46,8 @@ const LIFECYCLE_METHODS = [
 ];
 
 const cleanups: (() => Promise<void>)[] = [];
+// the server's main.ts, bundled once: a start costs Node's start, not a TypeScript load of every module
+beforeAll(useServerBundle);
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
@@ -418,10 +422,12 @@ describe('a crash and a damaged journal', () => {
 
   it('refuses a journal flush interval that is not 1..60000 ms, naming the flag', async () => {
     const dataDir = await tempDir('syncscope-persist-', cleanups);
-    for (const bad of ['0', '60001', '1.5', 'soon']) {
-      const c = spawnServer(dataDir, cleanups, {}, ['--journal-flush-ms', bad]);
+    // side by side: each exits before it would take the data dir's lock
+    const bads = ['0', '60001', '1.5', 'soon'];
+    const children = bads.map((bad) => spawnServer(dataDir, cleanups, {}, ['--journal-flush-ms', bad]));
+    for (const [i, c] of children.entries()) {
       expect((await c.exited).code).toBe(2);
-      expect(c.stderr()).toContain(`--journal-flush-ms must be 1..60000 milliseconds, got ${bad}`);
+      expect(c.stderr()).toContain(`--journal-flush-ms must be 1..60000 milliseconds, got ${bads[i]}`);
     }
   });
 

@@ -8,20 +8,23 @@
  *  - a node whose server is gone and never comes back stops by itself after its idle wait; a control socket
  *    file nobody answers on is cleared by the next server, which spawns a node of its own.
  *
- * Real processes throughout: the server as `node --import tsx apps/server/src/main.ts`, the node it spawns.
+ * Real processes throughout: the server's main.ts (bundled: test/support/server-bundle.ts), the node it spawns.
  */
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RemoteRuntime } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { example } from '../support/harness.ts';
+import { useServerBundle } from '../support/server-bundle.ts';
 import { tempDir as freshDir, type ListeningServer, startServer } from '../support/server-process.ts';
 import { alive, nodeInfo } from '../support/sim-node.ts';
 import { until } from '../support/until.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
+// the server's main.ts, bundled once: a start costs Node's start, not a TypeScript load of every module
+beforeAll(useServerBundle);
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
@@ -151,7 +154,7 @@ describe('the simulated node process', () => {
     // a clean stop of the server stops the node: its process ends, its sockets are gone
     two.proc.kill('SIGTERM');
     expect((await two.exited).code, two.stderr()).toBe(0);
-    await until('the node process gone', () => !alive(nodePid), 5_000);
+    await until('the node process gone', () => !alive(nodePid), 30_000);
     expect(existsSync(join(dataDir, 'sim.sock'))).toBe(false);
     expect(existsSync(join(dataDir, 'sim-control.sock'))).toBe(false);
     expect(await readFile(join(dataDir, 'sim-node.log'), 'utf8')).toContain('stopping: asked by the server');

@@ -1,7 +1,7 @@
 /**
  * The real command in a child process: `node --import tsx apps/server/src/main.ts --port 0 --data-dir <dir>
- * --no-examples [args…]`, one process (so `kill -9` of its pid kills the server itself, not a
- * wrapper). spawnServer returns at once (a server that must refuse to start is spawned this way);
+ * --no-examples [args…]` (its bundle in a file that called useServerBundle, server-bundle.ts), one process
+ * (so `kill -9` of its pid kills the server itself, not a wrapper). spawnServer returns at once (a server that must refuse to start is spawned this way);
  * startServer also waits for its "Syncscope listening on http://..." line. Every child is pushed onto the
  * caller's cleanups, which kill it (SIGKILL) if it still runs; so is every tempDir, which stops the
  * simulated node left in it and removes it.
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { HEAP_FLAGS } from '../../apps/server/src/heap.ts';
+import { serverEntry } from './server-bundle.ts';
 import { stopNode } from './sim-node.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,18 +40,7 @@ export function spawnServer(
 ): ServerProcess {
   const proc = spawn(
     process.execPath,
-    [
-      ...HEAP_FLAGS,
-      '--import',
-      'tsx',
-      'apps/server/src/main.ts',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-examples',
-      ...args,
-    ],
+    [...HEAP_FLAGS, ...serverEntry(), '--port', '0', '--data-dir', dataDir, '--no-examples', ...args],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error', ...env } },
   );
   let err = '';
