@@ -8,6 +8,7 @@
 import type { PassiveClock } from '@syncscope/core/clock';
 import { CriError, GrpcCode } from '@syncscope/core/cri';
 import type { TraceRecorder } from '@syncscope/core/events/recorder';
+import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import accessPlugin, { offeredTokens, tokenEquals, unauthorized } from './access.ts';
@@ -24,8 +25,26 @@ export { isLoopbackAddress } from './hosts.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** The trace as the routes read it: a TraceRecorder or anything shaped like one. */
-export type TraceSource = Pick<TraceRecorder, 'since' | 'subscribe' | 'next' | 'oldest'>;
+type TraceFilter = (ev: TraceEvent) => boolean;
+
+/**
+ * The trace as the routes read it: a TraceRecorder (its ring is all it holds) or a JournaledTrace (the ring
+ * in front of the on-disk journal, ../lifecycle-trace.ts). Every method answers events with seq > since,
+ * oldest first, optionally filtered.
+ */
+export interface TraceSource extends Pick<TraceRecorder, 'subscribe' | 'next' | 'oldest'> {
+  /** What memory holds, at once, at most `limit`: it may begin later than the history (see ringCovers). */
+  since(since?: number, filter?: TraceFilter, limit?: number): TraceEvent[];
+  /** True when since(after) is the whole answer: nothing after `after` is held on disk alone. */
+  ringCovers(after: number): boolean;
+  /**
+   * The whole history, at most `limit`: what is older than memory is read from disk through the thread
+   * pool, never blocking the event loop; a source without a disk answers since() at once.
+   */
+  sinceAsync(since?: number, filter?: TraceFilter, limit?: number): Promise<TraceEvent[]>;
+  /** The whole history streamed a page at a time, until the newest event (the caller stops it). */
+  history(since?: number, filter?: TraceFilter): AsyncIterable<TraceEvent>;
+}
 
 interface SyncscopeContext {
   engine: Engine;

@@ -15,7 +15,6 @@ import type { PassiveClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from './context.ts';
-import type { TraceHistorySource } from './routes/trace.ts';
 import { TraceJournal, type TraceJournalOptions } from './store/journal.ts';
 import { checkPodStore } from './store/journal-pods.ts';
 import type { StoreWriteError } from './store/write-error.ts';
@@ -26,7 +25,7 @@ const PAGE = 1_000;
 
 type Filter = (ev: TraceEvent) => boolean;
 
-export class JournaledTrace implements TraceSource, TraceHistorySource {
+export class JournaledTrace implements TraceSource {
   constructor(
     readonly recorder: TraceRecorder,
     readonly journal: TraceJournal,

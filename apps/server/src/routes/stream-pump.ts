@@ -22,12 +22,6 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { TraceSource } from '../context.ts';
 
-/** What a trace with history on disk adds (JournaledTrace): which reads would touch the disk, and how. */
-interface DiskHistory {
-  ringCovers(after: number): boolean;
-  sinceAsync(since: number, filter: undefined, limit: number): Promise<TraceEvent[]>;
-}
-
 /** Longest a turn serialises and writes before it yields to the event loop. */
 const TURN_BUDGET_MS = 8;
 /** Most events in one message. */
@@ -87,21 +81,20 @@ export class StreamPump {
       this.pages.set(key, hit);
       return hit;
     }
-    const disk = this.trace as TraceSource & Partial<DiskHistory>;
-    if (disk.sinceAsync && disk.ringCovers && !disk.ringCovers(cursor)) {
-      this.load(disk as TraceSource & DiskHistory, key, cursor, count, waiter);
+    if (!this.trace.ringCovers(cursor)) {
+      this.load(key, cursor, count, waiter);
       return undefined;
     }
     return this.keep(key, this.trace.since(cursor, undefined, count));
   }
 
-  private load(trace: DiskHistory, key: string, cursor: number, count: number, waiter?: Pumped): void {
+  private load(key: string, cursor: number, count: number, waiter?: Pumped): void {
     let waiters = this.loading.get(key);
     if (!waiters) {
       const woken = new Set<Pumped>();
       waiters = woken;
       this.loading.set(key, woken);
-      trace
+      this.trace
         .sinceAsync(cursor, undefined, count)
         .then(
           (events) => void this.keep(key, events),

@@ -13,39 +13,12 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { READ_ROUTE } from '../access.ts';
-import type { TraceSource } from '../context.ts';
 import { podFilter } from '../store/index.ts';
 import { checked, IntQuery, TextQuery } from './params.ts';
 
 const DEFAULT_TRACE_LIMIT = 10_000;
 const MAX_TRACE_LIMIT = 100_000;
 const EXPORT_CHUNK = 1_000;
-
-/**
- * Optional on the trace source: its whole history streamed, oldest first, from seq > since (the server's
- * journal, then its ring). When the source has it, the export reads it rather than paging the ring.
- */
-export interface TraceHistorySource {
-  history(since?: number, filter?: (ev: TraceEvent) => boolean): AsyncIterable<TraceEvent>;
-}
-
-function historyOf(trace: object): TraceHistorySource | undefined {
-  const h = trace as Partial<TraceHistorySource>;
-  return typeof h.history === 'function' ? (trace as TraceHistorySource) : undefined;
-}
-
-/** since(), awaited when the source can read without blocking the loop (the journal: sinceAsync). */
-function readSince(
-  trace: Pick<TraceSource, 'since'>,
-  since: number,
-  filter: ((ev: TraceEvent) => boolean) | undefined,
-  limit: number,
-): Promise<TraceEvent[]> | TraceEvent[] {
-  const t = trace as { sinceAsync?: (...args: Parameters<TraceSource['since']>) => Promise<TraceEvent[]> };
-  return typeof t.sinceAsync === 'function'
-    ? t.sinceAsync(since, filter, limit)
-    : trace.since(since, filter, limit);
-}
 
 /** `?since=&limit=`: events after seq `since` (default 0), at most `limit` of them (≥ 1). */
 export const PageQuery = { since: IntQuery(), limit: IntQuery(1) };
@@ -110,7 +83,7 @@ async function traceRoutes(fastify: FastifyInstance): Promise<void> {
     const page = pageWindow(req.query);
     const newest = trace.next - 1;
     // (events recorded while the journal was read may be in items, past `newest`)
-    const items = await readSince(trace, page.since, byPod(req.query.podUID), page.max);
+    const items = await trace.sinceAsync(page.since, byPod(req.query.podUID), page.max);
     const rest = { next: nextSince(items, page.max, newest, page.since), oldest: trace.oldest, newest };
     return reply.type('application/json; charset=utf-8').send(await pageJson(items, rest));
   });
@@ -118,23 +91,11 @@ async function traceRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/api/v1/trace/export', checked(READ_ROUTE, { querystring: ExportQuery }), async (req, reply) => {
     const filter = byPod(req.query.podUID);
     const end = trace.next - 1;
-    // Pages through the ring so a large export never builds one string; stops at the seq seen at the start.
+    // The whole history (the journal, then the ring) one chunk of lines at a time, up to the seq seen at the
+    // start, so a large export never builds one string.
     async function* lines() {
-      let cursor = 0;
-      for (;;) {
-        const page = trace.since(cursor, undefined, EXPORT_CHUNK).filter((ev) => ev.seq <= end);
-        const lastEv = page[page.length - 1];
-        if (!lastEv) return;
-        cursor = lastEv.seq;
-        const chosen = filter ? page.filter(filter) : page;
-        if (chosen.length > 0) yield `${chosen.map((ev) => JSON.stringify(ev)).join('\n')}\n`;
-        if (cursor >= end) return;
-      }
-    }
-    // With history (the journal): everything on disk and in the ring, one chunk of lines at a time.
-    async function* historyLines(h: TraceHistorySource) {
       let chunk: string[] = [];
-      for await (const ev of h.history(0)) {
+      for await (const ev of trace.history(0)) {
         if (ev.seq > end) break;
         if (filter && !filter(ev)) continue;
         chunk.push(JSON.stringify(ev));
@@ -145,13 +106,12 @@ async function traceRoutes(fastify: FastifyInstance): Promise<void> {
       }
       if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
     }
-    const history = historyOf(trace);
     const safe = (req.query.podUID ?? '').replace(/[^A-Za-z0-9-]/g, '');
     const name = safe ? `syncscope-trace-${safe}.ndjson` : 'syncscope-trace.ndjson';
     return reply
       .type('application/x-ndjson')
       .header('content-disposition', `attachment; filename="${name}"`)
-      .send(Readable.from(history ? historyLines(history) : lines()));
+      .send(Readable.from(lines()));
   });
 }
 

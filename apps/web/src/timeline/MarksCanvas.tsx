@@ -5,6 +5,8 @@
  */
 import type { ScaleTime } from 'd3';
 import { useEffect, useRef } from 'react';
+import type { TimelineLayout } from '../lib/timeline-layout.ts';
+import { ROW } from './hit.ts';
 import type { TimeWindow } from './viewport.ts';
 
 export interface PointMark {
@@ -15,6 +17,25 @@ export interface PointMark {
   cls: string;
   /** a kubelet log implies it without a line for it: drawn hollow and dashed, as the SVG marks are */
   inferred?: boolean;
+}
+
+/** The point marks of the PLEG, probes and events rows. */
+export function pointMarks(
+  pleg: TimelineLayout['pleg'],
+  probes: TimelineLayout['probes'],
+  events: TimelineLayout['events'],
+): PointMark[] {
+  return [
+    ...pleg.map((p) => ({
+      row: ROW.pleg,
+      time: p.time,
+      seq: p.seq,
+      cls: `pleg-${p.event}`,
+      ...(p.inferred ? { inferred: true } : {}),
+    })),
+    ...probes.map((p) => ({ row: ROW.probes, time: p.time, seq: p.seq, cls: `probe-${p.result}` })),
+    ...events.map((e) => ({ row: ROW.events, time: e.time, seq: e.seq, cls: `event-${e.eventType}` })),
+  ];
 }
 
 const COLOURS: Record<string, string> = {

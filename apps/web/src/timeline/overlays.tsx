@@ -1,9 +1,10 @@
 /**
  * What the timeline draws over its rows: the simulated node's faults (a labelled line, an outage a
- * labelled span across every row) and the flow arrows of the selected wake-up chains, drawn as Perfetto
+ * labelled span across every row), the server's restarts (a labelled line) and the flow arrows of the selected wake-up chains, drawn as Perfetto
  * draws flows: a curve from the cause (PLEG mark, config op or resync) to the worker update it delivered,
  * and on to the start of the SyncPod run that update became. Pure SVG from the props; Timeline places it
- * inside the plot's clip. Test ids: `fault-mark`, `fault-span`, `flow-arrow` (data-from / data-to seqs).
+ * inside the plot's clip. Test ids: `fault-mark`, `fault-span`, `timeline-restart`, `flow-arrow`
+ * (data-from / data-to seqs).
  */
 import type { ScaleTime } from 'd3';
 import type { WakeChain } from '../lib/causality.ts';
@@ -58,6 +59,32 @@ export function FaultsOverlay({
         })}
     </g>
   );
+}
+
+/** The Syncscope server's restarts in the window (`server.start`: the engine adopted the pod). */
+export function RestartMarks({
+  restarts,
+  x,
+  win,
+  top,
+  bottom,
+}: {
+  restarts: readonly { seq: number; time: number }[];
+  x: ScaleTime<number, number>;
+  win: TimeWindow;
+  top: number;
+  bottom: number;
+}) {
+  return restarts
+    .filter((r) => r.time >= win.start && r.time <= win.end)
+    .map((r) => (
+      <g key={r.seq} className="tl-restart" data-testid="timeline-restart" data-select-seq={r.seq}>
+        <line x1={x(r.time)} x2={x(r.time)} y1={top} y2={bottom} />
+        <text x={x(r.time) + 3} y={top + 12}>
+          server restarted
+        </text>
+      </g>
+    ));
 }
 
 interface Point {

@@ -1,14 +1,41 @@
 /**
- * What the timeline draws for the user's own marks: the dragged range (shaded, with its span), the steps
- * where the model's reading differs from the source (a red flag on the axis, listed by the explain
- * overlay), and a deleted pod's grace deadline from its DELETE. Every mark that stands for a step carries
- * `data-select-seq`: a click on it selects that step. Test ids: `timeline-range`, `differ-mark`,
- * `delete-grace`.
+ * What the timeline draws for the user's own marks: the selected step's cursor, the dragged range (shaded,
+ * with its span), the steps where the model's reading differs from the source (a red flag on the axis,
+ * listed by the explain overlay), and a deleted pod's grace deadline from its DELETE. Every mark that
+ * stands for a step carries `data-select-seq`: a click on it selects that step. Test ids:
+ * `timeline-cursor`, `timeline-range`, `differ-mark`, `delete-grace`.
  */
 import type { ScaleTime } from 'd3';
 import { goDuration, localClock } from '../lib/explain.ts';
 import type { DeleteGrace } from '../lib/timeline-grace.ts';
 import type { TimeWindow } from './viewport.ts';
+
+/** A line at the selected step's time, while it is in the window. */
+export function StepCursor({
+  cursor,
+  x,
+  win,
+  top,
+  bottom,
+}: {
+  cursor: { time: number } | null;
+  x: ScaleTime<number, number>;
+  win: TimeWindow;
+  top: number;
+  bottom: number;
+}) {
+  if (!cursor || cursor.time < win.start || cursor.time > win.end) return null;
+  return (
+    <line
+      className="tl-cursor"
+      data-testid="timeline-cursor"
+      x1={x(cursor.time)}
+      x2={x(cursor.time)}
+      y1={top}
+      y2={bottom}
+    />
+  );
+}
 
 export function RangeOverlay({
   range,

@@ -7,7 +7,7 @@
  * While a step of the history is selected, the panels at the top show the pod at that step (its status
  * then, in the same rows), under an "at step N, hh:mm:ss" bar with "back to now".
  */
-import type { ContainerState, ContainerStatus, Pod, PodStatus } from '@syncscope/core/api';
+import type { Pod, PodStatus } from '@syncscope/core/api';
 import { printPod } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { useState } from 'react';
@@ -15,66 +15,16 @@ import { usePodTrace, useRecentTrace } from '../api/queries.ts';
 import { ExplainContext, usePodExplain } from '../explain/context.ts';
 import { Differences } from '../explain/Differences.tsx';
 import { useEngineNow } from '../hooks/use-engine-now.ts';
-import { goDuration, localClock } from '../lib/explain.ts';
-import { factsOf, rowCells } from '../lib/pod-facts.ts';
-import { provenance } from '../lib/pod-state-core.ts';
-import type { StepState } from '../lib/step.ts';
+import { factsOf } from '../lib/pod-facts.ts';
 import type { TraceState } from '../lib/trace-store.ts';
 import { AtStepBar } from '../pod/AtStepBar.tsx';
 import { BackoffInspector } from '../pod/BackoffInspector.tsx';
-import { Fact } from '../pod/Fact.tsx';
-import { FactContainers } from '../pod/FactContainers.tsx';
+import { ContainersPanel } from '../pod/ContainersPanel.tsx';
 import { type AtStep, PodHistory } from '../pod/PodHistory.tsx';
+import { PodSummary } from '../pod/PodSummary.tsx';
 import { ReplayBackoff } from '../pod/ReplayBackoff.tsx';
 import { useKnownPod } from '../pod/use-known-pod.ts';
 import '../pod/pod.css';
-import { Columns } from '../pod/Columns.tsx';
-import { statusTone } from './NodeView.tsx';
-
-function stateText(state: ContainerState | undefined): string {
-  if (!state) return '';
-  if (state.running) return 'Running';
-  if (state.waiting) return `Waiting${state.waiting.reason ? ` (${state.waiting.reason})` : ''}`;
-  if (state.terminated) {
-    const t = state.terminated;
-    return `Terminated (${t.reason ?? 'exit'} ${t.exitCode})`;
-  }
-  return '';
-}
-
-function ContainersTable({ pod }: { pod: Pod }) {
-  const statuses = new Map<string, ContainerStatus>();
-  for (const cs of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
-    statuses.set(cs.name, cs);
-  }
-  const containers = [
-    ...(pod.spec.initContainers ?? []).map((c) => ({ c, init: true })),
-    ...pod.spec.containers.map((c) => ({ c, init: false })),
-  ];
-  return (
-    <table className="containers">
-      <Columns names={['CONTAINER', 'IMAGE', 'STATE', 'LAST STATE', 'READY', 'RESTARTS']} />
-      <tbody>
-        {containers.map(({ c, init }) => {
-          const cs = statuses.get(c.name);
-          return (
-            <tr key={c.name} data-testid={`container-${c.name}`}>
-              <td className="mono">
-                {init && <span className="tag">{c.restartPolicy === 'Always' ? 'sidecar' : 'init'}</span>}
-                {c.name}
-              </td>
-              <td className="mono">{c.image}</td>
-              <td>{stateText(cs?.state)}</td>
-              <td>{stateText(cs?.lastState)}</td>
-              <td>{cs ? String(cs.ready) : ''}</td>
-              <td>{cs?.restartCount ?? ''}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
 
 // the node's sim.fault events of a trace state, computed once per state (the selector runs on each render)
 let faultsMemo: { state: TraceState | null; faults: readonly TraceEvent[] } = { state: null, faults: [] };
@@ -141,13 +91,7 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
       >
         <div className="pod-facts">
           {pod && <PodSummary pod={pod} now={shownNow} worker={at ? at.step : null} />}
-          {pod && (
-            <section className="panel">
-              <h2>Containers</h2>
-              {facts ? <FactContainers facts={facts} /> : <ContainersTable pod={pod} />}
-              <Conditions pod={pod} />
-            </section>
-          )}
+          {pod && <ContainersPanel pod={pod} facts={facts} />}
         </div>
         {facts && <ReplayBackoff facts={facts} />}
         {livePod && !facts && !known.gone && (
@@ -178,127 +122,5 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
         </section>
       )}
     </>
-  );
-}
-
-function Conditions({ pod }: { pod: Pod }) {
-  const conditions = pod.status?.conditions ?? [];
-  if (conditions.length === 0) return null;
-  return (
-    <p className="conditions" data-testid="pod-conditions">
-      {conditions.map((c) => (
-        <span
-          key={c.type}
-          className={c.status === 'True' ? 'cond cond-true' : 'cond'}
-          title={[c.reason, c.message].filter(Boolean).join(': ')}
-        >
-          {c.type}={c.status}
-        </span>
-      ))}
-    </p>
-  );
-}
-
-function PodSummary({ pod, now, worker }: { pod: Pod; now: number; worker: StepState | null }) {
-  const row = printPod(pod, now);
-  const facts = factsOf(pod);
-  const cells = facts && rowCells(facts);
-  const phase = facts?.phase;
-  return (
-    <section className="panel pod-summary">
-      <h1 className="mono" data-testid="pod-title">
-        {row.namespace}/{row.name}
-      </h1>
-      <dl className="facts">
-        <dt>STATUS</dt>
-        <Fact
-          as="dd"
-          className={`mono status status-${statusTone(cells ? cells.status.text : row.status)}`}
-          printed={row.status}
-          cell={cells?.status}
-          testid="pod-status"
-          liveTestid="pod-status"
-        />
-        <dt>phase</dt>
-        <Fact
-          as="dd"
-          className="mono"
-          printed={pod.status?.phase ?? ''}
-          cell={
-            phase && {
-              text: phase.basis === 'unknown' ? '—' : phase.value,
-              basis: phase.basis,
-              title: provenance(phase),
-            }
-          }
-          testid="pod-phase"
-          liveTestid="pod-phase"
-        />
-        <dt>READY</dt>
-        <Fact
-          as="dd"
-          className="mono"
-          printed={row.ready}
-          cell={cells?.ready}
-          testid="pod-ready"
-          liveTestid="pod-ready"
-        />
-        <dt>RESTARTS</dt>
-        <Fact
-          as="dd"
-          className="mono"
-          printed={row.restarts}
-          cell={cells?.restarts}
-          testid="pod-restarts"
-          liveTestid="pod-restarts"
-        />
-        <dt>AGE</dt>
-        <dd className="mono">{row.age}</dd>
-        {facts && (
-          <>
-            <dt>worker</dt>
-            <Fact
-              as="dd"
-              className="mono"
-              printed=""
-              cell={{
-                text:
-                  facts.worker.basis === 'unknown'
-                    ? '—'
-                    : `${facts.worker.value}${facts.worker.since !== undefined ? ` since ${localClock(facts.worker.since)}` : ''}`,
-                basis: facts.worker.basis,
-                title: provenance(facts.worker),
-              }}
-              testid="pod-worker"
-              liveTestid="pod-worker"
-            />
-          </>
-        )}
-        {worker && (
-          <>
-            <dt>worker</dt>
-            <dd className="mono" data-testid="pod-worker-at-step">
-              {worker.worker ?? '—'}
-              {worker.workerSince !== null && ` since ${localClock(worker.workerSince)}`}
-            </dd>
-          </>
-        )}
-        {facts?.grace && (
-          <>
-            <dt>grace</dt>
-            <dd
-              className="mono"
-              data-testid="pod-grace"
-              title={`the kill (line ${facts.grace.from.line ?? '?'}) plus the grace period it sent`}
-            >
-              {`${goDuration(facts.grace.gracePeriodS)} from ${localClock(facts.grace.start)}, deadline ${localClock(facts.grace.deadline)}`}
-            </dd>
-          </>
-        )}
-        <dt>UID</dt>
-        <dd className="mono">{pod.metadata.uid ?? ''}</dd>
-      </dl>
-      {pod.status?.message && <p className="sub">{pod.status.message}</p>}
-    </section>
   );
 }

@@ -84,3 +84,32 @@ describe('TraceRecorder seq reservation', () => {
     expect(trace.next).toBe(HELD_EVENTS_MAX + 1);
   });
 });
+
+describe('TraceRecorder as a trace source without a disk', () => {
+  const record = (trace: TraceRecorder, n: number) => {
+    for (let i = 0; i < n; i++)
+      trace.record({ type: 'loop.iteration', source: 'sync', pods: i % 3, durationMs: 0 });
+  };
+
+  it('answers sinceAsync as since, and covers every cursor from its ring', async () => {
+    const trace = new TraceRecorder(new FakeClock(), 100);
+    expect(trace.ringCovers(0)).toBe(true);
+    record(trace, 250);
+    const two = (ev: { type: string; pods?: number }) => ev.pods === 2;
+    expect(await trace.sinceAsync(0)).toEqual(trace.since(0));
+    expect(await trace.sinceAsync(200, two, 5)).toEqual(trace.since(200, two, 5));
+    expect((await trace.sinceAsync(0)).map((e) => e.seq)[0]).toBe(151);
+    expect(trace.ringCovers(0)).toBe(true);
+  });
+
+  it('streams its whole ring past a page, oldest first, filtered, and what is recorded meanwhile', async () => {
+    const trace = new TraceRecorder(new FakeClock(), 5_000);
+    record(trace, 2_500);
+    const seqs: number[] = [];
+    for await (const ev of trace.history(10, (e) => e.seq % 2 === 0)) {
+      seqs.push(ev.seq);
+      if (ev.seq === 2_500) record(trace, 2);
+    }
+    expect(seqs).toEqual(Array.from({ length: 1_246 }, (_, i) => 12 + 2 * i));
+  });
+});

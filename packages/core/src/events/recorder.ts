@@ -16,6 +16,9 @@ export const HELD_EVENTS_MAX = 100_000;
 /** While the reserver refuses, record() asks it again at most this often (engine time); resume() at once. */
 export const RESERVE_RETRY_MS = 1_000;
 
+/** Events history() reads from the ring per step. */
+const HISTORY_PAGE = 1_000;
+
 /** A listener that threw and was removed: what it was (its name at subscribe), where, and why. */
 export interface ListenerFailure {
   name: string;
@@ -194,6 +197,35 @@ export class TraceRecorder {
       if (!filter || filter(ev)) out.push(ev);
     }
     return out;
+  }
+
+  /** True for every `after`: the ring is all this recorder holds, so since(after) is the whole answer. */
+  ringCovers(_after: number): boolean {
+    return true;
+  }
+
+  /** since() as a promise, for readers of a trace that may have to reach the disk: answered at once. */
+  sinceAsync(
+    since = 0,
+    filter?: (ev: TraceEvent) => boolean,
+    limit = Number.POSITIVE_INFINITY,
+  ): Promise<TraceEvent[]> {
+    return Promise.resolve(this.since(since, filter, limit));
+  }
+
+  /**
+   * Every event with seq > since, oldest first, optionally filtered, read from the ring HISTORY_PAGE events
+   * at a time. Runs until the newest event, including those recorded while it is read; the caller stops.
+   */
+  async *history(since = 0, filter?: (ev: TraceEvent) => boolean): AsyncGenerator<TraceEvent> {
+    let cursor = since;
+    for (;;) {
+      const page = this.since(cursor, undefined, HISTORY_PAGE);
+      const last = page[page.length - 1];
+      if (!last) return;
+      cursor = last.seq;
+      for (const ev of page) if (!filter || filter(ev)) yield ev;
+    }
   }
 
   /** Calls `l` with every event recorded from now on; `name` says what it does when it fails (failures). */
