@@ -77,7 +77,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
           'exec round trip on the simulated node (WebSocket v5, `cat` of 1 KiB stdin to the close), p99',
         value: p99(times),
         unit: 'ms',
-        target: { op: '<=', bound: 50 },
+        target: { op: '<=', bound: 50, on: 'value' },
         note: `${rounds} rounds, median ${median(times).toFixed(1)} ms`,
       }),
     ];
