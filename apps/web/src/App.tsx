@@ -1,11 +1,22 @@
 /**
- * The shell: a top bar with the stream's connection state (or the replayed file), and the page the hash
- * route names. Live, the trace stream is opened here, once, for the whole app, and its state (with the time
- * it stopped being live) is provided to the views through ConnectionContext. In a replay no stream is
- * open and ReplayContext makes every query hook read the imported trace instead of the server.
+ * The shell: a top bar with the connection state (or the replayed file), and the page the hash route
+ * names. Live, each page opens the streams it shows (the node page its rows and aggregates, a pod page
+ * that pod's trace, opened here once its UID is known); their state together (stream-status.ts), with the
+ * time it stopped being live, is provided to the views through ConnectionContext. In a replay no stream
+ * is open and ReplayContext makes every query hook read the imported trace instead of the server.
  */
-import { lazy, type ReactNode, Suspense, startTransition, useCallback, useEffect, useState } from 'react';
+import {
+  lazy,
+  type ReactNode,
+  Suspense,
+  startTransition,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useNode } from './api/queries.ts';
+import { useStreamsState } from './api/stream-status.ts';
 import { useTraceStream } from './api/use-trace-stream.ts';
 import { FleetView } from './kubelet-log/FleetView.tsx';
 import { LogBanner } from './kubelet-log/LogBanner.tsx';
@@ -13,8 +24,9 @@ import { LogOpener } from './kubelet-log/LogOpener.tsx';
 import type { ReplayStore } from './lib/replay.ts';
 import { parseRoute, type Route } from './lib/route.ts';
 import type { ConnectionState } from './lib/stream.ts';
-import { type Connection, ConnectionContext, useConnection } from './node/connection.ts';
+import { type Connection, ConnectionContext, nextConnection, useConnection } from './node/connection.ts';
 import { clockText } from './node/liveness.ts';
+import { useKnownPod } from './pod/use-known-pod.ts';
 import { ReplayContext, useReplay } from './replay/context.ts';
 import { NodeView } from './views/NodeView.tsx';
 import { TokenGate } from './views/TokenGate.tsx';
@@ -43,19 +55,29 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
 };
 
 /**
- * Owns the WebSocket: mounted only while live, so entering a replay closes it. Remembers when the stream
- * stopped being live (after it had been), so the badge and every panel can say since when they are stale.
+ * The connection of a live page: mounted only while live. Remembers when the page's streams stopped being
+ * live (after they had been), so the badge and every panel can say since when they are stale; a page
+ * change, whose new streams are still connecting, is not a loss.
  */
 function LiveStream({ children }: { children: ReactNode }) {
-  const state = useTraceStream();
+  const state = useStreamsState();
   const [connection, setConnection] = useState<Connection>({ state, staleSince: null });
+  const wasLive = useRef(false);
   useEffect(() => {
-    setConnection((prev) => ({
-      state,
-      staleSince: state === 'live' ? null : (prev.staleSince ?? (prev.state === 'live' ? Date.now() : null)),
-    }));
+    if (state === 'live') wasLive.current = true;
+    setConnection((prev) => nextConnection(prev, state, wasLive.current, Date.now()));
   }, [state]);
   return <ConnectionContext.Provider value={connection}>{children}</ConnectionContext.Provider>;
+}
+
+/**
+ * A pod page's trace, live: that pod's events once its UID is known (from the pods list, or the trace);
+ * every event while the list has answered without the pod (its UID is looked for in the recent trace).
+ */
+function PodTraceStream({ namespace, name }: { namespace: string; name: string }) {
+  const known = useKnownPod(namespace, name);
+  useTraceStream(known.uid !== undefined || !known.loading, known.uid);
+  return null;
 }
 
 /** The badge: green while live; grey with the time it went stale once the stream is lost. */
@@ -91,6 +113,13 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
   const stale = useConnection().staleSince !== null;
   return (
     <>
+      {route.view === 'pod' && !replay && (
+        <PodTraceStream
+          key={`${route.namespace}/${route.name}`}
+          namespace={route.namespace}
+          name={route.name}
+        />
+      )}
       <header className="topbar">
         <a className="brand" href="#/">
           syncscope

@@ -111,6 +111,38 @@ describe('WebSocket /api/v1/trace/stream', () => {
     ws.terminate();
   });
 
+  it('with ?podUID= sends only that pod’s events and the node-wide ones, backlog then live', async () => {
+    const status = (podUID: string) =>
+      trace.record({
+        type: 'sync.start',
+        workType: 'SyncPod',
+        updateType: 'SyncPodSync',
+        podUID,
+        pod: `default/${podUID}`,
+      });
+    status('a');
+    record(700); // more than a page of other events between the pod's
+    status('b');
+    status('a');
+    trace.record({ type: 'sim.fault', fault: 'runtime-down', detail: '' });
+    const { ws, c } = await connect('/api/v1/trace/stream?since=0&podUID=a');
+    await c.until(() => c.seqs().length >= 3);
+    record(600);
+    status('a');
+    await c.until(() => c.seqs().length >= 4);
+    const events = c.messages.flatMap((m) => (m.kind === 'events' ? m.events : []));
+    expect(events.map((e) => e.type)).toEqual(['sync.start', 'sync.start', 'sim.fault', 'sync.start']);
+    expect(events.every((e) => e.type === 'sim.fault' || ('podUID' in e && e.podUID === 'a'))).toBe(true);
+    expect(c.seqs()).toEqual([...c.seqs()].sort((x, y) => x - y));
+    ws.terminate();
+  });
+
+  it('refuses a ?podUID= that is not a UID with a 400 naming it', async () => {
+    const bad = await app.inject({ url: '/api/v1/trace/stream?podUID=%20x%2F', headers: wsHeaders() });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details.causes[0].field).toBe('podUID');
+  });
+
   it('refuses a bad ?since= and a foreign Origin before upgrading', async () => {
     const bad = await app.inject({ url: '/api/v1/trace/stream?since=abc', headers: wsHeaders() });
     expect(bad.statusCode).toBe(400);

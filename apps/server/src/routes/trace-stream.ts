@@ -1,5 +1,5 @@
 /**
- * WebSocket /api/v1/trace/stream?since=<seq>: the trace live. Messages (JSON text frames):
+ * WebSocket /api/v1/trace/stream?since=<seq>[&podUID=<uid>]: the trace live. Messages (JSON text frames):
  *   {kind: 'events', events: TraceEvent[]}   seq strictly increasing across messages, no gaps within a
  *                                            run (after a crash the next run starts above a reserved block)
  *   {kind: 'resync', reason}                 the client fell behind; the server closes the socket next.
@@ -7,6 +7,11 @@
  *
  * First the backlog with seq > since (all the trace holds when since is 0), then live events, batched: a
  * batch leaves after FLUSH_MS or as soon as BATCH_EVENTS are waiting.
+ *
+ * With ?podUID= only that pod's events are sent, with the node-wide ones that belong on every pod's
+ * timeline (`server.start`, `sim.fault`): what a pod page needs, at that pod's rate and not the node's. Such
+ * a client reads the trace itself (filtered pages are its own, not the pump's shared ones), its cursor
+ * moving over the events it skips. A value that is not a UID's spelling is a 400 naming `podUID`.
  *
  * Pacing: a client holds no queue of its own. It keeps a cursor (the last seq sent) and reads forward from
  * the trace a page (BATCH_EVENTS) at a time, only while its socket's bufferedAmount is under
@@ -25,13 +30,14 @@
  * Access: the Origin must be the page this server served (no Origin: a non-browser client); with a token,
  * the access hook wants it (header, or the bearer subprotocol) before the upgrade.
  */
+
 import type { TraceEvent } from '@syncscope/core/trace';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import type { TraceSource } from '../context.ts';
-import { intParam } from '../status.ts';
 import { BATCH_EVENTS, type Pumped, StreamPump } from './stream-pump.ts';
+import { type EventFilter, podStreamFilter, streamQuery } from './trace-stream-query.ts';
 import { StreamCaps, streamRoute } from './ws-stream-route.ts';
 
 const FLUSH_MS = 50;
@@ -63,12 +69,15 @@ class StreamClient implements Pumped {
   private parked = false;
   /** When the socket last completed a write (or the client was parked, if later). */
   private progressAt = 0;
+  /** A filtered page being read from the journal. */
+  private reading = false;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly trace: TraceSource,
     private readonly pump: StreamPump,
     private cursor: number,
+    private readonly filter?: EventFilter,
   ) {}
 
   start(): void {
@@ -105,10 +114,52 @@ class StreamClient implements Pumped {
       this.resync(this.droppedReason());
       return false;
     }
+    if (this.filter) return this.pumpFiltered(this.filter);
     const page = this.pump.page(this.cursor, this);
     if (!page) return false;
     this.socket.send(page.data, { binary: false }, () => this.written());
     this.cursor = page.last;
+    return this.afterSend();
+  }
+
+  /**
+   * Sends the next events after the cursor that pass the filter (at most BATCH_EVENTS), read from the ring,
+   * or from the journal off the event loop (the client is woken when they are in). The cursor moves to
+   * the last event read, or to the head the read started from when fewer than a page passed.
+   */
+  private pumpFiltered(filter: EventFilter): boolean {
+    if (this.reading) return false;
+    const head = this.trace.next - 1;
+    if (head <= this.cursor) return false;
+    if (!this.trace.ringCovers(this.cursor)) {
+      this.reading = true;
+      this.trace.sinceAsync(this.cursor, filter, BATCH_EVENTS).then(
+        (events) => {
+          this.reading = false;
+          if (this.closed) return;
+          if (this.sendFiltered(events, head)) this.wake();
+        },
+        () => {
+          this.reading = false;
+          this.resync(`events after seq ${this.cursor} could not be read`);
+        },
+      );
+      return false;
+    }
+    return this.sendFiltered(this.trace.since(this.cursor, filter, BATCH_EVENTS), head);
+  }
+
+  /** Sends a filtered page read up to `head`; true if the client could go on at once. */
+  private sendFiltered(events: TraceEvent[], head: number): boolean {
+    const last = events[events.length - 1]?.seq ?? 0;
+    this.cursor = events.length >= BATCH_EVENTS ? last : Math.max(head, last, this.cursor);
+    if (events.length === 0) return this.trace.next - 1 > this.cursor;
+    this.socket.send(JSON.stringify({ kind: 'events', events }), { binary: false }, () => this.written());
+    return this.afterSend();
+  }
+
+  /** After a write: resync past the high mark, park past the send mark, else whether more is waiting. */
+  private afterSend(): boolean {
     const buffered = this.socket.bufferedAmount;
     if (buffered > HIGH_WATER_BYTES) {
       this.resync(`fell behind: ${buffered} bytes unsent`);
@@ -185,8 +236,15 @@ async function traceStream(app: FastifyInstance, opts: TraceStreamOptions): Prom
     url: '/api/v1/trace/stream',
     name: 'the trace stream',
     caps,
-    query: (q) => intParam('since', q.since),
-    open: (socket, since) => new StreamClient(socket, trace, pump, since ?? 0).start(),
+    query: streamQuery,
+    open: (socket, q) =>
+      new StreamClient(
+        socket,
+        trace,
+        pump,
+        q.since ?? 0,
+        q.podUID ? podStreamFilter(q.podUID) : undefined,
+      ).start(),
   });
 }
 

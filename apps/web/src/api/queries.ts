@@ -7,9 +7,11 @@
  *                                            pods), then the batches of its stream
  *                                            (use-node-aggregates-stream.ts)
  *   ['node']              NodeInfo           GET /api/v1/node, polled
- *   ['trace', 'recent']   TraceState         everything the stream delivered (bounded)
+ *   ['trace', 'recent']   TraceState         what the trace stream delivered (bounded): open only on a pod's
+ *                                            page, and there that pod's events and the node-wide ones
  *   ['trace', 'pod', uid] TraceState         one pod's full history: GET /api/v1/trace?podUID= merged with
- *                                            the stream; kept live by the stream while it is cached
+ *                                            the stream; kept live by the stream while its page is open,
+ *                                            dropped when it closes (a later visit fetches it again)
  * The trace stream (use-trace-stream.ts) is the only writer of the trace and pods entries after the first
  * fetch, through `dispatchEvents`; the rows stream the only writer of the rows, through `applyRowsBatch`.
  *
@@ -184,7 +186,7 @@ export function useRecentTrace<T = TraceState>(select?: (trace: TraceState) => T
   );
 }
 
-/** One pod's history; the stream appends to it while it is cached. */
+/** One pod's history; the stream (opened by the pod's page, App.tsx) appends to it while it is shown. */
 export function usePodTrace(podUID: string | undefined) {
   const queryClient = useQueryClient();
   const replay = useReplay();
@@ -198,6 +200,8 @@ export function usePodTrace(podUID: string | undefined) {
           queryKey: queryKeys.podTrace(uid),
           enabled: Boolean(podUID),
           staleTime: Number.POSITIVE_INFINITY,
+          // no stream keeps it current once its page is closed: a kept copy would miss what came since
+          gcTime: 0,
           ...NO_SHARING,
           queryFn: async (): Promise<TraceState> => {
             const history = await getPodTrace(uid);

@@ -18,6 +18,7 @@ import {
 import { reconnectDelayMs } from '../lib/stream.ts';
 import { wsProtocols } from './auth.ts';
 import { queryKeys } from './queries.ts';
+import { trackStream } from './stream-status.ts';
 
 function aggregatesStreamUrl(location: { protocol: string; host: string }, since: string): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -30,6 +31,7 @@ export function useNodeAggregatesStream(enabled: boolean): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!enabled) return;
+    const status = trackStream('the node aggregates stream');
     let socket: WebSocket | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
@@ -41,6 +43,7 @@ export function useNodeAggregatesStream(enabled: boolean): void {
       socket = ws;
       ws.onopen = () => {
         attempt = 0;
+        status.live();
       };
       ws.onmessage = (m: MessageEvent) => {
         if (typeof m.data !== 'string') return;
@@ -56,6 +59,7 @@ export function useNodeAggregatesStream(enabled: boolean): void {
       ws.onclose = () => {
         if (socket !== ws) return;
         socket = null;
+        status.lost();
         if (!disposed) timer = setTimeout(connect, reconnectDelayMs(attempt++));
       };
     };
@@ -63,6 +67,7 @@ export function useNodeAggregatesStream(enabled: boolean): void {
     connect();
     return () => {
       disposed = true;
+      status.end();
       clearTimeout(timer);
       socket?.close();
     };

@@ -16,6 +16,7 @@ import { applyRowsBatch, type NodeRowsState, parseRowsBatch } from '../lib/node-
 import { reconnectDelayMs } from '../lib/stream.ts';
 import { wsProtocols } from './auth.ts';
 import { queryKeys } from './queries.ts';
+import { trackStream } from './stream-status.ts';
 
 function rowsStreamUrl(location: { protocol: string; host: string }, since: string): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -28,6 +29,7 @@ export function useNodeRowsStream(enabled: boolean): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!enabled) return;
+    const status = trackStream('the node rows stream');
     let socket: WebSocket | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
@@ -39,6 +41,7 @@ export function useNodeRowsStream(enabled: boolean): void {
       socket = ws;
       ws.onopen = () => {
         attempt = 0;
+        status.live();
       };
       ws.onmessage = (m: MessageEvent) => {
         if (typeof m.data !== 'string') return;
@@ -52,6 +55,7 @@ export function useNodeRowsStream(enabled: boolean): void {
       ws.onclose = () => {
         if (socket !== ws) return;
         socket = null;
+        status.lost();
         if (!disposed) timer = setTimeout(connect, reconnectDelayMs(attempt++));
       };
     };
@@ -59,6 +63,7 @@ export function useNodeRowsStream(enabled: boolean): void {
     connect();
     return () => {
       disposed = true;
+      status.end();
       clearTimeout(timer);
       socket?.close();
     };

@@ -1,6 +1,9 @@
 /**
- * useTraceStream: keeps one WebSocket to /api/v1/trace/stream open for the app's lifetime and patches the
- * query cache with every batch (dispatchEvents). Mount it once, near the root.
+ * useTraceStream: while a view needs the trace (a pod's page), keeps one WebSocket to /api/v1/trace/stream
+ * open and patches the query cache with every batch (dispatchEvents). Given a pod's UID it asks for that
+ * pod's events only (?podUID=, with the node-wide ones every pod's timeline shows), so the page's work
+ * follows that pod, not the node's event rate; without one, every event (a page still looking for its
+ * pod's UID in the recent trace). Its state is reported to stream-status.ts, the page's connection state.
  *
  *   connecting ──open──▶ live ──close / error / {kind:'resync'}──▶ reconnecting ──▶ open with ?since=
  *
@@ -18,18 +21,13 @@
  */
 import type { TraceEvent } from '@syncscope/core/trace';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import {
-  type ConnectionState,
-  parseStreamMessage,
-  reconnectDelayMs,
-  resumeSince,
-  streamUrl,
-} from '../lib/stream.ts';
+import { useEffect } from 'react';
+import { parseStreamMessage, reconnectDelayMs, resumeSince, streamUrl } from '../lib/stream.ts';
 import { DEFAULT_TRACE_LIMIT, type TraceState } from '../lib/trace-store.ts';
 import { wsProtocols } from './auth.ts';
 import { getTraceBounds, getTracePage } from './client.ts';
 import { dispatchEvents, queryKeys } from './queries.ts';
+import { trackStream } from './stream-status.ts';
 
 async function resumePoint(queryClient: QueryClient, first: boolean): Promise<number> {
   const recent = queryClient.getQueryData<TraceState>(queryKeys.recentTrace);
@@ -90,11 +88,13 @@ function frameBatcher(apply: (events: TraceEvent[]) => void) {
   };
 }
 
-export function useTraceStream(): ConnectionState {
+/** Keeps the trace live while `enabled`: `podUID`'s events only when given, else every event. */
+export function useTraceStream(enabled: boolean, podUID?: string): void {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<ConnectionState>('connecting');
 
   useEffect(() => {
+    if (!enabled) return;
+    const status = trackStream('the trace stream');
     let socket: WebSocket | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
@@ -104,7 +104,7 @@ export function useTraceStream(): ConnectionState {
 
     const retry = (delay: number) => {
       if (disposed) return;
-      setState('reconnecting');
+      status.lost();
       timer = setTimeout(() => void connect(), delay);
     };
 
@@ -120,11 +120,11 @@ export function useTraceStream(): ConnectionState {
       if (disposed) return;
       first = false;
       let resync = false;
-      const ws = new WebSocket(streamUrl(window.location, since), wsProtocols());
+      const ws = new WebSocket(streamUrl(window.location, since, podUID), wsProtocols());
       socket = ws;
       ws.onopen = () => {
         attempt = 0;
-        setState('live');
+        status.live();
       };
       ws.onmessage = (m: MessageEvent) => {
         if (typeof m.data !== 'string') return;
@@ -149,11 +149,10 @@ export function useTraceStream(): ConnectionState {
     void connect();
     return () => {
       disposed = true;
+      status.end();
       batcher.cancel();
       clearTimeout(timer);
       socket?.close();
     };
-  }, [queryClient]);
-
-  return state;
+  }, [queryClient, enabled, podUID]);
 }

@@ -9,6 +9,12 @@ describe('streamUrl', () => {
     );
     expect(streamUrl({ protocol: 'https:', host: 'x' }, -1)).toBe('wss://x/api/v1/trace/stream?since=0');
   });
+
+  it('asks for one pod’s events when given its UID', () => {
+    expect(streamUrl({ protocol: 'http:', host: 'h' }, 7, 'a1-b2')).toBe(
+      'ws://h/api/v1/trace/stream?since=7&podUID=a1-b2',
+    );
+  });
 });
 
 describe('parseStreamMessage', () => {

@@ -2,7 +2,8 @@
  * The pure half of the trace stream client: the WebSocket address, the parsing of what the server sends,
  * the reconnect delay. The hook in src/api/use-trace-stream.ts wires these to a socket and the query cache.
  *
- * Protocol (WebSocket /api/v1/trace/stream?since=<seq>): the server sends JSON messages
+ * Protocol (WebSocket /api/v1/trace/stream?since=<seq>[&podUID=<uid>]: every event, or one pod's and the
+ * node-wide ones): the server sends JSON messages
  *   {kind:'events', events: TraceEvent[]}   every event with seq > since, in batches, then live
  *   {kind:'resync', reason}                  this client fell behind; the server closes the socket and the
  *                                            client reconnects with since = the last seq it applied.
@@ -16,10 +17,15 @@ export type StreamMessage =
   | { kind: 'resync'; reason: string }
   | { kind: 'invalid'; error: string };
 
-/** ws:// or wss:// address of the stream on the page's own host. */
-export function streamUrl(location: { protocol: string; host: string }, since: number): string {
+/** ws:// or wss:// address of the stream on the page's own host; with `podUID`, that pod's events only. */
+export function streamUrl(
+  location: { protocol: string; host: string },
+  since: number,
+  podUID?: string,
+): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/api/v1/trace/stream?since=${Math.max(0, since)}`;
+  const pod = podUID ? `&podUID=${encodeURIComponent(podUID)}` : '';
+  return `${scheme}//${location.host}/api/v1/trace/stream?since=${Math.max(0, since)}${pod}`;
 }
 
 /**

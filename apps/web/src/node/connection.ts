@@ -1,6 +1,7 @@
 /**
- * Whether what the page shows is live: the trace stream's state as App's LiveStream provides it, with the
- * wall time it stopped being live. In a replay there is no stream and the value says so.
+ * Whether what the page shows is live: the state of the page's streams (the node page's rows and
+ * aggregates, a pod page's trace) as App's LiveStream provides it, with the wall time they stopped being
+ * live. In a replay there is no stream and the value says so.
  *
  * useViewNow is the engine clock every page counts with (AGE, "ago", countdowns, the timeline's right
  * edge): estimated from the last GET /api/v1/node sample (engine time and speed), so it follows a sped-up
@@ -16,8 +17,24 @@ import './stale.css';
 
 export interface Connection {
   state: ConnectionState | 'replay';
-  /** wall ms when the stream stopped being live (null while live, before the first open, or in a replay) */
+  /** wall ms when the streams stopped being live (null while live, before the first open, or in a replay) */
   staleSince: number | null;
+}
+
+/**
+ * The connection after the streams' state became `state` at wall time `now`: stale from the moment a
+ * stream that had been live (`wasLive`) is lost, until all are live again. A stream still connecting
+ * (a page just opened, or changed) keeps what was: it has lost nothing yet.
+ */
+export function nextConnection(
+  prev: Connection,
+  state: ConnectionState,
+  wasLive: boolean,
+  now: number,
+): Connection {
+  if (state === 'live') return { state, staleSince: null };
+  if (state === 'reconnecting') return { state, staleSince: prev.staleSince ?? (wasLive ? now : null) };
+  return { state, staleSince: prev.staleSince };
 }
 
 export const ConnectionContext = createContext<Connection>({ state: 'replay', staleSince: null });
