@@ -32,11 +32,10 @@ import {
   SimNetProber,
   type SimNode,
 } from '@syncscope/core';
-import { type Clock, RealClock } from '@syncscope/core/clock';
+import { RealClock } from '@syncscope/core/clock';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
-import { ContainerLogManager } from '@syncscope/core/kubelet/logs';
-import { admitPod, parseManifest } from './admission.ts';
 import { type Boot, type BootedServer, bootServer, type RoleEngine, type ServerOptions } from './boot.ts';
+import { containerLogManager } from './container-log-rotation.ts';
 import { type Example, loadExamples } from './examples.ts';
 import { simExec } from './kube-api/exec-session.ts';
 import { lastStatuses } from './kube-api/watch.ts';
@@ -54,7 +53,10 @@ import {
   within,
 } from './lifecycle.ts';
 import type { SimControl } from './sim-control.ts';
-import { describeDown, linkSimNode, type SimNodeLink, simNodeControl } from './sim-node/link.ts';
+import { simNodeControl } from './sim-node/control.ts';
+import { linkSimNode } from './sim-node/link.ts';
+import { describeDown, type SimNodeLink } from './sim-node/link-state.ts';
+import { applyStartupExamples } from './startup-examples.ts';
 import { NAMESPACE_FILE, NamespaceFile } from './store/namespace-file.ts';
 import type { PodStore } from './store/pod-store.ts';
 
@@ -199,18 +201,7 @@ async function managedEngine(
     onHttp(app) {
       // Examples are a first-run courtesy: on a restart the stored pods are what the user left.
       if (!(opts.examples && firstBoot && restored === 0) || !api) return;
-      for (const ex of examples.filter((e) => e.startup)) {
-        const parsed = parseManifest(ex.yaml, 'application/yaml');
-        const admitted = parsed.ok
-          ? admitPod(parsed.value, manifestNamespace(parsed.value), engine, clock)
-          : parsed;
-        try {
-          if (!admitted.ok) throw new Error(admitted.status.message);
-          api.addPod(admitted.pod);
-        } catch (err) {
-          app.log.warn(`example ${ex.file} not applied: ${(err as Error).message}`);
-        }
-      }
+      applyStartupExamples(examples, engine, api, clock, (msg) => app.log.warn(msg));
     },
     start() {
       engine.start();
@@ -240,48 +231,6 @@ async function managedEngine(
       await within(kubeletLog.close(), step);
     },
   };
-}
-
-/**
- * The kubelet's container log manager on this server's runtime (kubelet.go starts it in Run): the logs of
- * the running containers it created are rotated at containerLogMaxSizeBytes. A failure is warned once until
- * the next round without it (a runtime that is down would say the same every 10 s).
- */
-function containerLogManager(
-  config: KubeletConfiguration,
-  cri: RemoteRuntime,
-  clock: Clock,
-  warn: (msg: string) => void,
-): ContainerLogManager {
-  let said = new Set<string>();
-  let saying = new Set<string>();
-  const manager = new ContainerLogManager({
-    runtime: {
-      listContainers: async (f) => {
-        // a round begins: what the last one said and this one does not is over
-        said = saying;
-        saying = new Set();
-        return cri.listContainers(f);
-      },
-      containerStatus: (id) => cri.containerStatus(id),
-      reopenContainerLog: (id) => cri.reopenContainerLog(id),
-    },
-    clock,
-    policy: { maxSize: config.containerLogMaxSizeBytes, maxFiles: config.containerLogMaxFiles },
-    monitorIntervalMs: config.containerLogMonitorIntervalMs,
-    ownershipLabel: config.ownershipLabel,
-    onError: (message, err) => {
-      const line = `container log manager: ${message}: ${err instanceof Error ? err.message : String(err)}`;
-      saying.add(line);
-      if (!said.has(line)) warn(line);
-    },
-  });
-  return manager;
-}
-
-function manifestNamespace(v: unknown): string {
-  const ns = (v as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
-  return typeof ns === 'string' && ns !== '' ? ns : 'default';
 }
 
 export { JournaledTrace } from './lifecycle-trace.ts';

@@ -19,38 +19,14 @@ import { randomUUID } from 'node:crypto';
 import { isStatus, type Pod, rfc3339, type Status } from '@syncscope/core/api';
 import { StatusError, status } from '../status.ts';
 import { readNamespaceBody } from './namespace-body.ts';
-import {
-  IMMORTAL_NAMESPACES,
-  NAMESPACE_FINALIZER,
-  NAMESPACE_NAME_LABEL,
-  type Namespace,
-  SYSTEM_NAMESPACES,
-} from './namespace-object.ts';
+import { IMMORTAL_NAMESPACES, type Namespace, SYSTEM_NAMESPACES } from './namespace-object.ts';
+import { type NamespaceKeeper, type NamespaceRecord, namespaceObject } from './namespace-record.ts';
 import { notFoundOf } from './respond.ts';
+
+export type { NamespaceKeeper, NamespaceRecord } from './namespace-record.ts';
 
 const STILL_TERMINATING =
   'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
-
-/** A namespace as it is kept: what its Namespace object is made from. */
-export interface NamespaceRecord {
-  name: string;
-  uid: string;
-  /** RFC 3339 creationTimestamp. */
-  created: string;
-  resourceVersion: string;
-  labels: Record<string, string>;
-  /** RFC 3339 deletionTimestamp: the namespace is Terminating. */
-  deletion?: string;
-}
-
-/** Where the namespaces are kept (the data dir's NamespaceFile). */
-export interface NamespaceKeeper {
-  /** The namespaces kept; undefined when none are (a first start, or a damaged file). */
-  load(): NamespaceRecord[] | undefined;
-  /** Keeps `records` durably; throws a StatusError (507 or 503) when the disk refuses, keeping the old ones. */
-  save(records: readonly NamespaceRecord[]): void;
-  warn(msg: string): void;
-}
 
 type Entry = NamespaceRecord;
 
@@ -85,7 +61,7 @@ export class NamespaceStore {
   /** Every namespace, by name. */
   list(): Namespace[] {
     const out = new Map<string, Namespace>();
-    for (const e of this.entries.values()) out.set(e.name, this.object(e));
+    for (const e of this.entries.values()) out.set(e.name, namespaceObject(e));
     const rv = String(this.deps.version());
     for (const p of this.deps.pods()) {
       const name = nsOf(p);
@@ -93,14 +69,14 @@ export class NamespaceStore {
       const seen = out.get(name);
       if (seen && this.entries.has(name)) continue;
       if (seen && seen.metadata.creationTimestamp <= created) continue;
-      out.set(name, this.object({ name, uid: '', created, resourceVersion: rv, labels: {} }));
+      out.set(name, namespaceObject({ name, uid: '', created, resourceVersion: rv, labels: {} }));
     }
     return [...out.values()].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   }
 
   get(name: string): Namespace | undefined {
     const e = this.entries.get(name);
-    if (e) return this.object(e);
+    if (e) return namespaceObject(e);
     return this.list().find((n) => n.metadata.name === name);
   }
 
@@ -115,11 +91,11 @@ export class NamespaceStore {
         kind: 'namespaces',
       });
     const entry = this.entry(name, labels, rfc3339(this.deps.now()));
-    if (dryRun) return this.object(entry);
+    if (dryRun) return namespaceObject(entry);
     const refused = this.write(new Map(this.entries).set(name, entry));
     if (refused) return refused;
     this.changed();
-    return this.object(entry);
+    return namespaceObject(entry);
   }
 
   /**
@@ -154,14 +130,14 @@ export class NamespaceStore {
       deletion: rfc3339(this.deps.now()),
       resourceVersion: String(this.deps.version()),
     };
-    if (dryRun) return this.object(entry);
+    if (dryRun) return namespaceObject(entry);
     // Terminating is kept first, as the apiserver stores the delete before the namespace controller acts:
     // a disk that refuses it leaves the namespace and its pods as they were
     const refused = this.write(new Map(this.entries).set(name, entry));
     if (refused) return refused;
     this.changed();
     this.deleteContent(name);
-    const answer = this.object(entry);
+    const answer = namespaceObject(entry);
     this.sweep();
     return answer;
   }
@@ -241,22 +217,5 @@ export class NamespaceStore {
 
   private put(name: string, labels: Record<string, string>, created: string): void {
     this.entries.set(name, this.entry(name, labels, created));
-  }
-
-  private object(e: Entry): Namespace {
-    return {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: {
-        name: e.name,
-        ...(e.uid ? { uid: e.uid } : {}),
-        resourceVersion: e.resourceVersion,
-        creationTimestamp: e.created,
-        ...(e.deletion ? { deletionTimestamp: e.deletion } : {}),
-        labels: { ...e.labels, [NAMESPACE_NAME_LABEL]: e.name },
-      },
-      spec: { finalizers: [NAMESPACE_FINALIZER] },
-      status: { phase: e.deletion ? 'Terminating' : 'Active' },
-    };
   }
 }

@@ -16,11 +16,9 @@
 import {
   type AdmittedPod,
   type Clock,
-  type CriRuntime,
-  EventedPLEG,
-  GenericPLEG,
+  type EventedPLEG,
+  type GenericPLEG,
   KubeGenericRuntimeManager,
-  type KubeletConfiguration,
   type NodeInfo,
   PodCache,
   type PodStatusRT,
@@ -28,39 +26,17 @@ import {
   type TraceRecorder,
   type VersionResponse,
 } from '@syncscope/core';
-import type { Event, Pod } from '@syncscope/core/api';
+import type { Event } from '@syncscope/core/api';
 import type { PodRef } from '@syncscope/core/events/trace';
 import type { Engine } from '../engine.ts';
 import { StatusError, status } from '../status.ts';
 import { InferredBackoff, previousExitAt } from './backoff-infer.ts';
 import { type JoinResult, joinLogEvent, type LogEventPayload, type LogJoin } from './log-events.ts';
-import { type ObservedIdentity, type OpenBackoff, observedPod, withApiPod } from './pod-view.ts';
+import { type ApiPods, ObservedPods } from './observed-pods.ts';
+import { OBSERVE_REFUSAL, type ObserverDeps, observedNodeInfo, observerPlegs } from './observer-runtime.ts';
+import { type ObservedIdentity, type OpenBackoff, observedPod } from './pod-view.ts';
 
-export const OBSERVE_REFUSAL = 'observe mode: this server does not change the node';
-
-/** The API's pods bound to the node (api-source.ts ApiSource). */
-export interface ApiPods {
-  get(uid: string): Pod | undefined;
-  all(): Pod[];
-  ref(uid: string): PodRef | undefined;
-}
-
-export interface ObserverDeps {
-  /** A read-only client (readOnlyCri): the observer never calls anything else. */
-  cri: CriRuntime;
-  clock: Clock;
-  trace: TraceRecorder;
-  config: KubeletConfiguration;
-  endpoint: string;
-}
-
-interface Observed {
-  who: ObservedIdentity;
-  ref: PodRef;
-  status: PodStatusRT;
-  pod: AdmittedPod;
-  statusJson: string;
-}
+export { OBSERVE_REFUSAL } from './observer-runtime.ts';
 
 export class Observer implements Engine, LogJoin {
   readonly trace: TraceRecorder;
@@ -70,7 +46,8 @@ export class Observer implements Engine, LogJoin {
   readonly eventedPleg: EventedPLEG | undefined;
   private readonly runtime: KubeGenericRuntimeManager;
   private readonly cache = new PodCache();
-  private readonly pods = new Map<string, Observed>();
+  /** the pods shown: the runtime's, and the API's once attached (observed-pods.ts) */
+  private readonly view = new ObservedPods();
   private readonly open = new Map<string, OpenBackoff>();
   /** container instances already seen (their start is counted once) */
   private readonly instances = new Set<string>();
@@ -79,7 +56,6 @@ export class Observer implements Engine, LogJoin {
   private runtimeError = '';
   private consuming: Promise<void> | undefined;
   private stopped = true;
-  private api: ApiPods | undefined;
 
   constructor(private readonly deps: ObserverDeps) {
     const { clock, trace, config } = deps;
@@ -93,48 +69,15 @@ export class Observer implements Engine, LogJoin {
       config,
       recorder: { event: () => {} },
     });
-    const rt = this.runtime;
-    // the PLEG's lists, kept: they say which pods carry the ownership label
-    const listing = {
-      getPods: async (all: boolean) => {
-        const at = clock.now();
-        const pods = await rt.getPods(all);
+    ({ pleg: this.pleg, eventedPleg: this.eventedPleg } = observerPlegs(
+      this.runtime,
+      this.cache,
+      deps,
+      (pods, at) => {
         this.listed = new Map(pods.map((p) => [p.id, p]));
         this.backoff.relisted(at);
-        return pods;
       },
-      getPodStatus: rt.getPodStatus.bind(rt),
-      syncPod: () => Promise.reject(new Error(OBSERVE_REFUSAL)),
-      killPod: () => Promise.reject(new Error(OBSERVE_REFUSAL)),
-    };
-    const generic = {
-      relistPeriodMs: config.genericPlegRelistPeriodMs,
-      relistThresholdMs: config.genericPlegRelistThresholdMs,
-    };
-    this.pleg = new GenericPLEG(
-      listing,
-      this.cache,
-      clock,
-      trace,
-      config.eventedPleg
-        ? {
-            relistPeriodMs: config.eventedPlegRelistPeriodMs,
-            relistThresholdMs: config.eventedPlegRelistThresholdMs,
-          }
-        : generic,
-      config.plegChannelCapacity,
-    );
-    if (config.eventedPleg) {
-      this.cache.ignoreOlderWrites = true;
-      this.eventedPleg = new EventedPLEG(
-        { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) },
-        this.pleg,
-        this.cache,
-        clock,
-        trace,
-        { maxStreamRetries: config.eventedPlegMaxStreamRetries, fallbackRelistDuration: generic },
-      );
-    }
+    ));
   }
 
   start(): void {
@@ -181,7 +124,7 @@ export class Observer implements Engine, LogJoin {
     const { status } = this.cache.get(uid);
     const listed = this.listed.get(uid);
     if (!listed || (status.containerStatuses.length === 0 && status.sandboxStatuses.length === 0)) {
-      this.pods.delete(uid);
+      this.view.pods.delete(uid);
       this.backoff.forget(uid);
       for (const k of [...this.open.keys()]) if (k.startsWith(`${uid}_`)) this.open.delete(k);
       return;
@@ -217,8 +160,8 @@ export class Observer implements Engine, LogJoin {
   private update(who: ObservedIdentity, ref: PodRef, status: PodStatusRT): void {
     const pod = observedPod(who, status, (name) => this.open.get(`${who.uid}_${name}`), this.clock.now());
     const statusJson = JSON.stringify(pod.status);
-    const had = this.pods.get(who.uid);
-    this.pods.set(who.uid, { who, ref, status, pod, statusJson });
+    const had = this.view.pods.get(who.uid);
+    this.view.pods.set(who.uid, { who, ref, status, pod, statusJson });
     if (had?.statusJson !== statusJson && pod.status)
       this.trace.record({ type: 'status.update', ...ref, status: pod.status });
   }
@@ -228,52 +171,29 @@ export class Observer implements Engine, LogJoin {
     const ev = this.trace.record(p);
     if (p.type !== 'backoff') return ev;
     this.open.set(`${p.podUID}_${p.container}`, { delayS: p.delayS, until: p.until });
-    const o = this.pods.get(p.podUID);
+    const o = this.view.pods.get(p.podUID);
     if (o) this.update(o.who, o.ref, o.status);
     return ev;
   }
 
-  // ---- the API's pods (api-source.ts) -----------------------------------------------------------------
+  // ---- the API's pods (observed-pods.ts) --------------------------------------------------------------
 
-  /** From now on the API's pods are shown beside the runtime's, and the log's config ops and Events left out. */
   attachApi(api: ApiPods): void {
-    this.api = api;
+    this.view.attachApi(api);
   }
 
   get apiWatched(): boolean {
-    return this.api !== undefined;
+    return this.view.apiWatched;
   }
 
-  /** Does the runtime show this pod (a sandbox or a container)? */
   onRuntime(uid: string): boolean {
-    return this.pods.has(uid);
-  }
-
-  /** The pod as shown: the runtime's view, with the API's metadata and spec when it holds the pod. */
-  private shown(uid: string): AdmittedPod | undefined {
-    const o = this.pods.get(uid);
-    const a = this.api?.get(uid);
-    const p = a ? withApiPod(o?.pod, a) : o?.pod;
-    return p && structuredClone(p);
-  }
-
-  private uids(): Set<string> {
-    const all = new Set(this.pods.keys());
-    for (const p of this.api?.all() ?? []) if (p.metadata.uid) all.add(p.metadata.uid);
-    return all;
+    return this.view.onRuntime(uid);
   }
 
   // ---- the log join (log-events.ts) ----------------------------------------------------------------
 
   podRef(podUID: string | undefined, pod: string | undefined): PodRef | undefined {
-    if (podUID) return this.pods.get(podUID)?.ref ?? this.api?.ref(podUID);
-    if (!pod) return undefined;
-    for (const o of this.pods.values()) if (o.ref.pod === pod) return o.ref;
-    for (const p of this.api?.all() ?? []) {
-      const ref = this.api?.ref(p.metadata.uid ?? '');
-      if (ref?.pod === pod) return ref;
-    }
-    return undefined;
+    return this.view.podRef(podUID, pod);
   }
 
   /** One parsed line of the observed kubelet's log (a follower calls this). */
@@ -296,18 +216,15 @@ export class Observer implements Engine, LogJoin {
   }
 
   getPods(): AdmittedPod[] {
-    return [...this.uids()].flatMap((uid) => this.shown(uid) ?? []);
+    return this.view.getPods();
   }
 
   getPod(namespace: string, name: string): AdmittedPod | undefined {
-    for (const o of this.pods.values())
-      if (o.who.namespace === namespace && o.who.name === name) return this.shown(o.who.uid);
-    const a = this.api?.all().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
-    return a && this.shown(a.metadata.uid ?? '');
+    return this.view.getPod(namespace, name);
   }
 
   getPodByUID(uid: string): AdmittedPod | undefined {
-    return this.shown(uid);
+    return this.view.shown(uid);
   }
 
   getEvents(): Event[] {
@@ -319,30 +236,6 @@ export class Observer implements Engine, LogJoin {
   }
 
   nodeInfo(): NodeInfo {
-    const [healthy, plegErr] = this.pleg.healthy();
-    const v = this.versionInfo;
-    const errors = this.runtimeError ? [this.runtimeError] : [];
-    return {
-      nodeName: this.deps.config.nodeName,
-      runtime: {
-        name: v?.runtime_name ?? '',
-        version: v?.runtime_version ?? '',
-        apiVersion: v?.runtime_api_version ?? '',
-        endpoint: this.deps.endpoint,
-        ready: errors.length === 0 && v !== undefined,
-        errors,
-      },
-      simulated: false,
-      observing: this.deps.endpoint,
-      pleg: {
-        mode: this.eventedPleg?.mode ?? 'generic',
-        healthy,
-        lastRelist: this.pleg.lastRelistTime || null,
-        message: plegErr ?? '',
-      },
-      sync: { lastIteration: null },
-      configuration: this.deps.config,
-      clock: { now: this.clock.now(), speed: 1 },
-    };
+    return observedNodeInfo(this.deps, this, this.versionInfo, this.runtimeError);
   }
 }

@@ -16,19 +16,30 @@
  * stops it. A node whose socket file exists but does not answer is gone: the file is removed and a node
  * spawned.
  *
+ * Its handle and state are ./link-state.ts, the routes' controls over it ./control.ts.
+ *
  * Called once by buildApp, before the engine starts. close() is called by buildApp's close(); it may wait
  * up to its timeout for the node to stop.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { RealClock, RealClockState } from '@syncscope/core/clock';
-import type { RuntimeService } from '@syncscope/core/cri';
-import type { SimControl } from '../sim-control.ts';
+import type { RealClockState } from '@syncscope/core/clock';
 import { SimNodeClient } from './client.ts';
+import {
+  describeDown,
+  LIVENESS_CHECK_MS,
+  type LinkOptions,
+  processAlive,
+  RESPAWN_RESET_MS,
+  respawnDelay,
+  type SimNodeLink,
+  type SimNodeState,
+  tail,
+} from './link-state.ts';
 import {
   CLOCK_STATE_ENV,
   CONTROL_SOCKET,
@@ -43,68 +54,6 @@ const ENTRY = join(here, 'main.ts');
 /** How long a spawned node may take to answer (it compiles its TypeScript first). */
 const SPAWN_TIMEOUT_MS = 30_000;
 const POLL_MS = 25;
-
-export interface SimNodeLink {
-  client: SimNodeClient;
-  /** The node as it was when linked, or respawned last (its clock state is what the server's clock takes). */
-  readonly info: NodeInfo;
-  /** True when an already running node was adopted, false when this call spawned it. */
-  adopted: boolean;
-  /** Whether the node process runs now, and if not, why and when the next respawn is. */
-  readonly state: SimNodeState;
-  /** Calls `l` on every change of `state` (the node died; a respawn failed; it runs again). */
-  onChange(l: (state: SimNodeState) => void): () => void;
-  /** Stops heartbeats and respawns, asks the node to stop, and waits (up to timeoutMs) for its process to end. */
-  close(timeoutMs: number): Promise<void>;
-}
-
-/**
- * The node process as the server sees it. `up`: it runs (pid). Down: it died (`why`: how, e.g. `killed by
- * SIGKILL`), since `since` (wall ms); `respawnAt` is when the next spawn is tried, `attempts` the spawns
- * tried since it died (each failure doubles the wait, respawnDelay).
- */
-export type SimNodeState =
-  | { up: true; pid: number; respawns: number }
-  | {
-      up: false;
-      pid: number;
-      why: string;
-      since: number;
-      respawnAt: number;
-      attempts: number;
-      respawns: number;
-    };
-
-export interface LinkOptions {
-  dataDir: string;
-  /** The node's idle wait when this call spawns it; default SIM_NODE_IDLE_MS or 10 min (protocol.ts). */
-  idleStopMs?: number;
-  /** The clock a node spawned later (a respawn) starts on: the server's, so both keep one time. */
-  clockState?: () => RealClockState;
-  warn(msg: string): void;
-}
-
-/** The first respawn of a dead node is tried this long after its death is seen. */
-const RESPAWN_INITIAL_MS = 500;
-/** The longest wait between two respawns of a node that keeps failing to start. */
-const RESPAWN_MAX_MS = 30_000;
-/** A node that ran this long before it died counts as stable: its respawn waits start over from the first. */
-const RESPAWN_RESET_MS = 60_000;
-/** How often the server checks that the node's pid still runs (a node it adopted is not its child). */
-const LIVENESS_CHECK_MS = 250;
-
-/** The wait before spawn attempt `attempt` (0-based) of a dead node: 0.5 s doubling up to 30 s. */
-export function respawnDelay(attempt: number): number {
-  return Math.min(RESPAWN_MAX_MS, RESPAWN_INITIAL_MS * 2 ** Math.min(attempt, 16));
-}
-
-/** One line for a node that is down, for /healthz, /readyz and the server's log. */
-export function describeDown(state: SimNodeState, now = Date.now()): string | undefined {
-  if (state.up) return undefined;
-  const inMs = Math.max(0, state.respawnAt - now);
-  return `simulated node (pid ${state.pid}) is down: ${state.why}; respawn attempt ${state.attempts + 1} in ${(inMs / 1000).toFixed(1)} s`;
-}
-
 export async function linkSimNode(opts: LinkOptions): Promise<SimNodeLink> {
   const dataDir = await realpath(opts.dataDir);
   const client = new SimNodeClient(join(dataDir, CONTROL_SOCKET));
@@ -247,34 +196,6 @@ export async function linkSimNode(opts: LinkOptions): Promise<SimNodeLink> {
   };
 }
 
-/**
- * The simulated node's controls for the routes (routes/sim.ts) when the node is a process: faults over its
- * control socket, the lookups they need over CRI, and the speed set on the node first, then on `clock` to the
- * very state the node took (absent when the server does not own its clock).
- */
-export function simNodeControl(
-  link: SimNodeLink,
-  cri: Pick<RuntimeService, 'listPodSandbox' | 'listContainers'>,
-  clock: RealClock | undefined,
-  record: SimControl['record'],
-): SimControl {
-  return {
-    runtime: {
-      faults: link.client.faults,
-      listPodSandbox: (f) => cri.listPodSandbox(f),
-      listContainers: (f) => cri.listContainers(f),
-    },
-    exec: (id, cmd, stdin, timeoutS) => link.client.exec(id, cmd, stdin, timeoutS),
-    clock: clock && {
-      get speed() {
-        return clock.speed;
-      },
-      setSpeed: async (speed: number) => clock.setState(await link.client.setSpeed(speed)),
-    },
-    record,
-  };
-}
-
 /** Spawns the node detached and waits until its control socket answers (polling, with a deadline). */
 async function spawnNode(
   dataDir: string,
@@ -323,27 +244,4 @@ function loaderArgs(): string[] {
   if (!import.meta.url.endsWith('.ts')) return [];
   const loader = createRequire(import.meta.url).resolve('tsx');
   return ['--import', pathToFileURL(loader).href];
-}
-
-function tail(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').split('\n').slice(-15).join('\n');
-  } catch {
-    return '(unreadable)';
-  }
-}
-
-/** Whether pid is a live process (a zombie, exited but not yet reaped by its parent, counts as gone). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
 }

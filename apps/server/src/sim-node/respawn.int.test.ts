@@ -14,7 +14,7 @@ import type { TraceEvent } from '@syncscope/core/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { example } from '../../../../test/support/harness.ts';
 import { type BuiltApp, buildApp } from '../app.ts';
-import { respawnDelay } from './link.ts';
+import { respawnDelay } from './link-state.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -3,9 +3,9 @@
  * one pod (a container exits with a code or goes unknown, the sandbox dies), faults on the node (runtime
  * outage, the next N calls of a method fail, an image goes missing or pulls slowly, latency, clear), and
  * the clock speed. Each applied fault becomes a `sim.fault` event, drawn as a marker on the loop strip and
- * the pod timelines. Above the buttons, the faults in effect (GET /api/v1/sim/faults, polled each second
- * and after every change), each with its own clear, and "clear all". Test ids: `fault-active`,
- * `fault-active-item`, `fault-clear-one`, `fault-clear-all`.
+ * the pod timelines. Above the buttons, the faults in effect (ActiveFaults.tsx; GET /api/v1/sim/faults,
+ * polled each second and after every change), each with its own clear, and "clear all". Test ids:
+ * `fault-active`, `fault-active-item`, `fault-clear-one`, `fault-clear-all`.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -19,6 +19,7 @@ import {
   putSpeed,
 } from '../api/node-actions.ts';
 import { queryKeys, useNodeRows, usePods } from '../api/queries.ts';
+import { ActiveFaults } from './ActiveFaults.tsx';
 import './faults.css';
 
 const SPEEDS = [1, 5, 10, 30] as const;
@@ -232,59 +233,5 @@ export function FaultPanel() {
         </p>
       )}
     </section>
-  );
-}
-
-const FAULT_NAMES: Record<ActiveFault['kind'], string> = {
-  outage: 'runtime outage',
-  failNext: 'calls fail',
-  latency: 'added latency',
-  imageMissing: 'image missing',
-  slowPull: 'slow pull',
-};
-
-/** The faults in effect, each with its clear, and "clear all" (which ends every one). */
-function ActiveFaults({
-  items,
-  onClear,
-}: {
-  items: ActiveFault[] | undefined;
-  onClear: (one?: ActiveFault) => void;
-}) {
-  return (
-    <div className="fault-active" data-testid="fault-active" aria-live="polite">
-      <h3>
-        In effect{' '}
-        <span className="dim mono" data-testid="fault-active-count">
-          {items ? items.length : '…'}
-        </span>
-      </h3>
-      {items && items.length === 0 && <p className="dim">no fault is in effect</p>}
-      {items && items.length > 0 && (
-        <ul>
-          {items.map((f) => (
-            <li key={`${f.kind}/${f.target ?? ''}`} data-testid="fault-active-item" data-kind={f.kind}>
-              <span className="tag">{FAULT_NAMES[f.kind]}</span> <span className="mono">{f.detail}</span>{' '}
-              <button
-                type="button"
-                onClick={() => onClear(f)}
-                data-testid="fault-clear-one"
-                aria-label={`clear ${FAULT_NAMES[f.kind]}${f.target ? ` ${f.target}` : ''}`}
-              >
-                clear
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <button
-        type="button"
-        onClick={() => onClear()}
-        disabled={!items || items.length === 0}
-        data-testid="fault-clear-all"
-      >
-        clear all faults
-      </button>
-    </div>
   );
 }

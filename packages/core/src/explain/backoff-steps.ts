@@ -1,10 +1,12 @@
 /**
  * The back-off half of a pod's explanation: each container's deaths, windows and restarts read by the
  * crash-loop rule (./ladder.ts), each restart by its timing (./restart-timing.ts). Called by ./pod-explainer.ts
- * with the pod-state model's containers at the step. Browser-safe: no Node imports.
+ * with the pod-state model's containers at the step; a new back-off window is read by ./backoff-window.ts.
+ * Browser-safe: no Node imports.
  */
 import type { TraceOf } from '../events/trace.ts';
 import type { ContainerSnapshot, PodSnapshot } from '../pod-state/types.ts';
+import { windowReading } from './backoff-window.ts';
 import { ContainerLadder, type DeathReading } from './ladder.ts';
 import type { ExplainParams } from './params.ts';
 import { RULE_BACKOFF, restartReading } from './restart-timing.ts';
@@ -216,46 +218,12 @@ export class BackoffSteps {
         `the source holds no earlier run of ${ev.container} under the back-off: its entry is taken as ${goMs(seen)}`,
       );
     }
-    const rung = ladder.rungs;
-    const base: Reading = { verdict: 'agrees', model: [], rule: RULE_BACKOFF, window: true };
-    if (assumed.length) base.assumed = assumed;
-    const listed = unlisted
-      ? [`its death came from the status the sync read, before a relist reported it (${this.fmt(since)})`]
-      : [];
-    if (reading?.kind === 'immediate') {
-      base.model = [
-        `${ev.container}: no back-off entry in force (${reading.why === 'expired' ? 'expired' : 'first death'}) → restart at once`,
-      ];
-      base.verdict = 'differs';
-      base.difference = {
-        kind: 'backoff-unexpected',
-        expected: 'restart at once, no back-off',
-        seen: `back-off ${goMs(seen)}`,
-      };
-      return base;
-    }
-    const want = reading?.kind === 'backoff' ? reading.delayMs : seen;
-    base.backoffMs = want;
-    ladder.windowSeen = want;
-    base.model = [
-      `window ${rung}: ${backoffOutcome(want, since + want, 'CrashLoopBackOff', this.fmt)} (${goMs(this.p.initialBackOffMs)} doubling to ${goMs(this.p.maxBackOffMs)})`,
-      ...listed,
-    ];
-    if (!assumed.length && want !== seen) {
-      base.verdict = 'differs';
-      base.difference = {
-        kind: 'backoff-delay',
-        expected: `back-off ${goMs(want)}`,
-        seen: `back-off ${goMs(seen)}`,
-      };
-    } else if (assumed.length && !ladder.isRung(seen)) {
-      base.verdict = 'differs';
-      base.difference = {
-        kind: 'backoff-delay',
-        expected: `a rung of ${goMs(this.p.initialBackOffMs)} doubling to ${goMs(this.p.maxBackOffMs)}`,
-        seen: `back-off ${goMs(seen)}`,
-      };
-    }
-    return base;
+    return windowReading(
+      { container: ev.container, seen, since, unlisted, assumed },
+      ladder,
+      reading,
+      this.p,
+      this.fmt,
+    );
   }
 }
