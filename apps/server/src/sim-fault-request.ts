@@ -5,7 +5,7 @@
  */
 import { type Container, CriError, codeName, type PodSandbox } from '@syncscope/core/cri';
 import type { Engine } from './engine.ts';
-import type { Answer, SimControl } from './sim-control.ts';
+import type { Answer, SimControl } from './sim-control-types.ts';
 import { badRequest, notFound, StatusError, status } from './status.ts';
 
 const POD_UID_LABEL = 'io.kubernetes.pod.uid';
