@@ -23,7 +23,7 @@ import {
 } from './sim-fault-request.ts';
 import { badRequest, StatusError } from './status.ts';
 
-export type { Answer, ExecResult, SimControl, SimFaults } from './sim-control-types.ts';
+export type { ExecResult, SimControl, SimFaults } from './sim-control-types.ts';
 
 const FAULT_KINDS = [
   'containerExit',
