@@ -203,7 +203,7 @@ function guardedPaths(): { method: string; path: string }[] {
   const out: { method: string; path: string }[] = [];
   for (const r of app.accessTable()) {
     if (r.access === 'public' || r.url.includes('*')) continue;
-    const path = r.url.replace(':ns', 'default').replace(':name', 'web');
+    const path = r.url.replace(':ns', 'default').replace(':name', 'web').replace(':check', 'ping');
     const key = `${r.method} ${path}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -274,10 +274,10 @@ describe('with the token', () => {
       const res = await raw(
         request('GET', path.includes('/watch/') ? `${path}?timeoutSeconds=1` : path, auth),
       );
-      // a plain GET of the stream says to upgrade; a 405 route answers what the path allows
+      // a plain GET of the stream, exec or attach says to upgrade; a 405 route answers what the path allows
       // an import that does not exist (404) or a line not asked for (400): the imports handlers' own Status
       // an event or node named like the pod: there is none; ephemeral containers are not served (404 Status)
-      const want = path.endsWith('/stream')
+      const want = /\/(stream|exec|attach)$/.test(path)
         ? [400]
         : path.includes('/watch/')
           ? [200] // a watch of a name streams whether or not the object exists, as the apiserver's
