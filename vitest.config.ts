@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
 // test/lint too: checks over the project's own source (import cycles, layer rules). Then the
 // end-to-end projects: the server on the simulated node (real gRPC over a unix socket), scenarios on a
 // private containerd (root) and browser tests in Debian's Chromium. scripts/test-all.sh runs them all.
-const besideTheCode = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/lint/**/*.test.ts'];
+const besideTheCode = [
+  'packages/*/src/**/*.test.ts',
+  'apps/*/src/**/*.test.ts',
+  'test/lint/**/*.test.ts',
+  'test/support/**/*.test.ts',
+];
 const integration = [
   'packages/*/src/**/*.int.test.ts',
   'apps/*/src/**/*.int.test.ts',

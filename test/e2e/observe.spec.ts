@@ -12,10 +12,7 @@ import { podUIDOf, type TraceEvent, type TraceOf } from '@syncscope/core/trace';
 import { buildObserveApp, type ObservedApp } from '@syncscope/server/observe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { example, type Harness, startHarness } from '../support/harness.ts';
-import { expectSamePlegStory } from '../support/pleg-agreement.ts';
-
-/** One relist period of the manager's (1 s) and the slack of a busy machine. */
-const RELIST_SLACK_MS = 1_000 + 500;
+import { expectSamePlegStory, settledEvents } from '../support/pleg-agreement.ts';
 
 let managed: Harness;
 let observed: ObservedApp;
@@ -91,19 +88,16 @@ describe('observe mode on the simulated node', () => {
     expect(one.status?.containerStatuses?.[0]?.restartCount).toBeGreaterThanOrEqual(1);
     expect(one.status?.podIP).toBeTruthy();
 
-    // the same PLEG events as the manager's, per container in the same order, each within a relist period,
-    // for what both have had time to see
-    const settledBy = () => Date.now() - 2 * RELIST_SLACK_MS;
-    await waitTrace('three PLEG events both have had time to see', () => {
-      const before = settledBy();
-      return of(mine(), 'pleg.event').filter((e) => e.time <= before).length >= 3;
+    // the same PLEG events as the manager's, per container in the same order, each in the relists that
+    // could have seen it, for what both have had time to see
+    const relists = (trace: { since(after: number, f: (e: TraceEvent) => boolean): TraceEvent[] }) =>
+      trace.since(0, (e) => e.type === 'pleg.relist');
+    const manager = () => ({ events: managed.podTrace(uid), relists: relists(managed.built.trace) });
+    const observer = () => ({ events: mine(), relists: relists(observed.trace) });
+    await waitTrace('three PLEG events the manager has had its chance to list', () => {
+      return settledEvents(observer(), manager()) >= 3;
     });
-    const settled = settledBy();
-    expectSamePlegStory(managed.podTrace(uid), mine(), {
-      slackMs: RELIST_SLACK_MS,
-      atLeast: 3,
-      before: settled,
-    });
+    expectSamePlegStory(manager(), observer(), { atLeast: 3 });
 
     // the windows the manager holds the container for are the ones inferred: wait for one the two agree on
     // (same exit, so the same end, and the same delay)
