@@ -25,6 +25,7 @@ export { Kubelet, type KubeletDeps } from './kubelet/kubelet.ts';
 export { KubeGenericRuntimeManager } from './kubelet/kuberuntime/kuberuntime-manager.ts';
 export { EventedPLEG } from './kubelet/pleg/evented.ts';
 export { GenericPLEG } from './kubelet/pleg/generic.ts';
+export { newPLEGs, type PLEGs } from './kubelet/pleg/new-plegs.ts';
 export * from './pod-state/index.ts';
 export {
   type ActiveFault,

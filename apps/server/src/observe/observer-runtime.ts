@@ -8,11 +8,11 @@
 import {
   type Clock,
   type CriRuntime,
-  EventedPLEG,
-  GenericPLEG,
   type KubeGenericRuntimeManager,
   type KubeletConfiguration,
   type NodeInfo,
+  newPLEGs,
+  type PLEGs,
   type PodCache,
   type RuntimePod,
   type TraceRecorder,
@@ -35,7 +35,7 @@ export function observerPlegs(
   cache: PodCache,
   deps: { clock: Clock; trace: TraceRecorder; config: KubeletConfiguration },
   listed: (pods: RuntimePod[], at: number) => void,
-): { pleg: GenericPLEG; eventedPleg: EventedPLEG | undefined } {
+): PLEGs {
   const { clock, trace, config } = deps;
   // the PLEG's lists, kept: they say which pods carry the ownership label
   const listing = {
@@ -49,40 +49,16 @@ export function observerPlegs(
     syncPod: () => Promise.reject(new Error(OBSERVE_REFUSAL)),
     killPod: () => Promise.reject(new Error(OBSERVE_REFUSAL)),
   };
-  const generic = {
-    relistPeriodMs: config.genericPlegRelistPeriodMs,
-    relistThresholdMs: config.genericPlegRelistThresholdMs,
-  };
-  const pleg = new GenericPLEG(
-    listing,
-    cache,
-    clock,
-    trace,
-    config.eventedPleg
-      ? {
-          relistPeriodMs: config.eventedPlegRelistPeriodMs,
-          relistThresholdMs: config.eventedPlegRelistThresholdMs,
-        }
-      : generic,
-    config.plegChannelCapacity,
-  );
-  if (!config.eventedPleg) return { pleg, eventedPleg: undefined };
-  cache.ignoreOlderWrites = true;
-  const eventedPleg = new EventedPLEG(
-    { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) },
-    pleg,
-    cache,
-    clock,
-    trace,
-    { maxStreamRetries: config.eventedPlegMaxStreamRetries, fallbackRelistDuration: generic },
-  );
-  return { pleg, eventedPleg };
+  const evented = config.eventedPleg
+    ? { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) }
+    : undefined;
+  return newPLEGs(listing, evented, cache, { clock, trace }, config);
 }
 
 /** The node view's answer in observe mode: the observed runtime's version and readiness, the PLEG's health. */
 export function observedNodeInfo(
   deps: { config: KubeletConfiguration; endpoint: string; clock: Clock },
-  plegs: { pleg: GenericPLEG; eventedPleg: EventedPLEG | undefined },
+  plegs: PLEGs,
   v: VersionResponse | undefined,
   runtimeError: string,
 ): NodeInfo {

@@ -25,8 +25,9 @@ import type { EventRecorder } from './events/event-recorder.ts';
 import { KubeletSyncer } from './kubelet-sync.ts';
 import type { PodStateProvider } from './kuberuntime/kuberuntime-gc-plan.ts';
 import type { ProbeResultsReader } from './kuberuntime/kuberuntime-manager.ts';
-import { EventedPLEG, type EventedRuntime } from './pleg/evented.ts';
-import { GenericPLEG } from './pleg/generic.ts';
+import type { EventedPLEG, EventedRuntime } from './pleg/evented.ts';
+import type { GenericPLEG } from './pleg/generic.ts';
+import { newPLEGs } from './pleg/new-plegs.ts';
 import type { PodLifecycleEvent } from './pleg/pleg.ts';
 import { type ContainerDeleter, PodContainerDeletor } from './pod-container-deletor.ts';
 import { PodWorkers } from './pod-workers.ts';
@@ -141,32 +142,10 @@ export function newKubeletComponents(deps: KubeletDeps, parts: KubeletParts): Ku
     c.eventedPleg && rt.streamEvents && rt.generatePodStatus
       ? { streamEvents: rt.streamEvents.bind(rt), generatePodStatus: rt.generatePodStatus.bind(rt) }
       : undefined;
-  const genericDuration = {
-    relistPeriodMs: c.genericPlegRelistPeriodMs,
-    relistThresholdMs: c.genericPlegRelistThresholdMs,
-  };
-  const pleg = new GenericPLEG(
-    rt,
-    podCache,
-    clock,
-    trace,
-    eventedRuntime
-      ? { relistPeriodMs: c.eventedPlegRelistPeriodMs, relistThresholdMs: c.eventedPlegRelistThresholdMs }
-      : genericDuration,
-    c.plegChannelCapacity,
-  );
+  const { pleg, eventedPleg } = newPLEGs(rt, eventedRuntime, podCache, { clock, trace }, c);
   const plegCh = pleg.watch();
   runtimeState.addHealthCheck('PLEG', () => pleg.healthy());
-  let eventedPleg: EventedPLEG | undefined;
-  if (eventedRuntime) {
-    podCache.ignoreOlderWrites = true;
-    const ev = new EventedPLEG(eventedRuntime, pleg, podCache, clock, trace, {
-      maxStreamRetries: c.eventedPlegMaxStreamRetries,
-      fallbackRelistDuration: genericDuration,
-    });
-    runtimeState.addHealthCheck('EventedPLEG', () => ev.healthy());
-    eventedPleg = ev;
-  }
+  if (eventedPleg) runtimeState.addHealthCheck('EventedPLEG', () => eventedPleg.healthy());
   const probeManager = new ProberManager({
     cri: deps.cri,
     clock,
