@@ -2,9 +2,9 @@
  * The real kubectl on what an apiserver answers besides pods: the health lists (`get --raw /livez?verbose`,
  * `/readyz?verbose`, one check at `/livez/ping` and `/healthz/ping`), `auth can-i` answering yes (the token
  * grants everything), and namespaces as objects: the four every cluster has, `create namespace` (its typed
- * client sends protobuf), a pod refused in a namespace that does not exist, `delete namespace` that keeps it
- * Terminating until its pod is gone and refuses new pods meanwhile, and the pods' status.hostIP, the Node's
- * InternalIP. Each expectation is what kubectl prints.
+ * client sends protobuf), `label` and `annotate` of one, a pod refused in a namespace that does not exist,
+ * `delete namespace` that keeps it Terminating until its pod is gone and refuses new pods meanwhile, and the
+ * pods' status.hostIP, the Node's InternalIP. Each expectation is what kubectl prints.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -117,5 +117,36 @@ describe('kubectl and the apiserver endpoints', () => {
     expect((await k.run(['get', 'namespace', 'team-a'])).stderr).toContain(
       'Error from server (NotFound): namespaces "team-a" not found',
     );
+  });
+
+  it('labels and annotates a namespace, selects it by label, and takes a label off again', async () => {
+    await k.ok(['create', 'namespace', 'team-b']);
+    expect(await k.ok(['label', 'namespace', 'team-b', 'env=dev'])).toBe('namespace/team-b labeled\n');
+    expect(await k.ok(['annotate', 'namespace', 'team-b', 'owner=ana'])).toBe('namespace/team-b annotated\n');
+    expect(await k.ok(['get', 'ns', '-l', 'env=dev', '-o', 'name'])).toBe('namespace/team-b\n');
+    expect(await k.ok(['get', 'ns', 'team-b', '-o', 'jsonpath={.metadata.annotations.owner}'])).toBe('ana');
+    const relabel = await k.run(['label', 'namespace', 'team-b', 'env=prod']);
+    expect(relabel.stderr).toContain("'env' already has a value (dev), and --overwrite is false");
+    expect(await k.ok(['label', 'namespace', 'team-b', 'env-'])).toBe('namespace/team-b unlabeled\n');
+    expect(await k.ok(['get', 'ns', '-l', 'env=dev', '-o', 'name'])).toBe('');
+    const bad = await k.run(['label', 'namespace', 'team-b', 'tier=not ok']);
+    expect(bad.code).not.toBe(0);
+    expect(await k.ok(['get', 'ns', 'team-b', '-o', 'jsonpath={.metadata.labels}'])).toBe(
+      '{"kubernetes.io/metadata.name":"team-b"}',
+    );
+    expect(await k.ok(['delete', 'namespace', 'team-b'])).toBe('namespace "team-b" deleted\n');
+  });
+
+  it('applies a namespace manifest: created, then configured with a new label, then unchanged', async () => {
+    const path = join(k.dir, 'team-d.yaml');
+    const manifest = (labels: string) =>
+      `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-d\n  labels:\n${labels}`;
+    await writeFile(path, manifest('    env: dev\n'));
+    expect(await k.ok(['apply', '-f', path])).toBe('namespace/team-d created\n');
+    await writeFile(path, manifest('    env: dev\n    tier: web\n'));
+    expect(await k.ok(['apply', '-f', path])).toBe('namespace/team-d configured\n');
+    expect(await k.ok(['apply', '-f', path])).toBe('namespace/team-d unchanged\n');
+    expect(await k.ok(['get', 'ns', '-l', 'tier=web', '-o', 'name'])).toBe('namespace/team-d\n');
+    expect(await k.ok(['delete', '-f', path])).toBe('namespace "team-d" deleted\n');
   });
 });

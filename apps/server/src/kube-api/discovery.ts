@@ -45,7 +45,7 @@ const RESOURCES: readonly ApiResource[] = [
     singularName: 'namespace',
     namespaced: false,
     kind: 'Namespace',
-    verbs: ['create', 'delete', 'get', 'list', 'watch'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['ns'],
   },
   {

@@ -1,7 +1,8 @@
 /**
  * What a namespace create asks for, checked as the apiserver's namespace strategy checks it: the body a
  * Namespace (else 400), a name (or a generateName, given the apiserver's random suffix) that is a lowercase
- * RFC 1123 label of at most 63 characters (else 422 Invalid on metadata.name), labels a map of strings.
+ * RFC 1123 label of at most 63 characters (else 422 Invalid on metadata.name), labels and annotations maps
+ * of strings.
  */
 import type { Status } from '@syncscope/core/api';
 import { badRequest, status } from '../status.ts';
@@ -33,7 +34,9 @@ function invalidName(name: string, value: string, detail: string): Status {
 }
 
 /** The name and labels of the namespace `body` asks for, or the Status refusing it. */
-export function readNamespaceBody(body: unknown): { name: string; labels: Record<string, string> } | Status {
+export function readNamespaceBody(
+  body: unknown,
+): { name: string; labels: Record<string, string>; annotations: Record<string, string> } | Status {
   if (!isObject(body) || (body.kind !== undefined && body.kind !== 'Namespace'))
     return badRequest('the object provided is unrecognized (must be of type Namespace)');
   const meta = isObject(body.metadata) ? body.metadata : {};
@@ -49,11 +52,20 @@ export function readNamespaceBody(body: unknown): { name: string; labels: Record
     );
   if (!DNS1123_LABEL.test(name)) return invalidName(name, name, `Invalid value: "${name}": ${LABEL_MSG}`);
   const labels = meta.labels ?? {};
-  if (!isObject(labels) || Object.values(labels).some((v) => typeof v !== 'string'))
-    return badRequest(
-      'Namespace in version "v1" cannot be handled as a Namespace: metadata.labels: expected map of strings',
-    );
-  return { name, labels: labels as Record<string, string> };
+  const annotations = meta.annotations ?? {};
+  for (const [field, m] of [
+    ['labels', labels],
+    ['annotations', annotations],
+  ] as const)
+    if (!isObject(m) || Object.values(m).some((v) => typeof v !== 'string'))
+      return badRequest(
+        `Namespace in version "v1" cannot be handled as a Namespace: metadata.${field}: expected map of strings`,
+      );
+  return {
+    name,
+    labels: labels as Record<string, string>,
+    annotations: annotations as Record<string, string>,
+  };
 }
 
 function suffix(): string {

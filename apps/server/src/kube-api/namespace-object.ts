@@ -10,6 +10,7 @@ export interface Namespace {
     /** Set once it is deleted: it is Terminating until its pods are gone. */
     deletionTimestamp?: string;
     labels: Record<string, string>;
+    annotations?: Record<string, string>;
   };
   spec: { finalizers: string[] };
   status: { phase: NamespacePhase };

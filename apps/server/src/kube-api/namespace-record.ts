@@ -12,6 +12,7 @@ export interface NamespaceRecord {
   created: string;
   resourceVersion: string;
   labels: Record<string, string>;
+  annotations?: Record<string, string>;
   /** RFC 3339 deletionTimestamp: the namespace is Terminating. */
   deletion?: string;
 }
@@ -37,6 +38,7 @@ export function namespaceObject(e: NamespaceRecord): Namespace {
       creationTimestamp: e.created,
       ...(e.deletion ? { deletionTimestamp: e.deletion } : {}),
       labels: { ...e.labels, [NAMESPACE_NAME_LABEL]: e.name },
+      ...(e.annotations ? { annotations: { ...e.annotations } } : {}),
     },
     spec: { finalizers: [NAMESPACE_FINALIZER] },
     status: { phase: e.deletion ? 'Terminating' : 'Active' },

@@ -19,8 +19,14 @@ import { randomUUID } from 'node:crypto';
 import { isStatus, type Pod, rfc3339, type Status } from '@syncscope/core/api';
 import { StatusError, status } from '../status.ts';
 import { readNamespaceBody } from './namespace-body.ts';
-import { IMMORTAL_NAMESPACES, type Namespace, SYSTEM_NAMESPACES } from './namespace-object.ts';
+import {
+  IMMORTAL_NAMESPACES,
+  NAMESPACE_NAME_LABEL,
+  type Namespace,
+  SYSTEM_NAMESPACES,
+} from './namespace-object.ts';
 import { type NamespaceKeeper, type NamespaceRecord, namespaceObject } from './namespace-record.ts';
+import type { NamespaceChange } from './namespace-update.ts';
 import { notFoundOf } from './respond.ts';
 
 export type { NamespaceKeeper, NamespaceRecord } from './namespace-record.ts';
@@ -84,13 +90,36 @@ export class NamespaceStore {
   create(body: unknown, dryRun: boolean): Namespace | Status {
     const asked = readNamespaceBody(body);
     if (isStatus(asked)) return asked;
-    const { name, labels } = asked;
+    const { name, labels, annotations } = asked;
     if (this.get(name))
       return status(409, 'AlreadyExists', `namespaces "${name}" already exists`, {
         name,
         kind: 'namespaces',
       });
     const entry = this.entry(name, labels, rfc3339(this.deps.now()));
+    if (Object.keys(annotations).length > 0) entry.annotations = annotations;
+    if (dryRun) return namespaceObject(entry);
+    const refused = this.write(new Map(this.entries).set(name, entry));
+    if (refused) return refused;
+    this.changed();
+    return namespaceObject(entry);
+  }
+
+  /**
+   * Replaces the labels and annotations of namespace `name` (as namespace-update.ts read them); with `dryRun`
+   * answers the namespace as it would be, keeping nothing. One known only from its pods gets a record here.
+   */
+  update(name: string, change: NamespaceChange, dryRun: boolean): Namespace | Status {
+    const ns = this.get(name);
+    if (!ns) return notFoundOf('namespaces', name);
+    const { [NAMESPACE_NAME_LABEL]: _, ...labels } = change.labels;
+    const entry: Entry = {
+      ...(this.entries.get(name) ?? this.entry(name, {}, ns.metadata.creationTimestamp)),
+      labels,
+      resourceVersion: String(this.deps.version()),
+    };
+    if (Object.keys(change.annotations).length > 0) entry.annotations = change.annotations;
+    else delete entry.annotations;
     if (dryRun) return namespaceObject(entry);
     const refused = this.write(new Map(this.entries).set(name, entry));
     if (refused) return refused;

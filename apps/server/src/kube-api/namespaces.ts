@@ -3,8 +3,10 @@
  *   GET    /api/v1/namespaces          NamespaceList (or Table)
  *   GET    /api/v1/namespaces/:name    Namespace, or 404 `namespaces "x" not found`
  *   POST   /api/v1/namespaces          create (JSON or YAML) → 201 Namespace
+ *   PUT    /api/v1/namespaces/:name    update its labels and annotations → 200 Namespace
+ *   PATCH  /api/v1/namespaces/:name    json, merge or strategic-merge patch of them → 200 (else 415)
  *   DELETE /api/v1/namespaces/:name    → 200 Namespace, Terminating until its pods are gone
- * Both writes take `?dryRun=All`. `?watch=` (and /api/v1/watch/namespaces[/:name]) streams every change:
+ * Every write takes `?dryRun=All`. `?watch=` (and /api/v1/watch/namespaces[/:name]) streams every change:
  * a create, a delete (MODIFIED to Terminating, DELETED once empty), a namespace that comes and goes with
  * the pods in it. With a NamespaceFile (the managed server's data dir) each write is on disk before it is
  * answered (a full disk 507, another refusal 503, nothing changed), and the namespaces kept are read back at
@@ -23,13 +25,15 @@ import fp from 'fastify-plugin';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { parseManifest } from '../admission.ts';
 import { checked, PathParam } from '../routes/params.ts';
-import { sendStatus, status } from '../status.ts';
+import { sendStatus, status, unsupportedMediaType } from '../status.ts';
 import { readDeleteOptions } from './delete-options.ts';
 import { protobufBodies, readObjectBody } from './kube-protobuf.ts';
 import type { ListQuery } from './list-options.ts';
 import type { Namespace } from './namespace-object.ts';
 import { type NamespaceKeeper, NamespaceStore } from './namespace-store.ts';
+import { type NamespaceChange, patchedNamespace, readNamespaceUpdate } from './namespace-update.ts';
 import { listDiffer, serveWatch } from './object-watch.ts';
+import { PATCH_MEDIA_TYPES, type PatchType } from './patch.ts';
 import { type ListSpec, notFoundOf, sendList, sendObject } from './respond.ts';
 import { namespacePrinter } from './table/nodes.ts';
 import { readWriteOptions, WriteQuery } from './write-options.ts';
@@ -168,16 +172,48 @@ async function namespaceRoutes(fastify: FastifyInstance, opts: NamespaceRouteOpt
         return answer(reply, 201, store.create(parsed.value, opts.dryRun));
       },
     );
-    writes.delete(
-      '/api/v1/namespaces/:ns',
-      checked(WRITE_ROUTE, { params: Type.Object({ ns: PathParam() }), querystring: WriteQuery }),
-      async (req, reply) => {
-        const body = typeof req.body === 'string' ? req.body : '';
-        const opts = readDeleteOptions(body, req.headers['content-type'], req.query);
-        if ('kind' in opts) return sendStatus(reply, opts);
-        return answer(reply, 200, store.delete(req.params.ns, opts.dryRun));
-      },
-    );
+    const oneNamespace = checked(WRITE_ROUTE, {
+      params: Type.Object({ ns: PathParam() }),
+      querystring: WriteQuery,
+    });
+    // update and patch change what a user owns of a namespace: its labels and annotations
+    const change = (name: string, dryRun: boolean, read: (old: Namespace) => NamespaceChange | Status) => {
+      const old = store.get(name);
+      if (!old) return notFoundOf('namespaces', name);
+      const asked = read(old);
+      return isStatus(asked) ? asked : store.update(name, asked, dryRun);
+    };
+    writes.put('/api/v1/namespaces/:ns', oneNamespace, async (req, reply) => {
+      const opts = readWriteOptions('UpdateOptions', req.query);
+      if (isStatus(opts)) return sendStatus(reply, opts);
+      const parsed = readObjectBody(req, 'Namespace');
+      if (!parsed.ok) return sendStatus(reply, parsed.status);
+      return answer(
+        reply,
+        200,
+        change(req.params.ns, opts.dryRun, (old) => readNamespaceUpdate(old, parsed.value)),
+      );
+    });
+    writes.patch('/api/v1/namespaces/:ns', oneNamespace, async (req, reply) => {
+      const opts = readWriteOptions('PatchOptions', req.query);
+      if (isStatus(opts)) return sendStatus(reply, opts);
+      const contentType = req.headers['content-type'] ?? '';
+      const type = contentType.split(';')[0]?.trim().toLowerCase() as PatchType;
+      if (!(PATCH_MEDIA_TYPES as readonly string[]).includes(type))
+        return sendStatus(reply, unsupportedMediaType(contentType, PATCH_MEDIA_TYPES));
+      const body = typeof req.body === 'string' ? req.body : '';
+      return answer(
+        reply,
+        200,
+        change(req.params.ns, opts.dryRun, (old) => patchedNamespace(old, type, body)),
+      );
+    });
+    writes.delete('/api/v1/namespaces/:ns', oneNamespace, async (req, reply) => {
+      const body = typeof req.body === 'string' ? req.body : '';
+      const opts = readDeleteOptions(body, req.headers['content-type'], req.query);
+      if ('kind' in opts) return sendStatus(reply, opts);
+      return answer(reply, 200, store.delete(req.params.ns, opts.dryRun));
+    });
   });
 }
 

@@ -35,11 +35,12 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 function record(v: unknown): NamespaceRecord | undefined {
   if (!isObject(v)) return undefined;
-  const { name, uid, created, resourceVersion, labels, deletion } = v;
+  const { name, uid, created, resourceVersion, labels, annotations, deletion } = v;
+  const strings = (m: unknown) => isObject(m) && Object.values(m).every((l) => typeof l === 'string');
   if (typeof name !== 'string' || !DNS1123_LABEL.test(name)) return undefined;
   if (typeof uid !== 'string' || typeof created !== 'string' || typeof resourceVersion !== 'string')
     return undefined;
-  if (!isObject(labels) || Object.values(labels).some((l) => typeof l !== 'string')) return undefined;
+  if (!strings(labels) || (annotations !== undefined && !strings(annotations))) return undefined;
   if (deletion !== undefined && typeof deletion !== 'string') return undefined;
   return {
     name,
@@ -47,6 +48,7 @@ function record(v: unknown): NamespaceRecord | undefined {
     created,
     resourceVersion,
     labels: labels as Record<string, string>,
+    ...(annotations !== undefined ? { annotations: annotations as Record<string, string> } : {}),
     ...(deletion !== undefined ? { deletion } : {}),
   };
 }

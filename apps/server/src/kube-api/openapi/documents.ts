@@ -76,7 +76,12 @@ const RESOURCES: Record<string, Resource> = {
   },
   events: { kind: 'Event', namespaced: true, collection: ['list'], item: ['get'] },
   nodes: { kind: 'Node', namespaced: false, collection: ['list'], item: ['get'] },
-  namespaces: { kind: 'Namespace', namespaced: false, collection: ['list'], item: ['get'] },
+  namespaces: {
+    kind: 'Namespace',
+    namespaced: false,
+    collection: ['list', 'post'],
+    item: ['get', 'put', 'patch', 'delete'],
+  },
 };
 
 const CORE = 'io.k8s.api.core.v1.';
