@@ -94,12 +94,20 @@ export class PodContainers {
     return undefined;
   }
 
-  started(id: string, time: number, from: Source, inferred: boolean, name?: string): Instance {
+  /** A start; `mayRestart` false: it restarts no death (RULES.firstRelist). */
+  started(
+    id: string,
+    time: number,
+    from: Source,
+    inferred: boolean,
+    name?: string,
+    mayRestart = true,
+  ): Instance {
     const known = this.byID.get(id);
     if (known?.died && known.started) this.revive(known);
     if (known?.started) return known;
     let slot: Slot;
-    const restarted = this.takeDeath(name);
+    const restarted = mayRestart ? this.takeDeath(name) : undefined;
     if (name !== undefined) {
       slot = this.named(name, from, true);
       if (restarted && restarted.slot !== slot && !restarted.slot.name) this.merge(restarted.slot, slot);

@@ -15,7 +15,6 @@
  * Browser-safe: no Node imports.
  */
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
-import { PodBackoffs } from './backoffs.ts';
 import { PodContainers } from './containers.ts';
 import type { PodFold } from './fold.ts';
 import { RULES } from './rules.ts';
@@ -29,10 +28,11 @@ export function foldEvent(p: PodFold, ev: TraceEvent, from: Source): void {
     case 'config.update':
       if (ev.op === 'ADD') {
         if (p.removed) {
-          // a static pod REMOVEd and ADDed again with its UID: a new life, new containers
+          // a static pod REMOVEd and ADDed again with its UID: a new life, new containers; the back-off
+          // entries stay (the kubelet keys them by pod name, UID and container, and keeps them across)
           p.containers = new PodContainers();
-          p.backoffs = new PodBackoffs();
           p.status = undefined;
+          p.firstPleg = undefined;
         }
         p.added ??= from;
         if (p.removed || !p.worker) {
@@ -126,12 +126,23 @@ function foldTerminating(p: PodFold, ev: TraceOf<'runtime.call'>, from: Source):
     };
 }
 
+/**
+ * How long after a pod's first PLEG event its first relist's events may still be logged: the sync loop logs
+ * each event as it takes it, so one relist's lines spread over a little time; the next relist is a period
+ * (1 s) later.
+ */
+const ONE_RELIST_MS = 500;
+
 function foldPleg(p: PodFold, ev: TraceOf<'pleg.event'>, from: Source): void {
   // the engine and the observer name every container in their PLEG events: an unnamed one is the sandbox
   if (ev.containerName === undefined && !ev.origin) return;
   const c = p.containers;
+  if (p.added && p.firstPleg === undefined) p.firstPleg = ev.time;
+  const firstRelist = p.firstPleg !== undefined && ev.time - p.firstPleg < ONE_RELIST_MS;
   if (ev.event === 'ContainerStarted') {
-    const inst = c.started(ev.containerID, ev.time, from, ev.inferred === true, ev.containerName);
+    // RULES.firstRelist: in a log (no names), no start of the pod's first relist pairs with a death
+    const mayRestart = ev.containerName !== undefined || !firstRelist;
+    const inst = c.started(ev.containerID, ev.time, from, ev.inferred === true, ev.containerName, mayRestart);
     const name = inst.slot.name?.value;
     if (name !== undefined) p.backoffs.started(name, ev.time, from);
   } else if (ev.event === 'ContainerDied') {

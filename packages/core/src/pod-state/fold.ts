@@ -16,6 +16,8 @@ export interface PodFold {
   node?: string;
   /** the pod's ADD is in the trace (so its restarts are all in it) */
   added?: Source;
+  /** the time of its first PLEG event since that ADD: the pod's first relist (RULES.firstRelist) */
+  firstPleg?: number;
   deleted?: { at: number; from: Source };
   removed: boolean;
   containers: PodContainers;

@@ -196,3 +196,21 @@ describe('sample 01: each container the PLEG lines show', () => {
     for (const c of s?.containers ?? []) expect(value(c.restartCount)).toBe(0);
   });
 });
+
+describe('sample 03: the static pod removed and added again under its UID', () => {
+  it('keeps its back-off window across the new life, as the kubelet keys back-off by pod and container', () => {
+    const text = read(LOGS[1] as string);
+    const { events } = importKubeletLog(text, { year: 2024 });
+    const lines = text.split('\n');
+    const delays = [
+      ...text.matchAll(/back-off (\S+) restarting failed container=cluster-version-operator/g),
+    ].map((m) => seconds(m[1] as string));
+    const readded = lines.findIndex(
+      (l) => /SyncLoop ADD/.test(l) && /bootstrap-cluster-version-operator/.test(l),
+    );
+    expect(readded, 'the log adds the pod').toBeGreaterThan(0);
+    const s = new PodStateReducer().addAll(events).snapshot(CVO_UID) as PodSnapshot;
+    const window = s.backoffs.find((b) => b.container === 'cluster-version-operator');
+    expect(window?.ladder.map((r) => r.delayS)).toEqual(delays);
+  });
+});

@@ -14,6 +14,8 @@ export const RULES = {
     'restart count = starts after the first (each start writes restartCount+1 on the new instance)',
   restartPair:
     'a start after a death in the pod restarts the dead container (the kubelet starts a container again only after it died)',
+  firstRelist:
+    "no start in the pod's first relist restarts anything: the kubelet restarts a container only after a relist (or a sync's status read) showed it dead, and none has before; the pod sandbox's start is among them (the generic PLEG lists sandboxes after containers)",
   restartsSinceStatus: "restart count = the last stated status's count + starts since",
   crashLoop:
     'CrashLoopBackOff from a back-off line: the StartContainer error the reason cache holds until the next start (Waiting reason)',
