@@ -37,6 +37,7 @@ import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration
 import { type Boot, type BootedServer, bootServer, type RoleEngine, type ServerOptions } from './boot.ts';
 import { containerLogManager } from './container-log-rotation.ts';
 import { type Example, loadExamples } from './examples.ts';
+import { criStreaming } from './kube-api/exec-proxy.ts';
 import { simExec } from './kube-api/exec-session.ts';
 import { lastStatuses } from './kube-api/watch.ts';
 import { KubeletLogFile } from './kubelet-log-file.ts';
@@ -196,6 +197,7 @@ async function managedEngine(
         namespaceFile: new NamespaceFile(join(opts.dataDir, NAMESPACE_FILE), warn),
         importsQuota: opts.importsQuota,
         sim: simControl,
+        ...(simControl ? {} : { streaming: criStreaming(cri) }),
       };
     },
     onHttp(app) {

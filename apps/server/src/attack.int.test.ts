@@ -274,18 +274,20 @@ describe('with the token', () => {
       const res = await raw(
         request('GET', path.includes('/watch/') ? `${path}?timeoutSeconds=1` : path, auth),
       );
-      // a plain GET of the stream, exec or attach says to upgrade; a 405 route answers what the path allows
+      // a plain GET of the stream, exec, attach or portforward says to upgrade; a 405 route answers what the path allows
       // an import that does not exist (404) or a line not asked for (400): the imports handlers' own Status
       // an event or node named like the pod: there is none; ephemeral containers are not served (404 Status)
       const want = /\/(stream|exec|attach)$/.test(path)
         ? [400]
-        : path.includes('/watch/')
-          ? [200] // a watch of a name streams whether or not the object exists, as the apiserver's
-          : path.includes('/imports/')
-            ? [200, 400, 404, 405]
-            : /\/(events|nodes)\/web$|\/ephemeralcontainers$/.test(path)
-              ? [404]
-              : [200, 405];
+        : path.endsWith('/portforward')
+          ? [400, 501] // 501: the runtime's streaming server is not reached
+          : path.includes('/watch/')
+            ? [200] // a watch of a name streams whether or not the object exists, as the apiserver's
+            : path.includes('/imports/')
+              ? [200, 400, 404, 405]
+              : /\/(events|nodes)\/web$|\/ephemeralcontainers$/.test(path)
+                ? [404]
+                : [200, 405];
       expect(want, `${path}: ${res.status}`).toContain(res.status);
       if (res.status === 405) expect(res.head).toMatch(/\r\nallow: /i);
     }

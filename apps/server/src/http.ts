@@ -15,6 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { type Access, WS_BEARER_PROTOCOL_PREFIX } from './access.ts';
 import context, { BODY_LIMIT_BYTES, type ContextOptions, errorStatus } from './context.ts';
 import type { Example } from './examples.ts';
+import type { StreamingRuntime } from './kube-api/exec-proxy.ts';
 import kubeApi from './kube-api/index.ts';
 import type { NamespaceKeeper } from './kube-api/namespace-store.ts';
 import watchRoutes from './kube-api/watch-routes.ts';
@@ -52,6 +53,8 @@ export interface HttpOptions extends ContextOptions {
   podLogsDirectory?: string;
   /** The simulated node's controls; absent on a real runtime (the /api/v1/sim writes then answer 404). */
   sim?: SimControl;
+  /** A real runtime's streaming calls (pods' exec and port-forward); absent on the simulated node. */
+  streaming?: StreamingRuntime;
   /** `<data-dir>/imports`: where POST /api/v1/imports keeps logs (routes/imports.ts); none without it. */
   importsDir?: string;
   /** `<data-dir>/store/namespaces.json`: where the namespaces the API creates are kept; memory without it. */
@@ -149,7 +152,11 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   });
   await app.register(watchRoutes, opts.limits ?? {});
   await app.register(podsRoutes);
-  await app.register(kubeApi, { sim: opts.sim, namespaceFile: opts.namespaceFile });
+  await app.register(kubeApi, {
+    sim: opts.sim,
+    streaming: opts.streaming,
+    namespaceFile: opts.namespaceFile,
+  });
   await app.register(logsRoutes, { podLogsDirectory: opts.podLogsDirectory });
   await app.register(simRoutes, { sim: opts.sim });
   await app.register(metricsRoutes, { metrics: opts.metrics });

@@ -9,9 +9,10 @@
  * prints it (`pods "x" not found`, `unable to upgrade connection: container not found ("app")`). SPDY itself
  * is not served (a 400 Status saying to use a WebSocket). A write route: the token is needed when the server
  * has one, a browser must come from this server's page, and observe mode refuses it (403) before it runs.
- * Commands run on the simulated node (its shell interpreter, the container's files); a real runtime's
- * streaming server is not reached yet (a 501 Status says so). Attach follows the container's output from
- * its log file (exec-attach.ts), on either runtime.
+ * Commands run on the simulated node (its shell interpreter, the container's files); on a real runtime the
+ * CRI's Exec is called before the upgrade and the WebSocket joined to the runtime's streaming server
+ * (exec-proxy.ts; its answer a 500 Status when the runtime refuses); with neither, a 501 Status. Attach
+ * follows the container's output from its log file (exec-attach.ts), on either runtime.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WRITE_ROUTE, WS_BEARER_PROTOCOL_PREFIX } from '../access.ts';
@@ -21,12 +22,15 @@ import { badRequest, sendStatus, status } from '../status.ts';
 import { serveAttach } from './exec-attach.ts';
 import { negotiateProtocol, SUPPORTED_STREAM_PROTOCOLS } from './exec-channel.ts';
 import { isRefusal, planStream, type StreamKind } from './exec-plan.ts';
+import { proxyExec, type StreamingRuntime } from './exec-proxy.ts';
 import { type ExecRunner, serveExec } from './exec-session.ts';
 import { notFoundOf } from './respond.ts';
 
 interface ExecOptions {
   /** Runs a command in a container of the simulated node; absent on a real runtime. */
   run?: ExecRunner;
+  /** A real runtime's streaming calls; absent on the simulated node. */
+  streaming?: StreamingRuntime;
 }
 
 /** Open exec streams at most, in total and from one client address. */
@@ -52,6 +56,8 @@ const offeredProtocols = (req: FastifyRequest) =>
 async function execRoutes(app: FastifyInstance, opts: ExecOptions): Promise<void> {
   const { engine } = app.syncscope;
   const caps = new StreamCaps(MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, 'exec streams');
+  /** The runtime's streaming URL of each exec request about to be upgraded. */
+  const upstream = new WeakMap<object, string>();
 
   const plan = (kind: StreamKind, req: FastifyRequest) => {
     const { ns, name } = req.params as Params;
@@ -68,7 +74,8 @@ async function execRoutes(app: FastifyInstance, opts: ExecOptions): Promise<void
         if ('status' in p) return sendStatus(reply, p.status);
         return reply.code(p.code).type('text/plain; charset=utf-8').send(p.text);
       }
-      if (kind === 'exec' && !opts.run)
+      const proxied = kind === 'exec' && !opts.run ? opts.streaming : undefined;
+      if (kind === 'exec' && !opts.run && !proxied)
         return sendStatus(
           reply,
           status(
@@ -94,6 +101,13 @@ async function execRoutes(app: FastifyInstance, opts: ExecOptions): Promise<void
             `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${SUPPORTED_STREAM_PROTOCOLS.join(' ')}]`,
           ),
         );
+      if (!proxied || isRefusal(p)) return;
+      try {
+        upstream.set(req.raw, await proxied.exec({ ...p, cmd: p.command }));
+      } catch (e) {
+        const why = (e as { details?: unknown }).details ?? (e instanceof Error ? e.message : String(e));
+        return sendStatus(reply, status(500, 'InternalError', `Internal error occurred: ${String(why)}`));
+      }
     };
     const handler = async (_req: FastifyRequest, reply: FastifyReply) =>
       sendStatus(reply, badRequest(`pods/${kind} is a WebSocket`));
@@ -119,7 +133,11 @@ async function execRoutes(app: FastifyInstance, opts: ExecOptions): Promise<void
         const p = pod && planStream(kind, pod, (req.query ?? {}) as Record<string, unknown>);
         // the pod changed between the check and the upgrade: nothing to run
         if (!pod || !p || isRefusal(p)) return socket.close(CLOSE_PROTOCOL_ERROR, 'the container is gone');
-        if (kind === 'exec' && opts.run) return serveExec(socket, p, opts.run);
+        if (kind === 'exec') {
+          if (opts.run) return serveExec(socket, p, opts.run);
+          const url = upstream.get(req.raw);
+          return url ? proxyExec(socket, url) : socket.close(CLOSE_PROTOCOL_ERROR, 'no exec session');
+        }
         const uid = pod.metadata.uid ?? '';
         const dir = engine.nodeInfo().configuration.podLogsDirectory;
         void serveAttach(socket, p, { dir, pod, current: () => engine.getPodByUID(uid) });

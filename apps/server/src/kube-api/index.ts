@@ -10,12 +10,14 @@ import accessReview from './access-review.ts';
 import discovery from './discovery.ts';
 import events from './events.ts';
 import execRoutes from './exec.ts';
+import type { StreamingRuntime } from './exec-proxy.ts';
 import healthz from './healthz.ts';
 import namespaces, { type NamespaceRouteOptions } from './namespaces.ts';
 import { NodeObject } from './node-object.ts';
 import nodes from './nodes.ts';
 import openApi from './openapi/routes.ts';
 import podReads from './pod-reads.ts';
+import portForwardRoutes from './port-forward.ts';
 import { ResourceVersions } from './resource-version.ts';
 
 interface KubeApi {
@@ -36,6 +38,8 @@ interface KubeApiOptions extends NamespaceRouteOptions {
   version?: string;
   /** The simulated node's controls, when the node is ours: exec runs there. */
   sim?: SimControl;
+  /** A real runtime's streaming calls (exec, port-forward), when the node is not ours. */
+  streaming?: StreamingRuntime;
 }
 
 async function kubeApi(app: FastifyInstance, opts: KubeApiOptions): Promise<void> {
@@ -53,7 +57,9 @@ async function kubeApi(app: FastifyInstance, opts: KubeApiOptions): Promise<void
   await app.register(namespaces, { namespaceFile: opts.namespaceFile });
   await app.register(openApi);
   const exec = opts.sim?.exec?.bind(opts.sim);
-  await app.register(execRoutes, exec ? { run: exec } : {});
+  const streams = exec ? { run: exec } : opts.streaming ? { streaming: opts.streaming } : {};
+  await app.register(execRoutes, streams);
+  await app.register(portForwardRoutes, streams);
 }
 
 export default fp(kubeApi, {

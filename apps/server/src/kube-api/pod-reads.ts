@@ -9,11 +9,7 @@
  * (resource-version.ts) and spec.nodeName, the node it runs on: this one.
  *
  * The pod subresources this server knows of but does not serve are answered as Status objects a client can act
- * on rather than the catch-all 404:
- *   GET|POST …/pods/:name/portforward   404 `pods "x" not found` (with details) for a pod
- *       that does not exist; else 405 MethodNotAllowed saying the subresource is not served. kubectl's
- *       WebSocket attempt gets it, falls back to SPDY, gets it again and prints it. An upgrade request
- *       (WebSocket or SPDY) gets the same answer instead of a handshake. (exec and attach: exec.ts.)
+ * on rather than the catch-all 404 (exec, attach: exec.ts; portforward: port-forward.ts):
  *   GET|PUT|PATCH …/pods/:name/ephemeralcontainers      404 NotFound with empty details, as an apiserver
  *       without ephemeral containers answers: `kubectl debug` reads the empty details as "ephemeral containers
  *       are disabled for this cluster".
@@ -113,11 +109,6 @@ function kubePod(pod: Pod, nodeName: string, versions: ResourceVersions): Pod {
   return { ...bound, metadata: { ...bound.metadata, resourceVersion: versions.pod(pod.metadata.uid ?? '') } };
 }
 
-const STREAMING = ['portforward'] as const;
-
-/** What a route's config says to the repeated-parameter check (context.ts): these take several values. */
-const MULTI_VALUED_READ = { config: { ...READ_ROUTE.config, multiValued: true } } as const;
-
 async function podReads(app: FastifyInstance): Promise<void> {
   const { engine, clock } = app.syncscope;
   const { versions } = app.kubeApi;
@@ -169,33 +160,6 @@ async function podReads(app: FastifyInstance): Promise<void> {
     READ_ROUTE,
     getPod,
   );
-
-  for (const sub of STREAMING) {
-    const url = `/api/v1/namespaces/:ns/pods/:name/${sub}`;
-    const handler = async (
-      req: { params: unknown },
-      reply: Parameters<typeof sendStatus>[0],
-    ): Promise<unknown> => {
-      const { ns, name } = req.params as { ns: string; name: string };
-      if (!engine.getPod(ns, name)) return sendStatus(reply, notFoundOf('pods', name));
-      // a 405 names the methods the resource allows: none (RFC 9110: an empty Allow)
-      reply.header('allow', '');
-      return sendStatus(
-        reply,
-        status(
-          405,
-          'MethodNotAllowed',
-          `the server does not allow this method on the requested resource: pods/${sub} is not served by this node`,
-          { name, kind: 'pods' },
-        ),
-      );
-    };
-    // answered in preHandler, before the WebSocket plugin's wrapper takes an upgrade request (it would
-    // finish a WebSocket handshake only to close it, and refuse SPDY's POST in plain text)
-    const opts = { ...MULTI_VALUED_READ, preHandler: handler };
-    app.get(url, opts, handler);
-    app.post(url, opts, handler);
-  }
 
   const noEphemeral = async (_req: unknown, reply: Parameters<typeof sendStatus>[0]) =>
     sendStatus(reply, status(404, 'NotFound', 'the server could not find the requested resource', {}));

@@ -269,6 +269,37 @@ export class RemoteRuntime implements CriRuntime {
     );
   }
 
+  /**
+   * Exec (a streaming call): the runtime prepares the session and answers the URL of its streaming server
+   * that serves it, once and for a short while (containerd: 1 min). Rejects when the URL is empty.
+   */
+  async exec(req: {
+    containerId: string;
+    cmd: string[];
+    tty: boolean;
+    stdin: boolean;
+    stdout: boolean;
+    stderr: boolean;
+  }): Promise<string> {
+    const { containerId, cmd, tty, stdin, stdout, stderr } = req;
+    const res = await this.unary<{ url: string }>('runtime', 'Exec', {
+      container_id: containerId,
+      cmd,
+      tty,
+      stdin,
+      stdout,
+      stderr,
+    });
+    return this.check('Exec', res, res.url ? undefined : 'the runtime answered no URL').url;
+  }
+
+  /** PortForward (a streaming call): the URL of the runtime's streaming server for the sandbox's ports. */
+  async portForward(podSandboxId: string, ports: number[] = []): Promise<string> {
+    const req = { pod_sandbox_id: podSandboxId, port: ports };
+    const res = await this.unary<{ url: string }>('runtime', 'PortForward', req);
+    return this.check('PortForward', res, res.url ? undefined : 'the runtime answered no URL').url;
+  }
+
   getContainerEvents(
     onEvent: (ev: ContainerEventResponse) => void,
     onEnd: (err?: Error) => void,

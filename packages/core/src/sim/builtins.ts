@@ -1,4 +1,5 @@
 import { basename, type Proc, resolveExecutable, ShellExit, type Stdio } from './process.ts';
+import { isDirectory } from './tar.ts';
 
 /** What a builtin may touch of the shell it runs in (interpreter.ts's Shell is one). */
 interface Shell {
@@ -127,9 +128,7 @@ function evalTest(a: string[], sh: Shell): boolean {
       case '-x':
         return sh.proc.host.files.has(v);
       case '-d':
-        return (
-          v === '/' || v === '/tmp' || [...vfs.keys()].some((k) => k.startsWith(`${v.replace(/\/$/, '')}/`))
-        );
+        return isDirectory(sh.proc.host, v);
       default:
         return false;
     }

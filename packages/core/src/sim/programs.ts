@@ -1,6 +1,7 @@
 import { builtins } from './builtins.ts';
 import { Shell } from './interpreter.ts';
 import { basename, blockForever, type Proc, type Program, resolveExecutable } from './process.ts';
+import { tar } from './tar.ts';
 
 /**
  * The executables the simulated images carry, by basename. Adding a command is one entry here (and its
@@ -18,6 +19,7 @@ export function defaultPrograms(): Map<string, Program> {
   m.set('sleep', sleep);
   m.set('tail', tail);
   m.set('cat', cat);
+  m.set('tar', tar);
   m.set('httpd', httpd);
   m.set('nc', nc);
   m.set('wget', wget);

@@ -1,0 +1,10 @@
+// Original file: packages/core/src/cri/runtime-v1.proto
+
+
+export interface PortForwardResponse {
+  'url'?: (string);
+}
+
+export interface PortForwardResponse__Output {
+  'url': (string);
+}
