@@ -12,6 +12,8 @@ const besideTheCode = [
   'test/lint/**/*.test.ts',
   'test/support/**/*.test.ts',
 ];
+// the servers and simulated nodes these projects start run from one bundle (test/support/bundle-setup.ts)
+const globalSetup = ['test/support/bundle-setup.ts'];
 const integration = [
   'packages/*/src/**/*.int.test.ts',
   'apps/*/src/**/*.int.test.ts',
@@ -37,16 +39,21 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          globalSetup,
           include: integration,
           environment: 'node',
           testTimeout: 300_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+          // one worker loads the server's modules once for every file, not once a file (a second or two of
+          // CPU each): the files run one after another and each closes what it started
+          isolate: false,
         },
       },
       {
         test: {
           name: 'e2e',
+          globalSetup,
           include: ['test/e2e/**/*.spec.ts'],
           // a test that restarts a server process several times takes 40 s with the cores busy
           testTimeout: 120_000,
@@ -66,6 +73,7 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
+          globalSetup,
           include: ['test/browser/**/*.spec.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

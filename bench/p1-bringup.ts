@@ -66,7 +66,7 @@ async function engineBringUp(
 }
 
 export async function run(o: BenchOptions): Promise<Row[]> {
-  const n = o.smoke ? 5 : 50;
+  const n = o.smoke ? 3 : 50;
   const trials = o.smoke ? 1 : 3;
   const nets = [
     { key: 'pod network', host: false },

@@ -7,8 +7,9 @@
  *   - baseline: nothing held;
  *   - (d) 256 idle TCP sockets on the https port that never send a ClientHello;
  *   - (e) 10 `kubectl logs -f` of the chatty pod on the plain port whose clients read nothing.
- * Also the server process's RSS growth over (e) (max sampled − before). Targets: p99 ≤ 100 ms in each
- * phase; RSS growth ≤ 100 MB (a follower must stop reading the file when its client stops reading).
+ * Also the process's RSS growth over (d) and over (e) (max sampled − before; the server and the clients share
+ * the process). Targets: p99 ≤ 100 ms in each phase; RSS growth ≤ 100 MB in each (a follower must stop
+ * reading the file when its client stops reading).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,6 +72,21 @@ async function probe(port: number, ca: string, ms: number): Promise<number[]> {
   return out;
 }
 
+/** Samples this process's RSS every 100 ms until stop(), which gives the largest growth seen, in MB. */
+function rssWatch(): { stop(): number } {
+  const before = process.memoryUsage().rss;
+  let most = before;
+  const sampler = setInterval(() => {
+    most = Math.max(most, process.memoryUsage().rss);
+  }, 100);
+  return {
+    stop() {
+      clearInterval(sampler);
+      return (Math.max(most, process.memoryUsage().rss) - before) / MB;
+    },
+  };
+}
+
 /** `p50 …; n of m failed` for a row's note. */
 function describe(xs: number[]): string {
   const failed = xs.filter((x) => !Number.isFinite(x)).length;
@@ -107,6 +123,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     o.log(`baseline /healthz p99 ${base.toFixed(1)} ms (${describe(baseMs)})`);
 
     // (d) idle sockets on the https port: no ClientHello
+    const idleRss = rssWatch();
     let closed = 0;
     const idleSockets = o.smoke ? 32 : IDLE_SOCKETS;
     for (let i = 0; i < idleSockets; i++) {
@@ -117,6 +134,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     }
     const idleMs = await probe(tlsPort, cert.cert, ms);
     const idle = p99(idleMs);
+    const idleGrowth = idleRss.stop();
     const closedByServer = closed;
     o.log(
       `(d) ${idleSockets} idle TLS sockets (${closedByServer} closed by the server): p99 ${idle.toFixed(1)} ms (${describe(idleMs)})`,
@@ -124,11 +142,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     for (const s of held.splice(0)) s.destroy();
 
     // (e) paused followers of a chatty pod
-    const rssBefore = process.memoryUsage().rss;
-    let rssMax = rssBefore;
-    const sampler = setInterval(() => {
-      rssMax = Math.max(rssMax, process.memoryUsage().rss);
-    }, 100);
+    const pausedRss = rssWatch();
     for (let i = 0; i < FOLLOWERS; i++) {
       // the response is never read (paused, not dumped as a response nobody listens for would be): once
       // its buffer is full the client's socket stops reading
@@ -150,8 +164,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     writer = chattyWriter(logFile, o.smoke ? 5 : CHATTY_MB_PER_S);
     const pausedMs = await probe(tlsPort, cert.cert, ms * 2);
     const paused = p99(pausedMs);
-    clearInterval(sampler);
-    const growth = (Math.max(rssMax, process.memoryUsage().rss) - rssBefore) / MB;
+    const growth = pausedRss.stop();
     o.log(
       `(e) ${FOLLOWERS} paused followers: p99 ${paused.toFixed(1)} ms (${describe(pausedMs)}), RSS +${growth.toFixed(0)} MB`,
     );
@@ -183,6 +196,13 @@ export async function run(o: BenchOptions): Promise<Row[]> {
         floor: base,
         target: { op: '<=', bound: 100, on: 'value' },
         note: describe(pausedMs),
+      }),
+      row({
+        bench: 'P13',
+        metric: `RSS growth over (d), ${ms / 1000} s`,
+        value: idleGrowth,
+        unit: 'MB',
+        target: { op: '<=', bound: 100, on: 'value' },
       }),
       row({
         bench: 'P13',

@@ -9,21 +9,11 @@
  * The client (the upload and the /healthz asker) runs in the same process as the server: its own work is
  * small (a file streamed to a socket) and counted in the figures. Smoke: a 2 MB log, 1 s idle.
  */
-import { createReadStream, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { RealClock } from '@syncscope/core/clock';
-import { TraceRecorder } from '@syncscope/core/events/recorder';
-import { createHttpApp } from '@syncscope/server/http';
-import { FakeEngine } from '@syncscope/server/testing';
 import { max, median, p99 } from '@syncscope/test/support/stats';
 import type { BenchOptions } from './lib/bench.ts';
-import { writeBigLog } from './lib/kubelet-log-gen.ts';
+import { startImportBench, uploadImport } from './lib/import-bench.ts';
 import { type Row, row } from './lib/table.ts';
 
-/** The server's upload limit for an import (apps/server/src/imports/store.ts MAX_IMPORT_BYTES). */
-const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const MB = 1e6;
 
 /** Asks GET /healthz again 2 ms after each answer until stop() resolves; the answers' latencies in ms. */
@@ -48,43 +38,10 @@ function askHealthz(base: string): { stop(): Promise<number[]> } {
   };
 }
 
-/** POSTs the file as an import; resolves with the status and the answer's text. */
-function upload(base: string, path: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}/api/v1/imports?name=p14.log`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', 'content-length': statSync(path).size },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        text += d;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    createReadStream(path).pipe(req);
-  });
-}
-
 export async function run(o: BenchOptions): Promise<Row[]> {
-  const bytes = o.smoke ? 2 * 1024 * 1024 : MAX_IMPORT_BYTES;
   const idleMs = o.smoke ? 1_000 : 5_000;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-p14-'));
-  const logPath = join(dir, 'kubelet.log');
-  await writeBigLog(logPath, bytes);
-  truncateSync(logPath, bytes);
-  const clock = new RealClock();
-  const app = await createHttpApp({
-    engine: new FakeEngine(clock),
-    trace: new TraceRecorder(clock),
-    clock,
-    importsDir: join(dir, 'imports'),
-  });
+  const { base, logPath, bytes, close } = await startImportBench('bench-p14-', o.smoke);
   try {
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
-
     // warm up (the first requests pay for the client's connection and the routes' first compile)
     for (let i = 0; i < 50; i++) await (await fetch(`${base}/healthz`)).text();
     // the idle floor, in the same run
@@ -100,7 +57,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
     }, 20);
     const busy = askHealthz(base);
     const t0 = performance.now();
-    const res = await upload(base, logPath);
+    const res = await uploadImport(base, logPath, 'p14.log');
     const importMs = performance.now() - t0;
     const busyLat = await busy.stop();
     clearInterval(rssTimer);
@@ -139,7 +96,6 @@ export async function run(o: BenchOptions): Promise<Row[]> {
       }),
     ];
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }

@@ -7,40 +7,9 @@
  * differing steps and counts only (each a cache miss: the steps kept are part of the answer's key).
  * Target: the explanation takes ≤ 0.5× the import's time. Smoke: a 2 MB log.
  */
-import { createReadStream, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { RealClock } from '@syncscope/core/clock';
-import { TraceRecorder } from '@syncscope/core/events/recorder';
-import { createHttpApp } from '@syncscope/server/http';
-import { FakeEngine } from '@syncscope/server/testing';
 import type { BenchOptions } from './lib/bench.ts';
-import { writeBigLog } from './lib/kubelet-log-gen.ts';
+import { startImportBench, uploadImport } from './lib/import-bench.ts';
 import { type Row, row } from './lib/table.ts';
-
-/** The server's upload limit for an import (apps/server/src/imports/store.ts MAX_IMPORT_BYTES). */
-const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
-
-/** POSTs the file as an import; resolves with the status and the answer's text. */
-function upload(base: string, path: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}/api/v1/imports?name=p15.log`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', 'content-length': statSync(path).size },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        text += d;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    createReadStream(path).pipe(req);
-  });
-}
 
 interface Explained {
   counts: { steps: number; differs: number };
@@ -70,23 +39,11 @@ async function explain(
 }
 
 export async function run(o: BenchOptions): Promise<Row[]> {
-  const bytes = o.smoke ? 2 * 1024 * 1024 : MAX_IMPORT_BYTES;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-p15-'));
-  const logPath = join(dir, 'kubelet.log');
-  await writeBigLog(logPath, bytes);
-  truncateSync(logPath, bytes);
-  const clock = new RealClock();
-  const app = await createHttpApp({
-    engine: new FakeEngine(clock),
-    trace: new TraceRecorder(clock),
-    clock,
-    importsDir: join(dir, 'imports'),
-  });
+  const { base, logPath, bytes, close } = await startImportBench('bench-p15-', o.smoke);
   try {
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const res = await upload(base, logPath);
+    const res = await uploadImport(base, logPath, 'p15.log');
     const importMs = performance.now() - t0;
     // the parse thread is this process's: its CPU time is counted here too
     const importCpu = cpuMs(c0);
@@ -120,7 +77,6 @@ export async function run(o: BenchOptions): Promise<Row[]> {
       }),
     ];
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }

@@ -66,12 +66,12 @@ async function measure(
 }
 
 export async function run(o: BenchOptions): Promise<Row[]> {
-  const rounds = o.smoke ? 5 : 30;
+  const rounds = o.smoke ? 3 : 30;
   const rows: Row[] = [];
   const logRoot = mkdtempSync(join(tmpdir(), 'syncscope-bench-logs-'));
   try {
     // simulated node, in this process, no artificial call latency
-    const simPods = o.smoke ? 50 : 1000;
+    const simPods = o.smoke ? 20 : 1000;
     const dir = mkdtempSync(join(tmpdir(), 'syncscope-bench-sim-'));
     const sim = await startSimNode({
       socketPath: join(dir, 'sim.sock'),
@@ -88,7 +88,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
       rmSync(dir, { recursive: true, force: true });
     }
 
-    const ctdPods = o.smoke ? 20 : 200;
+    const ctdPods = o.smoke ? 10 : 200;
     if (!o.root) {
       rows.push(skipped('P2', `relist, ${ctdPods} pods on containerd`, 'not root: no containerd'));
       return rows;

@@ -72,11 +72,11 @@ function durations(w: Window, type: TraceEvent['type']): number[] {
 export async function run(o: BenchOptions): Promise<Row[]> {
   // BENCH_P3_PODS=idle,big overrides the sizes (profiling one size without the whole run)
   const sizes = process.env.BENCH_P3_PODS?.split(',').map(Number);
-  const idlePods = sizes?.[0] ?? (o.smoke ? 50 : 1000);
-  const bigPods = sizes?.[1] ?? (o.smoke ? 100 : 5000);
+  const idlePods = sizes?.[0] ?? (o.smoke ? 20 : 1000);
+  const bigPods = sizes?.[1] ?? (o.smoke ? 40 : 5000);
   const settleMs = o.smoke ? 500 : 10_000;
-  const idleWindowMs = o.smoke ? 2_000 : 65_000;
-  const bigWindowMs = o.smoke ? 2_000 : 30_000;
+  const idleWindowMs = o.smoke ? 1_000 : 65_000;
+  const bigWindowMs = o.smoke ? 1_000 : 30_000;
   const dir = mkdtempSync(join(tmpdir(), 'syncscope-bench-idle-'));
   const sim = await spawnTsx('bench/lib/sim-node-proc.ts', [join(dir, 'sim.sock')], 'ready ');
   const endpoint = sim.ready.slice('ready '.length).trim();

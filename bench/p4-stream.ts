@@ -39,7 +39,7 @@ async function produce(built: BuiltApp, rate: number, ms: number, onTick?: () =>
 export async function run(o: BenchOptions): Promise<Row[]> {
   const clients = 5;
   const rate = 25_000;
-  const ms = o.smoke ? 2_000 : 10_000;
+  const ms = o.smoke ? 1_000 : 10_000;
   const dir = mkdtempSync(join(tmpdir(), 'syncscope-bench-stream-'));
   const built = await buildApp({ dataDir: dir, examples: false, logger: false });
   const rows: Row[] = [];

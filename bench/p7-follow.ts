@@ -88,7 +88,7 @@ async function measure(
 }
 
 export async function followRows(o: BenchOptions, dir: string): Promise<Row[]> {
-  const ms = o.smoke ? 2_000 : 20_000;
+  const ms = o.smoke ? 1_000 : 20_000;
   const { lines, real } = await sourceLines(dir, (ms / 1000) * RATE + RATE);
   if (!real) o.log('sample logs missing from testdata/: writing made-up kill lines instead');
   const idle = await measure(dir, 'idle', ms, lines);

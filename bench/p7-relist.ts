@@ -12,7 +12,7 @@ import { type Row, row } from './lib/table.ts';
 
 export async function relistRows(o: BenchOptions): Promise<Row[]> {
   const pods = o.smoke ? 20 : 110;
-  const ms = o.smoke ? 2_000 : 30_000;
+  const ms = o.smoke ? 1_000 : 30_000;
   const node = await startObservedNode(pods);
   try {
     const { cpu: raw, rounds: rawRounds } = await bareListCalls(node.cri, ms);

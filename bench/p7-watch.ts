@@ -16,7 +16,7 @@ import { type Row, row } from './lib/table.ts';
 
 export async function watchRows(o: BenchOptions): Promise<Row[]> {
   const pods = o.smoke ? 20 : 110;
-  const ms = o.smoke ? 2_000 : 30_000;
+  const ms = o.smoke ? 1_000 : 30_000;
   const node = await startObservedNode(pods);
   const api = await spawnTsx('bench/p7-watch-server.ts', [node.nodeName, String(pods), '1'], 'ready ').catch(
     async (e: unknown) => {

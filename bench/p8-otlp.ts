@@ -23,7 +23,7 @@ export async function run(o: BenchOptions): Promise<Row[]> {
   const pods = o.smoke ? 20 : 1000;
   const crashing = o.smoke ? 4 : 100;
   const settleMs = o.smoke ? 500 : 15_000;
-  const windowMs = o.smoke ? 3_000 : 60_000;
+  const windowMs = o.smoke ? 1_000 : 60_000;
   let bytes = 0;
   let requests = 0;
   const collector = createServer((req, res) => {

@@ -9,6 +9,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEAP_FLAGS } from '@syncscope/server/heap';
+import { NODE_BUNDLE_ENV } from '@syncscope/server/sim-node/protocol';
+import { serverBundle } from '@syncscope/test/support/server-bundle';
 import { ROWS_PREFIX } from './lib/bench.ts';
 import { describeMachine, machine } from './lib/machine.ts';
 import { PERFORMANCE_DOC, performanceDoc } from './lib/performance-doc.ts';
@@ -39,6 +41,9 @@ const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
 const only = process.argv.includes('--only') && onlyArg ? onlyArg.split(',') : undefined;
 const benches = ALL.filter((b) => !only || only.some((o) => b.startsWith(o)));
+// a smoke run proves that each benchmark runs: its simulated nodes start from the tests' bundle, without the
+// TypeScript loader (seconds of CPU each, on a machine the test suite shares)
+if (smoke) process.env[NODE_BUNDLE_ENV] ||= join(await serverBundle(), 'sim-node', 'main.mjs');
 
 function runChild(name: string): Promise<{ rows: Row[]; error?: string; ms: number }> {
   const t0 = performance.now();

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite, what CI runs. First the static checks (typecheck, lint, web build) and the unit tier
-# (alone: its tests run on the fake clock in threads, and time out when the lanes take the cores); then five lanes
-# side by side, none sharing a port, a data dir or containerd with another (most of the end-to-end time is
-# waiting on the simulated node's clock, not CPU):
-#   A: integration, then scenarios on a private containerd (root only);
-#   B and C: end-to-end on the simulated node, half of its files each (vitest --shard);
-#   D: browser tests (Chromium);
-#   E: on the other supported lines, Node 20 (a fresh machine's) and 22, only the tests of
-#      what differs between Node versions (LINE_SENSITIVE: gRPC, TLS, worker threads, child processes and
-#      signals, fs and FIFOs, timers, V8 flags; the unit tier is the same code on the fake clock on every line);
-#      then a short benchmark smoke (its figures are not judged: the other lanes load the machine).
+# The whole test suite, what CI runs. First the static checks (typecheck, lint, web build, the server bundle
+# the tests start their servers and simulated nodes from) and the unit tier (alone: its tests run on the fake
+# clock in threads, and time out when the other tiers take the cores); then every other tier, split into
+# shards (vitest --shard), at most $SYNCSCOPE_TEST_LANES (5) at once, longest first, so the cores stay busy
+# to the end and no shard is left running alone. None shares a port, a data dir or containerd with another
+# (most of the end-to-end time is waiting on the simulated node's clock, not CPU):
+#   integration (3 shards), end-to-end on the simulated node (4), browser tests in Chromium (3);
+#   scenarios on a private containerd (root only);
+#   on the other supported lines, Node 20 (a fresh machine's) and 22, only the tests of what differs between
+#      Node versions (LINE_SENSITIVE: gRPC, TLS, worker threads, child processes and signals, fs and FIFOs,
+#      timers, V8 flags; the unit tier is the same code on the fake clock on every line);
+#   a short benchmark smoke (its figures are not judged: the other tiers load the machine).
 # The main line is Node 24 (scripts/node-line.sh fetches it and Node 22 from the npm registry into
 # ~/.cache/syncscope); Node 20 is the node on PATH. Each tier runs under its own SYNCSCOPE_TEST_RUN marker,
 # and a tier that leaves a process behind fails (scripts/leaks.sh). Ends with each tier's time and one line
@@ -50,7 +51,8 @@ vitest() {
 static() {
   # one incremental build over every tsconfig (tsconfig.json references them; build info in node_modules/.cache/tsc)
   "$bin/tsc" -b && "$bin/biome" ci --reporter=summary . && "$bin/knip" &&
-    (cd apps/web && node_modules/.bin/vite build --logLevel warn)
+    (cd apps/web && node_modules/.bin/vite build --logLevel warn) &&
+    "$bin/tsx" --eval "import('./test/support/server-bundle.ts').then((m) => m.serverBundle())"
 }
 LINE_SENSITIVE=(
   packages/core/src/cri/remote-runtime.int.test.ts
@@ -75,30 +77,37 @@ on_line() {
   }
   PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest integration "node$line-integration" "${LINE_SENSITIVE[@]}"
 }
-lane_a() {
-  tier integration vitest integration integration
-  if [ "$(id -u)" = 0 ]; then tier containerd vitest containerd containerd; else echo "not root: skipping the containerd project"; fi
+# The tiers after unit, longest first (by a run on a 2-core machine: about 200-350 s each, the Node lines ~150 s)
+TIERS=(e2e-1 bench-smoke browser-2 containerd integration-2 integration-1 e2e-2 browser-3 e2e-3 browser-1 e2e-4
+  node20 integration-3 node22)
+run_tier() {
+  local name="$1" n="${1##*-}"
+  case "$name" in
+    integration-*) tier "$name" vitest integration "$name" --shard="$n/3" ;;
+    e2e-*) tier "$name" vitest e2e "$name" --shard="$n/4" ;;
+    browser-*) tier "$name" vitest browser "$name" --shard="$n/3" ;;
+    containerd)
+      if [ "$(id -u)" = 0 ]; then tier containerd vitest containerd containerd; else echo "not root: skipping the containerd project"; fi
+      ;;
+    node20 | node22) tier "$name" on_line "${name#node}" ;;
+    bench-smoke) tier bench-smoke "$bin/tsx" bench/run.ts --smoke ;;
+  esac
 }
-lane_b() { tier e2e-1 vitest e2e e2e-1 --shard=1/2; }
-lane_c() { tier e2e-2 vitest e2e e2e-2 --shard=2/2; }
-lane_d() { tier browser vitest browser browser; }
-lane_e() { tier node20 on_line 20; tier node22 on_line 22; tier bench-smoke "$bin/tsx" bench/run.ts --smoke; }
 show() { echo; echo "== $1"; cat "test-results/$1.log"; }
 
-echo "main line: Node $(node --version); lane C: Node 20 ($("$node20/node" --version)) and 22"
+echo "main line: Node $(node --version); other lines: Node 20 ($("$node20/node" --version)) and 22"
 tier static static
 show static
 tier unit vitest unit unit
 show unit
-lane_a &
-lane_b &
-lane_c &
-lane_d &
-lane_e &
+lanes="${SYNCSCOPE_TEST_LANES:-5}"
+for t in "${TIERS[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$lanes" ]; do wait -n; done
+  run_tier "$t" &
+done
 wait
-for t in integration browser containerd e2e-1 e2e-2 node20 node22 bench-smoke; do [ -f "test-results/$t.log" ] && show "$t"; done
-
+for t in "${TIERS[@]}"; do [ -f "test-results/$t.log" ] && show "$t"; done
 echo
-echo "== time per tier (s), total $(($(date +%s) - t_all)) s (lanes A to E side by side)"
+echo "== time per tier (s), total $(($(date +%s) - t_all)) s (up to $lanes tiers side by side)"
 awk '{ printf "%-14s %5d s %s\n", $1, $2, ($3 == 0 ? "ok" : "FAILED") }' test-results/tiers.txt
 node scripts/test-summary.mjs

@@ -7,11 +7,13 @@
  * It also makes the directory private: it is created 0700, and at every start the directory, the files and
  * the directories directly in it are tightened to 0700/0600 if looser (the stores below tighten their own:
  * store/pods, trace). Pod specs carry env values; nobody else on the host has any business reading them.
+ * Anything but a regular file where the https port's certificate or key belongs is moved aside.
  *
  * startFailure(err) is the one line main prints for anything else that ends a start (no stack).
  */
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -22,7 +24,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { servingCertPaths } from './kube-api/kube-tls.ts';
 import { DIR_MODE, FILE_MODE, tightenMode } from './store/atomic-file.ts';
+import { ensurePlainDir, setAsideIfNotPlain } from './store/plain-file.ts';
 
 function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
@@ -59,7 +63,24 @@ export function checkDataDir(
     return `data dir ${dir} is not writable: ${reason(err)}`;
   }
   makePrivate(dir, warn);
-  return undefined;
+  return clearServingCert(dir, warn);
+}
+
+/**
+ * The https port's certificate and key are read with plain reads (kube-tls.ts): anything but a regular file
+ * there (a FIFO would block the read for ever) is moved aside now, and the pair is made anew. One line
+ * when even that fails.
+ */
+function clearServingCert(dataDir: string, warn: (msg: string) => void): string | undefined {
+  const { dir, certFile, keyFile } = servingCertPaths(dataDir);
+  try {
+    if (!existsSync(dir)) return undefined;
+    ensurePlainDir(dir, 'kube tls:', warn);
+    for (const file of [certFile, keyFile]) setAsideIfNotPlain(file, 'kube tls:', warn);
+    return undefined;
+  } catch (err) {
+    return startFailure(err);
+  }
 }
 
 /** The data dir and what lies directly in it: directories 0700, regular files 0600 (sockets, symlinks left). */

@@ -14,6 +14,7 @@ import { type FileHandle, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { kubeletLogLines } from '@syncscope/core/klog';
 import type { TraceEvent } from '@syncscope/core/trace';
+import { setAsideIfNotPlain } from './store/plain-file.ts';
 
 const KUBELET_LOG_FILE = 'kubelet.log';
 
@@ -125,6 +126,7 @@ export class KubeletLogFile {
 
   private async ensureOpen(): Promise<void> {
     if (this.fh) return;
+    setAsideIfNotPlain(this.path, 'kubelet.log:', this.warn); // a FIFO would hold a pool thread for ever
     this.fh = await open(this.path, 'a');
     this.size = (await stat(this.path)).size;
   }

@@ -24,11 +24,19 @@ export interface ServingCert {
   key: string;
 }
 
+/**
+ * Where the https port's certificate and key are kept: `<dataDir>/tls/serving.{crt,key}`. The data dir's
+ * check at start (data-dir.ts) moves aside anything but a regular file found there, so neither read below
+ * can wait on a FIFO.
+ */
+export function servingCertPaths(dataDir: string): { dir: string; certFile: string; keyFile: string } {
+  const dir = join(dataDir, 'tls');
+  return { dir, certFile: join(dir, 'serving.crt'), keyFile: join(dir, 'serving.key') };
+}
+
 /** The certificate and key in `<dataDir>/tls`, made with openssl the first time. Throws if it cannot. */
 export function ensureServingCert(dataDir: string, host: string): ServingCert {
-  const dir = join(dataDir, 'tls');
-  const certFile = join(dir, 'serving.crt');
-  const keyFile = join(dir, 'serving.key');
+  const { dir, certFile, keyFile } = servingCertPaths(dataDir);
   if (!existsSync(certFile) || !existsSync(keyFile)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const names = new Set(['DNS:localhost', 'IP:127.0.0.1', 'IP:::1']);

@@ -28,6 +28,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RealClockState } from '@syncscope/core/clock';
+import { FILE_MODE } from '../store/atomic-file.ts';
+import { setAsideIfNotPlain } from '../store/plain-file.ts';
 import { SimNodeClient } from './client.ts';
 import {
   describeDown,
@@ -44,13 +46,16 @@ import {
   CLOCK_STATE_ENV,
   CONTROL_SOCKET,
   IDLE_STOP_ENV,
+  NODE_BUNDLE_ENV,
   NODE_LOG,
   type NodeInfo,
   SIM_SOCKET,
+  SIM_STATE_FILE,
 } from './protocol.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ENTRY = join(here, 'main.ts');
+const BUNDLE = process.env[NODE_BUNDLE_ENV] || undefined;
+const ENTRY = BUNDLE ?? join(here, 'main.ts');
 /** How long a spawned node may take to answer (it compiles its TypeScript first). */
 const SPAWN_TIMEOUT_MS = 30_000;
 const POLL_MS = 25;
@@ -70,7 +75,7 @@ export async function linkSimNode(opts: LinkOptions): Promise<SimNodeLink> {
     // Nothing answers: whatever socket files are left belong to a node that is gone.
     await rm(client.socketPath, { force: true });
     await rm(join(dataDir, SIM_SOCKET), { force: true });
-    return spawnNode(dataDir, client, opts.idleStopMs, opts.clockState?.(), died);
+    return spawnNode(dataDir, client, opts.idleStopMs, opts.clockState?.(), died, opts.warn);
   };
   let current: NodeInfo = found ?? (await fresh());
   state = { up: true, pid: current.pid, respawns: 0 };
@@ -203,9 +208,13 @@ async function spawnNode(
   idleStopMs: number | undefined,
   clockState: RealClockState | undefined,
   onExit: (why: string, pid: number) => void,
+  warn: (msg: string) => void,
 ): Promise<NodeInfo> {
   const logPath = join(dataDir, NODE_LOG);
-  const fd = openSync(logPath, 'a');
+  // opening a FIFO would wait for a reader for ever (here, or the node's read of its state)
+  for (const file of [logPath, join(dataDir, SIM_STATE_FILE)])
+    setAsideIfNotPlain(file, 'simulated node:', warn);
+  const fd = openSync(logPath, 'a', FILE_MODE);
   let exited: string | undefined;
   try {
     const child = spawn(process.execPath, [...loaderArgs(), ENTRY, '--data-dir', dataDir], {
@@ -241,7 +250,7 @@ async function spawnNode(
 
 /** The node runs from TypeScript source, as the server does: through tsx's loader, found from here. */
 function loaderArgs(): string[] {
-  if (!import.meta.url.endsWith('.ts')) return [];
+  if (BUNDLE || !import.meta.url.endsWith('.ts')) return [];
   const loader = createRequire(import.meta.url).resolve('tsx');
   return ['--import', pathToFileURL(loader).href];
 }

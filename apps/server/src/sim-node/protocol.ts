@@ -34,6 +34,11 @@ export const IDLE_STOP_ENV = 'SIM_NODE_IDLE_MS';
  * server's time and speed, as the one before it did. Absent: the wall clock at speed 1.
  */
 export const CLOCK_STATE_ENV = 'SIM_NODE_CLOCK';
+/**
+ * A JavaScript bundle of main.ts for the server to start its node from, without a TypeScript loader (the
+ * test suite sets it: a node then starts on a fraction of the CPU). Absent: main.ts beside the link.
+ */
+export const NODE_BUNDLE_ENV = 'SIM_NODE_BUNDLE';
 
 export interface NodeInfo {
   /** The data directory the node serves, as an absolute path with links resolved. */

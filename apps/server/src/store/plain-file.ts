@@ -7,6 +7,7 @@
  *   readPlainFile(path, what, warn)   opens with O_NOFOLLOW | O_NONBLOCK (never blocks, never follows), then
  *                                     checks with fstat that it opened a regular file, and reads that
  *   ensurePlainDir(path, what, warn)  makes sure path is a real directory, mode 0700
+ *   setAsideIfNotPlain(path, what, warn)  before a file is opened for writing: path is a regular file or free
  *
  * Whatever is not what it should be is renamed `<name>.damaged-<UTC time>` beside it, with one warning line
  * naming it and what it was, and the caller goes on as if it were missing. All synchronous: called at start.
@@ -97,6 +98,22 @@ export function readPlainFile(path: string, what: string, warn: Warn): Buffer | 
   } finally {
     if (fd >= 0) closeSync(fd);
   }
+}
+
+/**
+ * Clears the way for a file about to be opened by a call that would wait on a FIFO or follow a symlink
+ * (an append, an openssl write, another process's read): anything but a regular file at path is moved
+ * aside with one warning, so the path is then a regular file or free. Other errors are thrown as they are.
+ */
+export function setAsideIfNotPlain(path: string, what: string, warn: Warn): void {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (!st.isFile()) setAsideOrThrow(path, what, kindOf(st), warn);
 }
 
 /**
