@@ -224,12 +224,17 @@ describe('a kubelet log in the dashboard', () => {
     });
     await page.locator('[data-testid="log-banner"]').waitFor({ timeout: 30_000 });
     const counts = await page.locator('[data-testid="log-counts"]').textContent();
+    await page.locator('[data-testid="raw-line"]').first().waitFor();
+    const rawLines = await page.locator('[data-testid="raw-lines"]').textContent();
     await page.locator('[data-testid="log-share"]').click();
     const link = page.locator('[data-testid="log-share-link"]');
     await link.waitFor({ timeout: 30_000 });
     const href = (await link.getAttribute('href')) ?? '';
     expect(href).toMatch(/#\/imports\/[A-Za-z0-9_-]{22}$/);
     await page.screenshot({ path: join(RESULTS, 'kubelet-log-shared-1280.png') });
+    await page.locator(`a[aria-label="trace of ${POD}"]`).click();
+    await page.locator('[data-testid="pod-title"]', { hasText: POD }).waitFor();
+    const localSteps = await stepThrough(page);
     await page.close();
 
     const other = await newPage(1280);
@@ -239,9 +244,13 @@ describe('a kubelet log in the dashboard', () => {
     expect(await banner.textContent()).toContain(NAME);
     // the same counts and events; no Share button (it is already on the server), the link instead
     expect(await other.locator('[data-testid="log-counts"]').textContent()).toBe(counts);
+    // the server keeps the lines no rule read apart from the trace: the node's raw lines are the same ones
+    await other.locator('[data-testid="raw-line"]').first().waitFor();
+    expect(await other.locator('[data-testid="raw-lines"]').textContent()).toBe(rawLines);
     await other.locator(`a[aria-label="trace of ${POD}"]`).click();
     await other.locator('[data-testid="pod-title"]', { hasText: POD }).waitFor();
     const steps = await stepThrough(other);
+    expect(steps).toEqual(localSteps);
     expect(steps.length).toBeGreaterThan(20);
     for (const s of steps) expect(s.text, `line ${s.line}`).toBe(LINES[s.line - 1]?.replace(/\r$/, ''));
     await other.close();

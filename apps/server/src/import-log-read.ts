@@ -4,7 +4,7 @@
  * file copied to a temporary file and read from there; what it found out on the way (read backwards, merged,
  * where the lines are) is kept for the summary and the raw-line index.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readSync } from 'node:fs';
 import { mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,7 +192,9 @@ export class LogReader {
 
 /**
  * Reads bytes [0, size) of the file a block at a time into `block`, handing each whole line's text to `feed`
- * (BlockDecoder: a line cut by a block's end waits for the next); `between` runs after each block.
+ * (BlockDecoder: a line cut by a block's end waits for the next); `between` runs after each block. The reads
+ * are synchronous: the command has nothing else to do meanwhile, and a read handed to libuv's thread pool
+ * leaves this thread waiting until that one gets a core (long, on a busy machine).
  */
 async function decodeBlocks(
   fh: Awaited<ReturnType<typeof open>>,
@@ -203,10 +205,15 @@ async function decodeBlocks(
 ): Promise<void> {
   const dec = new BlockDecoder();
   for (let pos = 0; pos < size; pos += BLOCK) {
-    const { bytesRead } = await fh.read(block, 0, Math.min(BLOCK, size - pos), pos);
+    const bytesRead = readSync(fh.fd, block, 0, Math.min(BLOCK, size - pos), pos);
     if (bytesRead === 0) break;
     dec.feed(block.subarray(0, bytesRead), feed);
-    await between?.();
+    if (between) {
+      await between();
+      // a turn of the event loop, as an asynchronous read gave: the encoder's replies and the sink's callbacks
+      // come in and free their buffers for reuse
+      await new Promise<void>((r) => setImmediate(r));
+    }
   }
   feed(dec.end());
 }

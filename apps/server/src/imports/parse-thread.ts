@@ -22,7 +22,8 @@ export type ParseRequest =
   | { chunk: Uint8Array }
   | { end: true }
   | { merge: string }
-  | { more: true };
+  | { more: true }
+  | { raw: { log: string; out: string } };
 export interface ParseAnswer {
   /** NDJSON of the events released, UTF-8 */
   bytes: Uint8Array;
@@ -31,6 +32,8 @@ export interface ParseAnswer {
   summary?: ImportSummary;
   /** with the answer to end: in how many blocks out of time order the log's lines fall */
   blocks?: number;
+  /** with the answer to raw: how many unread entries were written */
+  raws?: number;
   error?: string;
 }
 
@@ -107,6 +110,11 @@ class ParseThread {
 
   more(): Promise<ParseAnswer> {
     return this.ask({ more: true });
+  }
+
+  /** After the summary: the log's unread entries, written to `out` with their offsets in `log` (raw-file.ts). */
+  raw(log: string, out: string): Promise<ParseAnswer> {
+    return this.ask({ raw: { log, out } });
   }
 
   async close(): Promise<void> {

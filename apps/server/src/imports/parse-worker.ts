@@ -8,13 +8,16 @@
  * StampScanner reads each chunk beside the parser). When there are more than one, `{merge: path}` (the log as
  * kept on disk) reads it again from the start, block by block in the order that merges the blocks by time
  * (blockOrder, LineFile), and answers the events of the first MERGE_LINES lines; `{more: true}` the next ones,
- * until the answer that carries the summary. A failure answers `{error}` and the thread is done.
+ * until the answer that carries the summary. The lines no family reads make no event: they are RawEntries
+ * (one per parse, a merge's its own), which `{raw: {log, out}}` after the summary writes to `out` with their
+ * byte offsets in `log`, the log as kept (raw-file.ts). A failure answers `{error}` and the thread is done.
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { blockOrder, KubeletLogParser, StampScanner } from '@syncscope/core/kubelet-log';
+import { blockOrder, KubeletLogParser, RawEntries, StampScanner } from '@syncscope/core/kubelet-log';
 import { LineFile } from '../log-blocks.ts';
 import type { ParseAnswer, ParseRequest } from './parse-thread.ts';
+import { writeRawFile } from './raw-file.ts';
 
 /** how many lines of a merge one answer covers */
 const MERGE_LINES = 16_384;
@@ -29,9 +32,11 @@ let out: string[] = [];
 let offsets: number[] = [];
 let events = 0;
 let traceBytes = 0;
+let rawEntries = new RawEntries();
 const newParser = (reversed?: boolean) =>
   new KubeletLogParser({
     ...(reversed === undefined ? {} : { reversed }),
+    rawEntries,
     onEvent: (ev) => {
       if (events % indexEvery === 0) offsets.push(traceBytes);
       events++;
@@ -86,6 +91,7 @@ function reset(): void {
   offsets = [];
   events = 0;
   traceBytes = 0;
+  rawEntries = new RawEntries();
 }
 
 /** in how many blocks out of time order the log's lines fall; keeps their order when more than one */
@@ -133,6 +139,14 @@ port.on('message', (m: ParseRequest) => {
     }
     if ('more' in m) {
       mergeStep();
+      return;
+    }
+    if ('raw' in m) {
+      const raws = writeRawFile(rawEntries, m.raw.log, m.raw.out);
+      // the import is done: nothing of it is held while the thread waits for the next
+      reset();
+      parser = newParser();
+      answer({ raws });
       return;
     }
     const text = decoder.decode(m.chunk, { stream: true });

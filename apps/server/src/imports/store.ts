@@ -1,8 +1,10 @@
 /**
  * Imported kubelet logs kept under `<data-dir>/imports/<id>/`: the log as sent (`log.txt`), its trace
  * (`trace.ndjson`, one event per line, seq from 1), a sparse index (`index.json`: the byte offset of every
- * INDEX_EVERY-th event and line, so a page or a line is read without scanning the file from its start) and
- * `meta.json` (name, size, lines, nodes, pods, time range, created, the importer's summary).
+ * INDEX_EVERY-th event and line, so a page or a line is read without scanning the file from its start), its
+ * unread entries (`raw.ndjson`: the lines no family read, which make no event, by their byte offsets in
+ * log.txt; raw-file.ts, raw-read.ts) and `meta.json` (name, size, lines, nodes, pods, time range, created, the
+ * importer's summary).
  *
  * writeImport streams the body (inflated first when it is gzip, a rotated `kubelet.log.1.gz`, and made UTF-8 when
  * it is UTF-16 with a byte-order mark, as Windows PowerShell saves text; log.txt keeps the UTF-8 text) through the
@@ -24,6 +26,7 @@ import { asUtf8, type ImportSummary } from '@syncscope/core/kubelet-log';
 import { maybeGunzip } from '../gzip-input.ts';
 import { StoreWriteError } from '../store/write-error.ts';
 import { type ParseAnswer, ParsePool } from './parse-thread.ts';
+import { type RawItem, type RawPage, type RawQuery, rawEvents, rawPage } from './raw-read.ts';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const INDEX_EVERY = 1024;
@@ -82,6 +85,15 @@ async function disk<T>(path: string, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (e) {
     throw StoreWriteError.isSystem(e) ? StoreWriteError.from(e, path, 'imports') : e;
+  }
+}
+
+async function syncFile(path: string): Promise<void> {
+  const fh = await open(path, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
   }
 }
 
@@ -277,10 +289,14 @@ export class ImportStore {
         }
         summary = a.summary;
       }
-      if (summary.events === 0) throw new NoKubeletLines(`no kubelet lines in ${summary.lines} lines`);
+      if (summary.events + summary.raw === 0)
+        throw new NoKubeletLines(`no kubelet lines in ${summary.lines} lines`);
       const [l, t] = [log, trace];
       await disk(logPath, () => l.sync());
       await disk(tracePath, () => t.sync());
+      const rawPath = join(tmp, 'raw.ndjson');
+      await disk(rawPath, () => parser.raw(logPath, rawPath));
+      await disk(rawPath, () => syncFile(rawPath));
       const meta: ImportMeta = {
         id,
         name,
@@ -383,6 +399,16 @@ export class ImportStore {
       if (++no === n) return line.replace(/\r$/, '');
     }
     return undefined;
+  }
+
+  /** A page of an import's unread entries (the import must exist: meta() first). */
+  raw(id: string, query: RawQuery): Promise<RawPage> {
+    return rawPage(join(this.dir, id), query);
+  }
+
+  /** Every unread entry of an import in order, to merge with its trace (the import must exist). */
+  rawEvents(id: string): AsyncGenerator<RawItem> {
+    return rawEvents(join(this.dir, id));
   }
 
   /** Removes an import; false when there was none. */

@@ -49,7 +49,9 @@ type Found = (
 
 /**
  * Every event of one import fed to `x`, read page by page: O(events), the steps kept by the explainers'
- * `keep`. With `node`, only that node's events (the others' explainers are never made).
+ * `keep`. Its unread entries (raw-read.ts) are fed as the log.raw events they stand for, each in its place among
+ * the trace's events and numbered as the importer numbered the whole stream. With `node`, only that node's
+ * events (the others' explainers are never made).
  */
 async function explainImport(
   store: ImportStore,
@@ -57,12 +59,26 @@ async function explainImport(
   x: NodeExplainers,
   node: string | undefined,
 ): Promise<void> {
-  let since = 0;
-  for (;;) {
-    const items = (await store.page(id, since, PAGE)) as TraceEvent[];
-    for (const ev of items) if (node === undefined || (ev.node ?? '') === node) x.add(ev);
-    if (items.length < PAGE) return;
-    since = (items[items.length - 1] as TraceEvent).seq;
+  const raws = store.rawEvents(id);
+  let raw = await raws.next();
+  let seq = 0;
+  const add = (ev: TraceEvent) => {
+    ev.seq = ++seq;
+    if (node === undefined || (ev.node ?? '') === node) x.add(ev);
+  };
+  try {
+    for (let since = 0; ; ) {
+      const items = (await store.page(id, since, PAGE)) as TraceEvent[];
+      for (const ev of items) {
+        for (; !raw.done && raw.value.after < ev.seq; raw = await raws.next()) add(raw.value.event);
+        add(ev);
+      }
+      if (items.length < PAGE) break;
+      since = (items[items.length - 1] as TraceEvent).seq;
+    }
+    for (; !raw.done; raw = await raws.next()) add(raw.value.event);
+  } finally {
+    await raws.return(undefined);
   }
 }
 

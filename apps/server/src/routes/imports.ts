@@ -11,6 +11,11 @@
  *   GET    /api/v1/imports/{id}             the meta (name, size, lines, nodes, pods, time range, created)
  *   GET    /api/v1/imports/{id}/trace?since=&limit=   a page, in the shape of GET /api/v1/trace
  *   GET    /api/v1/imports/{id}/log?line=n  one line of the log as sent (text/plain)
+ *   GET    /api/v1/imports/{id}/raw?node=&q=&since=&limit=   the lines no family read, which make no event:
+ *                                            {items: [{after, event}], total, next}, each its log.raw event
+ *                                            (seq 0, its message read from the log) and how many trace events
+ *                                            come before it; of one node, holding `q`, past the first `since`,
+ *                                            at most `limit` (default 1000, at most 50000)
  *   GET    /api/v1/imports/{id}/explain     the model beside the kubelet, per pod and step (./imports-explain.ts)
  *   DELETE /api/v1/imports/{id}
  * Reads need the token when the server has one (as the live trace does); writes pass the server's write
@@ -25,6 +30,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { GzipError } from '../gzip-input.ts';
 import { ParseFailed } from '../imports/parse-thread.ts';
+import { MAX_RAW_PAGE } from '../imports/raw-read.ts';
 import {
   DEFAULT_IMPORT_QUOTA,
   type ImportQuota,
@@ -59,6 +65,12 @@ const IdParams = Type.Object({ id: PathParam() });
 const PostQuery = Type.Object({ name: StringQuery(NAME, 'a file name of 1-255 characters') });
 const PageQuerySchema = Type.Object(PageQuery);
 const LineQuery = Type.Object({ line: IntQuery(1) });
+const RawQuery = Type.Object({
+  node: StringQuery(/^[^\p{Cc}]{1,253}$/u, "a node's name as the import gives it"),
+  q: StringQuery(/^[^\p{Cc}]{1,256}$/u, 'a text of 1-256 characters'),
+  since: IntQuery(),
+  limit: IntQuery(1, MAX_RAW_PAGE),
+});
 
 export default async function importsRoutes(fastify: FastifyInstance, opts: ImportsOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -91,6 +103,10 @@ export default async function importsRoutes(fastify: FastifyInstance, opts: Impo
     const name = req.query.name;
     const body = (req.body ?? []) as AsyncIterable<Buffer>;
     const length = Number(req.headers['content-length']);
+    // the parse after the body is the server's own work, however long: not the client's idleness, so no idle
+    // timeout for this socket (the body itself must still arrive within the request timeout, limits.ts; an
+    // injected request has no real socket)
+    if (typeof req.raw.socket.setTimeout === 'function') req.raw.socket.setTimeout(0);
     try {
       const meta = await store.write(
         body,
@@ -163,6 +179,22 @@ export default async function importsRoutes(fastify: FastifyInstance, opts: Impo
         return sendStatus(reply, badRequest(`line ${line} is past the end (${it.meta.lines} lines)`));
       }
       return reply.type('text/plain; charset=utf-8').send(text);
+    },
+  );
+
+  app.get(
+    '/api/v1/imports/:id/raw',
+    checked(READ_ROUTE, { params: IdParams, querystring: RawQuery }),
+    async (req, reply) => {
+      const it = await found(req, reply);
+      if (!it) return;
+      const { node, q, since, limit } = req.query;
+      return it.store.raw(it.meta.id, {
+        ...(node === undefined ? {} : { node }),
+        ...(q === undefined ? {} : { q }),
+        since: since ?? 0,
+        limit: limit ?? 1000,
+      });
     },
   );
 

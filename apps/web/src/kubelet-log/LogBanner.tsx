@@ -8,7 +8,8 @@
 import { useState } from 'react';
 import type { ReplayStore } from '../lib/replay.ts';
 import { clockText } from '../node/liveness.ts';
-import { logFleet, logReplay, shareLog } from './open.ts';
+import { logFleet, logReplay } from './open.ts';
+import { shareLog } from './shared.ts';
 
 export function LogBanner({
   replay,

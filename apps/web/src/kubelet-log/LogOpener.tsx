@@ -8,7 +8,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayStore } from '../lib/replay.ts';
-import { loadSharedImport, logReplay, onLogOpenRequest, openKubeletLog } from './open.ts';
+import { logReplay, onLogOpenRequest, openKubeletLog } from './open.ts';
+import { loadSharedImport } from './shared.ts';
 import './kubelet-log.css';
 
 /** Lets the browser paint before the next long step, so no frame carries two of them. */

@@ -2,11 +2,10 @@
  * Opening a kubelet log as a replay. openKubeletLog runs the parse in a Web Worker and resolves with every
  * event and the summary; logReplay turns that into the ReplayStore the views read, one node at a time (a log
  * that interleaves several kubelets is several nodes: the same pod name on two of them is two pods, so the
- * replay shows the node the user picks). loadSharedImport reads a log shared through the server back.
+ * replay shows the node the user picks). A log shared through the server is read back by ./shared.ts.
  */
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
-import { authFetch } from '../api/auth.ts';
 import { type Fleet, fleetOf } from '../lib/fleet.ts';
 import {
   buildReplay,
@@ -16,7 +15,7 @@ import {
   replayOfTrace,
 } from '../lib/replay.ts';
 import { applyEvents, emptyTraceState, type TraceState } from '../lib/trace-store.ts';
-import { fileLines, type LineSource, serverLines } from './lines.ts';
+import { fileLines, type LineSource } from './lines.ts';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
 
 export interface ParsedLog {
@@ -181,58 +180,6 @@ export function logReplay(
     node: nodeName ? { ...store.node, nodeName } : store.node,
     log: { ...log, node },
   };
-}
-
-interface ImportMeta {
-  id: string;
-  name: string;
-  size: number;
-  created: string;
-  summary: ImportSummary;
-}
-
-interface TracePage {
-  items: TraceEvent[];
-  next: number;
-  newest: number;
-}
-
-async function getJson<T>(path: string): Promise<T> {
-  const res = await authFetch(path, { headers: { accept: 'application/json' } });
-  const body = (await res.json().catch(() => undefined)) as { message?: string } | undefined;
-  if (!res.ok) throw new Error(body?.message ?? `GET ${path}: ${res.status}`);
-  return body as T;
-}
-
-/** A shared import read back from the server, page by page. */
-export async function loadSharedImport(
-  id: string,
-  onProgress: (fraction: number) => void,
-): Promise<ReplayStore> {
-  const base = `/api/v1/imports/${encodeURIComponent(id)}`;
-  const meta = await getJson<ImportMeta>(base);
-  const events: TraceEvent[] = [];
-  let since = 0;
-  for (;;) {
-    const page = await getJson<TracePage>(`${base}/trace?since=${since}&limit=50000`);
-    for (const ev of page.items) events.push(ev);
-    onProgress(page.newest > 0 ? page.next / page.newest : 1);
-    if (page.items.length === 0 || page.next >= page.newest) break;
-    since = page.next;
-  }
-  return logReplay(meta.name, { summary: meta.summary, lines: serverLines(id), all: events, sharedId: id });
-}
-
-/** POST /api/v1/imports with the log as text/plain: the server parses and keeps it; resolves with its id. */
-export async function shareLog(file: Blob, name: string): Promise<string> {
-  const res = await authFetch(`/api/v1/imports?name=${encodeURIComponent(name)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/plain', accept: 'application/json' },
-    body: file,
-  });
-  const body = (await res.json().catch(() => undefined)) as { id?: string; message?: string } | undefined;
-  if (!res.ok || !body?.id) throw new Error(body?.message ?? `the server answered ${res.status}`);
-  return body.id;
 }
 
 type OpenRequest = (file: File) => void;

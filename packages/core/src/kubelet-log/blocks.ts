@@ -28,6 +28,10 @@ const JSON_TS = /^\{"ts":(\d+(?:\.\d+)?)/;
 const DOCKER_TIME = /"time":"([^"]{20,40})"\}?\s*$/;
 /** a date in the first words of a line: `2024-08-20` (ISO, RFC 5424, short-full) or seconds (short-unix) */
 const PREFIX_DATE = /^(?:<\d{1,3}>\d{1,2} |[A-Z][a-z]{2} )?(\d{4})-(\d\d)-\d\d|^(\d{9,10})(?:\.\d+)? /;
+/** whether PREFIX_DATE can match: `<` or a digit first, or a month's name with the year's dash at 8 */
+function mayBeDated(raw: string, c0: number): boolean {
+  return c0 === 60 || (c0 >= 48 && c0 <= 57) || (c0 >= 65 && c0 <= 90 && raw.charCodeAt(8) === 45);
+}
 const GOES_WITH_NEXT =
   /^(?:Log file created at: |Running on machine: |Binary: |Log line format: |(?:\* )?==> )/;
 
@@ -75,7 +79,7 @@ export class StampScanner {
   private stampOf(raw: string): number {
     const c0 = raw.charCodeAt(0);
     // a full date before the header (an ISO stamp, RFC 5424, -o short-full or short-unix) gives the year
-    const dated = c0 === 123 ? undefined : PREFIX_DATE.exec(raw.length > 200 ? raw.slice(0, 200) : raw);
+    const dated = mayBeDated(raw, c0) ? PREFIX_DATE.exec(raw.length > 200 ? raw.slice(0, 200) : raw) : null;
     if (dated) this.yearFrom(dated);
     const h = headerStamp(raw);
     if (h) return this.clock.toEpoch(h.month, h.day, h.h, h.m, h.s, h.micros);

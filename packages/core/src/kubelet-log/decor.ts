@@ -50,11 +50,16 @@ const STAMP_OVER = /^(?:[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\dT|<\d{1,3}>| 
 /** what a log line holds somewhere near its start */
 const LOG_LIKE = /[IWEF]\d{4} \d\d:\d\d:\d\d|^\s*\{|^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|"ts":/;
 
+/** what peel gives a line without layers (most lines): one array, never changed */
+const NO_LAYERS: readonly Layer[] = [];
+
 /** the layers at the start of `raw` (none for a plain line) */
 function peel(raw: string): Layer[] {
   const head = raw.length > PEEL_CHARS ? raw.slice(0, PEEL_CHARS) : raw;
-  const out: Layer[] = [];
-  let at = 0;
+  const first = layerAt(head);
+  if (!first) return NO_LAYERS as Layer[];
+  const out: Layer[] = [first];
+  let at = first.end;
   while (out.length < MAX_LAYERS && at < head.length) {
     const s = at === 0 ? head : head.slice(at);
     const l = layerAt(s);
@@ -85,7 +90,7 @@ function layerAt(s: string): Layer | undefined {
     const m = NUM.exec(s);
     return m ? { kind: 'num', end: m[0].length, num: Number(m[1]) } : undefined;
   }
-  const f = FILE.exec(s);
+  const f = fileLike(s) ? FILE.exec(s) : null;
   if (!f) return undefined;
   // a `name:` with a line number after it takes it too, as one layer
   const n = s.charCodeAt(f[0].length) <= 57 ? NUM.exec(s.slice(f[0].length)) : null;
@@ -95,6 +100,19 @@ function layerAt(s: string): Layer | undefined {
   if (next === 32 || next === 9 || Number.isNaN(next)) l.spaced = true;
   if (end > f[0].length && n) l.num = Number(n[1]);
   return l;
+}
+
+/** whether FILE can match: its name ([\w./-], not starting with a digit or dash) holds a dash or ends at a colon */
+function fileLike(s: string): boolean {
+  const c0 = s.charCodeAt(0);
+  if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122) || c0 === 95 || c0 === 46 || c0 === 47))
+    return false;
+  for (let i = 1; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 45) return true;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 46 && c <= 57) || c === 95)) return c === 58;
+  }
+  return false;
 }
 
 const kindsOf = (ls: Layer[]) => ls.map((l) => l.kind).join(',');

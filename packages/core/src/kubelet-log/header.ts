@@ -219,8 +219,11 @@ export function classify(line: string, seen: SeenPrefixes = NOTHING_SEEN): Line 
   // minikube (`start --alsologtostderr`) quotes a node's kubelet line after its own header (a quote of its own
   // log quotes it again): the innermost line is read
   let start = 0;
-  while (klogAt(line, start) && line.startsWith(QUOTED_BY_MINIKUBE, hdr.end))
+  let headed = klogAt(line, 0);
+  while (headed && line.startsWith(QUOTED_BY_MINIKUBE, hdr.end)) {
     start = hdr.end + QUOTED_BY_MINIKUBE.length;
+    headed = klogAt(line, start);
+  }
   const raw = start === 0 ? line : line.slice(start);
   if (isBlank(raw)) return BLANK;
   // a JSON record (docker json-file, klog JSON, journald's export) may carry a klog header inside its text:
@@ -238,8 +241,9 @@ export function classify(line: string, seen: SeenPrefixes = NOTHING_SEEN): Line 
       if (klogAnywhere(raw) < 0) return OTHER;
     }
   }
-  // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere
-  let at = klogAt(raw, 0) ? 0 : -1;
+  // a header at the start (a klog file, -o cat) or right after a syslog prefix's ": ", else anywhere; one at
+  // the start was read above (nothing since has read another: a line with one starts with its severity, no JSON)
+  let at = (start === 0 ? headed : klogAt(raw, 0)) ? 0 : -1;
   if (at < 0) {
     const colon = raw.indexOf(': ');
     if (colon > 0 && klogAt(raw, colon + 2)) at = colon + 2;

@@ -13,6 +13,7 @@ export {
 export { classify } from './header.ts';
 export { DECODE_BYTES } from './lines.ts';
 export { type ImportSummary, KubeletLogParser, type ParserOptions } from './parser.ts';
+export { entryText, RawEntries, type RawEntry, rawEventOf } from './raw-entries.ts';
 export { OffsetResolver, RawIndex, type RawRange, type RawSink, rangeLines } from './raw-index.ts';
 export { looksReversed, readLinesBackward } from './reverse.ts';
 export { checkZone } from './time.ts';

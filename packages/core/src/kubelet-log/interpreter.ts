@@ -1,7 +1,8 @@
 /**
  * Interpreter: the second half of the importer. Finished log entries in (EntryReader's), trace events out:
  * each entry is offered to the message families (recognise.ts), and one no family reads becomes a range of the
- * raw-line index when there is one (raw-index.ts), else a `log.raw` event naming the pod it mentions. Either way
+ * raw-line index when there is one (raw-index.ts; an entry sink, raw-entries.ts, gets each as its log.raw event
+ * leaves the window instead), else a `log.raw` event naming the pod it mentions. Either way
  * a pod it names both ways teaches the node's register. Events wait in a ReorderBuffer window and leave in time order through
  * `onEvent`, each given the pod name or UID a later line taught the node's register, and its seq from 1.
  *
@@ -9,10 +10,11 @@
  * Interpreter needs: it keeps no line-level state). Nothing here blocks; memory is the reorder window and the
  * per-node register of pods and containers.
  */
-import type { TraceEvent, TraceType } from '../events/trace.ts';
+import type { TraceEvent, TraceOf, TraceType } from '../events/trace.ts';
 import { type Entry, rawEvent, rawPodOf } from './entry.ts';
 import { jsonText, type Structured } from './kv.ts';
 import { fromRef } from './pods.ts';
+import { type RawEntrySink, rawFields } from './raw-entries.ts';
 import type { RawSink } from './raw-index.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
@@ -43,18 +45,21 @@ export class Interpreter {
   private seq = 0;
   /** events that named their pod by name alone, with their entries, while they wait in the window */
   private readonly byName = new Map<TraceEvent, Entry>();
+  /** raw entries bound for an entry sink (raw-entries.ts), waiting in the window, with their line spans */
+  private readonly rawSpans = new Map<TraceEvent, number>();
   /** the pod a raw entry names (one object, reused) */
   private readonly ref: { pod?: string | undefined; podUID?: string | undefined } = {};
 
   /**
    * `nodeNamed`: the node of that name the entries came from (the reader's register); `rawIndex`: where unread
-   * entries go instead of log.raw events
+   * entries go as line ranges instead of log.raw events; `rawEntries`: where they go whole, in trace order
    */
   constructor(
     private readonly onEvent: (ev: TraceEvent) => void,
     private readonly nodeNamed: (name: string) => NodeState | undefined,
     reorderWindowMs?: number,
     private readonly rawIndex?: RawSink,
+    private readonly rawEntries?: RawEntrySink,
   ) {
     this.reorder = new ReorderBuffer((ev) => this.out(ev), reorderWindowMs);
   }
@@ -99,12 +104,15 @@ export class Interpreter {
     // a line no family reads may still be the one that names a pod both ways
     if (ref.pod !== undefined && ref.podUID !== undefined && e.node.pods.uidOf(ref.pod) !== ref.podUID)
       e.node.pods.note(ref.pod, ref.podUID);
-    if (this.rawIndex) {
+    if (this.rawIndex && !this.rawEntries) {
       this.rawIndex.add(e.node.name, e.line, e.line + e.lines - 1);
       return;
     }
     const text = e.json ? jsonText(e.json) : e.text;
-    this.reorder.push(rawEvent(text, e.level, e.source, ref, e.time, e.node.name, e.line));
+    // bound for an entry sink, it waits in the window as its log.raw event would: the same pod, the same place
+    const ev = rawEvent(text, e.level, e.source, ref, e.time, e.node.name, e.line);
+    if (this.rawEntries) this.rawSpans.set(ev, e.lines);
+    this.reorder.push(ev);
   }
 
   /** true when some family read the entry */
@@ -187,11 +195,11 @@ export class Interpreter {
     }
     this.counts.understood -= e.lines;
     this.counts.raw += e.lines;
-    if (this.rawIndex) {
+    if (this.rawIndex && !this.rawEntries) {
       this.rawIndex.add(e.node.name, e.line, e.line + e.lines - 1);
       return undefined;
     }
-    return rawEvent(
+    const raw = rawEvent(
       e.text,
       e.level,
       e.source,
@@ -200,6 +208,8 @@ export class Interpreter {
       e.node.name,
       e.line,
     );
+    if (this.rawEntries) this.rawSpans.set(raw, e.lines);
+    return raw;
   }
 
   /** Leaves the reorder window: the pod name/UID a later line gave is filled in, then the seq. */
@@ -222,6 +232,13 @@ export class Interpreter {
           this.podCount++;
         }
       }
+    }
+    const span = this.rawSpans.size > 0 ? this.rawSpans.get(ev) : undefined;
+    if (span !== undefined && this.rawEntries) {
+      // a raw entry bound for an entry sink goes there, after the events out so far, not to the trace
+      this.rawSpans.delete(ev);
+      this.rawEntries.entry(rawFields(ev as TraceOf<'log.raw'>, span, this.seq));
+      return;
     }
     // a recogniser's draft may name a field it could not fill: an event never carries an undefined field
     if (ev.type !== 'log.raw') {

@@ -23,7 +23,8 @@ export function readQuoted(s: string, i: number): { value: string; end: number; 
       return { value: out.join(''), end: j + 1 };
     }
     if (c === 92 /* \ */) {
-      out.push(s.slice(chunkStart, j));
+      // escapes one after another leave no text between them to keep
+      if (j > chunkStart) out.push(s.slice(chunkStart, j));
       const e = s[j + 1];
       j += 2;
       switch (e) {

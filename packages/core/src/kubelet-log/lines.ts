@@ -50,7 +50,7 @@ export class LineSplitter {
       } else {
         let text = this.carry === '' ? chunk.slice(start, nl) : this.carry + chunk.slice(start, nl);
         this.carry = '';
-        if (text.endsWith('\r')) text = text.slice(0, -1);
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
         this.sink.line(text, this.lineNo);
       }
       start = nl + 1;

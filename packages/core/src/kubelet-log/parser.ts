@@ -17,6 +17,7 @@
  */
 import type { TraceEvent } from '../events/trace.ts';
 import { Interpreter } from './interpreter.ts';
+import type { RawEntrySink } from './raw-entries.ts';
 import type { RawSink } from './raw-index.ts';
 import { EntryReader, type ReaderOptions } from './reader.ts';
 
@@ -28,6 +29,8 @@ export interface ParserOptions extends Omit<ReaderOptions, 'onEntry'> {
   onEvent(ev: TraceEvent): void;
   reorderWindowMs?: number;
   rawIndex?: RawSink;
+  /** where unread entries go whole (raw-entries.ts), in trace order, instead of log.raw events */
+  rawEntries?: RawEntrySink;
 }
 
 export interface ImportSummary {
@@ -61,8 +64,14 @@ export class KubeletLogParser {
   private readonly interp: Interpreter;
 
   constructor(o: ParserOptions) {
-    const { onEvent, reorderWindowMs, rawIndex, ...rest } = o;
-    const interp = new Interpreter(onEvent, (name) => this.reader.nodeNamed(name), reorderWindowMs, rawIndex);
+    const { onEvent, reorderWindowMs, rawIndex, rawEntries, ...rest } = o;
+    const interp = new Interpreter(
+      onEvent,
+      (name) => this.reader.nodeNamed(name),
+      reorderWindowMs,
+      rawIndex,
+      rawEntries,
+    );
     this.interp = interp;
     this.reader = new EntryReader({ ...rest, onEntry: (e) => interp.entry(e) });
   }
