@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, startDashboard } from '../support/browser.ts';
+import { type Dashboard, errorWatchedPage, startDashboard } from '../support/browser.ts';
 
 let dash: Dashboard;
 let page: Page;
@@ -26,8 +26,7 @@ beforeAll(async () => {
     },
     spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] },
   });
-  page = await dash.browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page = await errorWatchedPage(dash, pageErrors);
 }, 60_000);
 
 afterAll(async () => {

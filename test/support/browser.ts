@@ -45,6 +45,13 @@ export interface Dashboard {
   close(): Promise<void>;
 }
 
+/** A 1280×860 page of the dashboard's browser whose uncaught errors are pushed onto `errors`. */
+export async function errorWatchedPage(dash: Dashboard, errors: string[]): Promise<Page> {
+  const page = await dash.browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return page;
+}
+
 /** Collects the CSP violations `page` reports: Chromium's console lines and securitypolicyviolation events. */
 async function watchCsp(page: Page, into: string[]): Promise<void> {
   page.on('console', (m) => {

@@ -9,6 +9,7 @@
  *   add(ev)           O(1): fold, remember the pod's newest event, mark the pod
  *   tick()            O(pods marked): their snapshots and rows, the batch to every listener
  *   rows()            every row and the cursor they are current to (the first screen)
+ *   row(ns, name)     one pod's row (a pod page's header), O(pods listed)
  *   since(cursor)     what changed after `cursor`: the changed rows and the removed uids, or every row when
  *                     the cursor is from another run of the server or older than the removals kept
  *
@@ -103,6 +104,15 @@ export class NodeRows {
   /** Every row (in no particular order) and the cursor it is current to. */
   rows(): { cursor: string; rows: PodRowSummary[] } {
     return { cursor: this.cursor, rows: [...this.table.values()].map((e) => e.row) };
+  }
+
+  /** The row of the pod `namespace/name` (the newest, should a name have been reused), if it has one. */
+  row(namespace: string, name: string): PodRowSummary | undefined {
+    let found: PodRowSummary | undefined;
+    for (const { row } of this.table.values())
+      if (row.name === name && row.namespace === namespace && (!found || row.created >= found.created))
+        found = row;
+    return found;
   }
 
   /**

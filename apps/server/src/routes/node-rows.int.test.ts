@@ -122,6 +122,28 @@ describe('the node rows', () => {
     expect(body.details?.causes?.[0]?.field).toBe('since');
   });
 
+  it("answers ?namespace=&name= with that pod's row alone, and a half or misspelt pair with a 400", async () => {
+    const one = await until('p-2 has a row', async () => {
+      const res = await fetch(`${base}/api/v1/node/rows?namespace=default&name=p-2`, { headers: auth });
+      const page = (await res.json()) as { cursor: string } & WireRows;
+      return page.rows.length === 1 ? { cursor: page.cursor, rows: decodeRows(page) } : undefined;
+    });
+    expect(one.rows[0]).toMatchObject({ uid: uid(2), namespace: 'default', name: 'p-2' });
+    expect(one.cursor).toMatch(/^[0-9a-z]+\.\d+$/);
+    const none = await fetch(`${base}/api/v1/node/rows?namespace=other&name=p-2`, { headers: auth });
+    expect(((await none.json()) as WireRows).rows).toEqual([]);
+    for (const [query, field] of [
+      ['name=p-2', 'namespace'],
+      ['namespace=default', 'name'],
+      ['namespace=default&name=P_2', 'name'],
+    ] as const) {
+      const res = await fetch(`${base}/api/v1/node/rows?${query}`, { headers: auth });
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { details?: { causes?: { field: string }[] } };
+      expect(body.details?.causes?.[0]?.field, query).toBe(field);
+    }
+  });
+
   // as the query string spells them, and the value the server read
   it.each([
     ['', ''],

@@ -41,6 +41,22 @@ export const getNode = (): Promise<NodeInfo> => request('/api/v1/node');
 export const getNodeRows = (): Promise<NodeRowsPage> => request('/api/v1/node/rows');
 export const getNodeAggregates = (): Promise<unknown> => request('/api/v1/node/aggregates');
 
+/** The node rows page of one pod: its row alone, or no row. */
+export const getPodRow = (namespace: string, name: string): Promise<NodeRowsPage> =>
+  request(`/api/v1/node/rows?${new URLSearchParams({ namespace, name })}`);
+
+/** The pod `namespace/name` as a list of it alone, empty when the node has no such pod (a 404). */
+export async function getOnePod(namespace: string, name: string): Promise<PodList> {
+  const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
+  try {
+    return { apiVersion: 'v1', kind: 'PodList', metadata: {}, items: [await request<Pod>(path)] };
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 404)
+      return { apiVersion: 'v1', kind: 'PodList', metadata: {}, items: [] };
+    throw e;
+  }
+}
+
 /** Creates a pod from a manifest (YAML or JSON text). */
 export function createPod(namespace: string, manifest: string): Promise<Pod> {
   return request(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, {
@@ -89,17 +105,19 @@ export async function getTraceBounds(): Promise<{ oldest: number | null; newest:
 }
 
 const MAX_TRACE_PAGES = 50;
+/** Events asked for per page of a pod's trace; a page with fewer is the last one. */
+const POD_TRACE_PAGE = 10_000;
 
-/** All of a pod's trace the server holds, following `next` until a page comes back empty. */
+/** All of a pod's trace the server holds, following `next` until a page comes back short. */
 export async function getPodTrace(podUID: string): Promise<TraceEvent[]> {
   const out: TraceEvent[] = [];
   let since = 0;
   for (let page = 0; page < MAX_TRACE_PAGES; page++) {
-    const res = await getTracePage({ since, podUID });
+    const res = await getTracePage({ since, podUID, limit: POD_TRACE_PAGE });
     out.push(...res.items);
     const last = res.items[res.items.length - 1]?.seq ?? since;
     const next = res.next ?? last;
-    if (res.items.length === 0 || next <= since) break;
+    if (res.items.length < POD_TRACE_PAGE || next <= since) break;
     since = next;
   }
   return out;

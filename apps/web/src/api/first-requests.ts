@@ -1,18 +1,22 @@
 /**
- * The first page's earliest request, the node: sent by the boot module (main.tsx) as soon as the app's code
- * has arrived, or by root.tsx before the first render if that comes first. The query layer (queries.ts
- * `prefetchFirstPage`) takes it once as the first fetch of its query, beside the rows and aggregates it
- * sends itself; every later fetch goes to the server again. No pods list is sent: the rows answer the node
- * page's first screen.
+ * The first page's earliest requests, the node and (on the node page) the pods table's rows: sent by the
+ * boot module (main.tsx) as soon as the app's code has arrived, or by root.tsx before the first render if
+ * that comes first, so the server answers the rows while the browser evaluates the app. The query layer
+ * (queries.ts `prefetchFirstPage`) takes each once as the first fetch of its query, beside the aggregates
+ * it sends itself; every later fetch goes to the server again. No pods list is sent: the rows answer the
+ * node page's first screen. A pod's page sends its own first requests (pod-queries.ts).
  *
  * Contract: `startFirstRequests` is called after `initToken` (so a kept token is sent) and before anything
  * renders; only its first call sends anything. Nothing here blocks. A refused request (401 before the token is given) is
  * cached by the query as its error, as any failed fetch is.
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
-import { getNode } from './client.ts';
+import type { NodeRowsPage } from '../lib/node-rows-cache.ts';
+import { parseRoute } from '../lib/route.ts';
+import { getNode, getNodeRows } from './client.ts';
 
 let node: Promise<NodeInfo> | undefined;
+let rows: Promise<NodeRowsPage> | undefined;
 
 /** A request whose failure is handled by whoever takes it (or by nobody, if nobody does). */
 function quiet<T>(p: Promise<T>): Promise<T> {
@@ -22,11 +26,19 @@ function quiet<T>(p: Promise<T>): Promise<T> {
 
 let started = false;
 
-/** Sends the request, once (later calls do nothing). */
+/** Sends the requests, once (later calls do nothing). */
 export function startFirstRequests(): void {
   if (started) return;
   started = true;
   node = quiet(getNode());
+  if (parseRoute(window.location.hash).view === 'node') rows = quiet(getNodeRows());
+}
+
+/** The early rows request, handed out once (none when the page did not open on the node). */
+export function takeFirstRows(): Promise<NodeRowsPage> | undefined {
+  const p = rows;
+  rows = undefined;
+  return p;
 }
 
 /** The early node request, handed out once. */

@@ -35,10 +35,12 @@ import {
 import { type NodeRowsState, pageRows, replayRows, rowsState } from '../lib/node-rows-cache.ts';
 import { applyEventsToPods } from '../lib/pods-cache.ts';
 import type { ReplayStore } from '../lib/replay.ts';
+import { parseRoute } from '../lib/route.ts';
 import { applyEvents, emptyTraceState, fromEvents, podEvents, type TraceState } from '../lib/trace-store.ts';
 import { useReplay } from '../replay/context.ts';
 import { getNode, getNodeAggregates, getNodeRows, getPods, getPodTrace } from './client.ts';
-import { takeFirstNode } from './first-requests.ts';
+import { takeFirstNode, takeFirstRows } from './first-requests.ts';
+import { patchPodLists, prefetchPodPage } from './pod-queries.ts';
 
 export const queryKeys = {
   pods: ['pods'] as const,
@@ -79,13 +81,21 @@ const refetchOnMount = (query: { state: { dataUpdatedAt: number } }) =>
   Date.now() - query.state.dataUpdatedAt > FRESH_ON_MOUNT_MS;
 
 /**
- * Sends the node page's first requests: the table's rows, the loop's aggregates, and the node (taken from
- * the boot module's early request, first-requests.ts, when it sent one). The pods list is not among them:
- * the rows answer the first screen, and a view that needs whole pods fetches them when it mounts. Called
- * once by root.tsx before the first render; the hooks below find them in flight (or done). Never blocks; a
+ * Sends the first page's requests: the node (taken from the boot module's early request,
+ * first-requests.ts, when it sent one), and on the node page the table's rows and the loop's aggregates,
+ * on a pod's page that pod's row and the pod (pod-queries.ts). The pods list is not among them: the rows
+ * answer the first screen, and a view that needs whole pods fetches them when it mounts. Called once by
+ * root.tsx before the first render; the hooks below find them in flight (or done). Never blocks; a
  * failure is cached as the query's error and fetched again by the hook that mounts.
  */
 export function prefetchFirstPage(queryClient: QueryClient): void {
+  const route = parseRoute(window.location.hash);
+  if (route.view === 'pod') {
+    // the node's 5,000 rows would hold up the one pod this page shows
+    prefetchPodPage(queryClient, route.namespace, route.name);
+    void queryClient.prefetchQuery({ queryKey: queryKeys.node, queryFn: () => takeFirstNode() ?? getNode() });
+    return;
+  }
   // the table's rows first: one small request for the first screen
   void queryClient.prefetchQuery({
     queryKey: queryKeys.nodeRows,
@@ -114,7 +124,8 @@ export function usePods<T = PodList>(select?: (list: PodList) => T, enabled = tr
   );
 }
 
-const fetchNodeRows = async (): Promise<NodeRowsState> => rowsState(pageRows(await getNodeRows()));
+const fetchNodeRows = async (): Promise<NodeRowsState> =>
+  rowsState(pageRows(await (takeFirstRows() ?? getNodeRows())));
 
 /**
  * The pods table's rows (the server's, kept current by useNodeRowsStream; a replay's, from its reducer);
@@ -242,6 +253,7 @@ export function dispatchEvents(queryClient: QueryClient, events: readonly TraceE
     }
   }
 
+  patchPodLists(queryClient, events);
   let refetch = false;
   queryClient.setQueryData<PodList>(queryKeys.pods, (old) => {
     if (!old) return old;
@@ -249,5 +261,5 @@ export function dispatchEvents(queryClient: QueryClient, events: readonly TraceE
     refetch = r.refetch;
     return r.list;
   });
-  if (refetch) void queryClient.invalidateQueries({ queryKey: queryKeys.pods });
+  if (refetch) void queryClient.invalidateQueries({ queryKey: queryKeys.pods, exact: true });
 }

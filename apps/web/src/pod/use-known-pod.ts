@@ -1,16 +1,22 @@
 /**
- * The pod a pod page is about: from the pods list while it is on the node, else the last one seen here,
- * else only its UID as the trace knows it (a deleted pod's history stays browsable).
+ * The pod a pod page is about: from the API (that pod alone) while it is on the node, else the last one
+ * seen here, else only its UID as the trace knows it (a deleted pod's history stays browsable). Until the
+ * pod arrives the server's row of it stands in: the header paints from it, and its UID opens the pod's
+ * trace without waiting for the pod.
  */
 import type { Pod, PodList } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { useCallback, useRef } from 'react';
-import { usePods, useRecentTrace } from '../api/queries.ts';
+import { usePodListed, usePodRow } from '../api/pod-queries.ts';
+import { useRecentTrace } from '../api/queries.ts';
+import type { PodRowSummary } from '../lib/pod-state-core.ts';
 import type { TraceState } from '../lib/trace-store.ts';
 import { useReplay } from '../replay/context.ts';
 
 export interface KnownPod {
   pod: Pod | undefined;
+  /** The server's row of the pod while the pod itself has not arrived (none once it has). */
+  row: PodRowSummary | undefined;
   uid: string | undefined;
   /** The pod is no longer in the list (deleted and removed), or was never seen there. */
   gone: boolean;
@@ -36,11 +42,14 @@ export function useKnownPod(namespace: string, name: string): KnownPod {
       list.items.find((p) => p.metadata.name === name && (p.metadata.namespace ?? 'default') === namespace),
     [namespace, name],
   );
-  const pods = usePods(selectPod);
+  const pods = usePodListed(namespace, name, selectPod);
+  const podRow = usePodRow(namespace, name);
   const last = useRef<Pod | undefined>(undefined);
   const live = pods.data;
   if (live) last.current = live;
-  const known = live?.metadata.uid ?? last.current?.metadata.uid;
+  // the row is the pod's only while the pod has not answered (a row of the same name could be a newer pod's)
+  const row = pods.isPending ? (podRow.data ?? undefined) : undefined;
+  const known = live?.metadata.uid ?? last.current?.metadata.uid ?? row?.uid;
   // the trace is searched only while the pod is not known from the list
   const selectUid = useCallback(
     (trace: TraceState) => (known ? undefined : uidInTrace(trace.events, `${namespace}/${name}`)),
@@ -58,6 +67,7 @@ export function useKnownPod(namespace: string, name: string): KnownPod {
   const uid = known ?? removed?.metadata.uid ?? recent.data;
   return {
     pod: live ?? last.current ?? removed,
+    row,
     uid,
     gone: pods.isSuccess && !live,
     loading: pods.isPending,

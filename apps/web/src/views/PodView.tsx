@@ -1,5 +1,6 @@
 /**
- * One pod: its kubectl row, phase, conditions and containers as the engine reports them, the back-off
+ * One pod: its kubectl row (the server's row of it first, RowSummary, until the pod arrives), phase,
+ * conditions and containers as the engine reports them, the back-off
  * inspector when a container is in back-off, and its history built from the pod's whole trace (from
  * GET /api/v1/trace?podUID=, then live from the stream): the timeline, the step-through and the events.
  * A pod that was deleted and removed keeps its history here while the trace holds it. The history carries
@@ -23,6 +24,7 @@ import { ContainersPanel } from '../pod/ContainersPanel.tsx';
 import { type AtStep, PodHistory } from '../pod/PodHistory.tsx';
 import { PodSummary } from '../pod/PodSummary.tsx';
 import { ReplayBackoff } from '../pod/ReplayBackoff.tsx';
+import { RowSummary } from '../pod/RowSummary.tsx';
 import { useKnownPod } from '../pod/use-known-pod.ts';
 import '../pod/pod.css';
 
@@ -66,7 +68,7 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
       <p>
         <a href="#/">← node</a>
       </p>
-      {known.loading && <p>Loading…</p>}
+      {known.loading && !known.row && <p>Loading…</p>}
       {known.gone && !known.uid && (
         <p className="bad">
           pods "{name}" not found in namespace {namespace}
@@ -91,6 +93,7 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
       >
         <div className="pod-facts">
           {pod && <PodSummary pod={pod} now={shownNow} worker={at ? at.step : null} />}
+          {!pod && known.row && <RowSummary row={known.row} now={now} />}
           {pod && <ContainersPanel pod={pod} facts={facts} />}
         </div>
         {facts && <ReplayBackoff facts={facts} />}
