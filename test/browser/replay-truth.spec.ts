@@ -8,7 +8,9 @@
  * - the node page and a pod page say nothing the log cannot tell: no "live", "runtime ready" or "healthy"
  *   (whole words, any case; the log's own lines and Events, shown as they are, aside) and no "0 ms" (a
  *   duration the log did not state);
- * - a crash-looping pod's page has the back-off inspector.
+ * - a crash-looping pod reads RESTARTS as the kubelet counts them (the deaths the log shows after the first
+ *   start, less the one in back-off), marked inferred; its page has the back-off inspector with the log's
+ *   ladder of delays and the death (line, exit code) that opened the window.
  * Screenshots of the cut log's node page, pod page and back-off inspector at 1280 and 1920 px, light and dark,
  * into $SHOTS (default test-results/replay-truth).
  */
@@ -107,6 +109,30 @@ async function statusOf(page: Page, pod: string): Promise<string> {
   return (await page.locator(`[data-testid="pod-row-${name}"] td.status`).textContent()) ?? '';
 }
 
+/** The log's own words about the crash-looping pod: the lines of its deaths, and its back-off delays. */
+function crashLoopFacts(text: string) {
+  const lines = text.split('\n');
+  const lineOf = (re: RegExp) => lines.flatMap((l, i) => (re.test(l) ? [i + 1] : []));
+  const deaths = lineOf(/container finished" podID="aba17767\S+ containerID="\w+" exitCode=/);
+  const delays = [
+    ...text.matchAll(/back-off (\S+) restarting failed container=cluster-version-operator/g),
+  ].map((m) => m[1]);
+  return { deaths, delays };
+}
+
+/** The back-off inspector's ladder, death and outcome as shown. */
+async function inspectorShows(page: Page) {
+  const inspector = page.locator('[data-testid="backoff-inspector"]');
+  await inspector.waitFor();
+  return {
+    ladder: await inspector
+      .locator('[data-testid="backoff-ladder"] [data-delay]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-delay'))),
+    death: (await inspector.locator('[data-testid="backoff-death"]').textContent()) ?? '',
+    outcome: await inspector.locator('[data-testid="backoff-outcome"]').getAttribute('data-outcome'),
+  };
+}
+
 async function openPod(page: Page, pod: string): Promise<void> {
   await page.locator(`a[aria-label="trace of ${pod}"]`).click();
   await page.locator('[data-testid="pod-title"]', { hasText: pod }).waitFor();
@@ -199,12 +225,26 @@ describe('a kubelet log replayed says only what the log said', () => {
         await page.emulateMedia({ colorScheme: scheme });
         await expectCrashLoops(page, [CRASHLOOP_POD]);
         expect(await statusOf(page, CRASHLOOP_POD)).toBe('CrashLoopBackOff');
+        // RESTARTS: the deaths the cut log shows after the first start, less the one in back-off (the
+        // kubelet counts a restart when it creates the next instance), inferred and marked so
+        const f = crashLoopFacts(text);
+        expect(f.deaths.length).toBe(2);
+        const restarts = page.locator(
+          `[data-testid="pod-row-${CRASHLOOP_POD.slice(CRASHLOOP_POD.indexOf('/') + 1)}"] [data-testid="cell-restarts"]`,
+        );
+        expect(await restarts.textContent()).toMatch(new RegExp(`^${f.deaths.length - 1}\\b`));
+        expect(await restarts.getAttribute('data-basis')).toBe('inferred');
         await expectNothingUnstated(page, 'cut log, node page');
         await page.screenshot({ path: join(SHOTS, `node-${width}-${scheme}.png`), fullPage: true });
         await openPod(page, CRASHLOOP_POD);
         const inspector = page.locator('[data-testid="backoff-inspector"]');
         await inspector.waitFor();
         expect(await page.locator('[data-testid="pod-status"]').textContent()).toBe('CrashLoopBackOff');
+        // the ladder is the log's delays; the death that opened the window is the last one, exit 0 stated
+        const shown = await inspectorShows(page);
+        expect(shown.ladder).toEqual(f.delays);
+        expect(shown.death).toMatch(new RegExp(`\\(line ${f.deaths.at(-1)}\\), exit 0$`));
+        expect(shown.outcome).toBe('ends-inside');
         await expectNothingUnstated(page, 'cut log, pod page');
         await page.screenshot({ path: join(SHOTS, `pod-${width}-${scheme}.png`), fullPage: true });
         await inspector.screenshot({ path: join(SHOTS, `backoff-${width}-${scheme}.png`) });
