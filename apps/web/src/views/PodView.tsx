@@ -21,6 +21,7 @@ import type { TraceState } from '../lib/trace-store.ts';
 import { AtStepBar } from '../pod/AtStepBar.tsx';
 import { BackoffInspector } from '../pod/BackoffInspector.tsx';
 import { ContainersPanel } from '../pod/ContainersPanel.tsx';
+import { ExecPanel } from '../pod/ExecPanel.tsx';
 import { type AtStep, PodHistory } from '../pod/PodHistory.tsx';
 import { PodSummary } from '../pod/PodSummary.tsx';
 import { ReplayBackoff } from '../pod/ReplayBackoff.tsx';
@@ -111,6 +112,7 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           </div>
         )}
       </div>
+      {livePod && !facts && !known.gone && <ExecPanel key={livePod.metadata.uid} pod={livePod} />}
       {known.uid && (
         <section className="panel">
           <h2>History</h2>
