@@ -64,7 +64,7 @@ async function watchStalls(): Promise<void> {
 }
 
 describe('the node page under a slow browser', () => {
-  it('shows no "stalled" over 15 s at CPU ×6 while the server says its loop runs', async () => {
+  it('shows no "stalled" over 15 s at CPU ×6 but where the server said its loop stalled', async () => {
     dash = await startDashboard({ examples: true });
     const d = dash;
     // a node at twice the wall's pace, busy with crash-loopers: a page that lags half a second behind the
@@ -83,14 +83,29 @@ describe('the node page under a slow browser', () => {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     await watchStalls();
     const before = await health(d);
+    // the server's own word through the window: on a loaded machine its loop may really stall a moment
+    // (this server shares the test's process), and then the page must say so
+    const serverStalls: string[] = [];
+    let watching = true;
+    const polled = (async () => {
+      while (watching) {
+        const h = await health(d);
+        if (h.beats.loop?.stalled) serverStalls.push(`silent ${h.beats.loop.silentMs} ms`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
     await pageTimePasses(15_000);
+    watching = false;
+    await polled;
     const stalls = await page.evaluate(() => (window as unknown as { __stalls: string[] }).__stalls);
     const after = await health(d);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    // the server's loop ran all along: it beat during the window and says it is not stalled
+    // the server's loop ran: it beat during the window and says it is not stalled
     expect(after.beats.loop?.last).toBeGreaterThan(before.beats.loop?.last ?? Number.POSITIVE_INFINITY);
     expect(after.beats.loop?.stalled).toBe(false);
-    expect(stalls).toEqual([]);
+    // a "stalled" on the page only where the server said its loop stalled, and then the loop's
+    if (serverStalls.length === 0) expect(stalls).toEqual([]);
+    else for (const line of stalls) expect(line).toMatch(/no sync loop iteration for \d+s/);
     expect(pageErrors).toEqual([]);
   }, 300_000);
 });

@@ -153,7 +153,7 @@ describe('OTLP export', () => {
   });
 
   it('with the collector down, drops and counts spans while the engine brings every pod to its state', {
-    timeout: 120_000,
+    timeout: 240_000,
   }, async () => {
     const dir = await tempDir('syncscope-otlp-down-', cleanups);
     const config = await fastBackOff(dir);
@@ -210,7 +210,8 @@ describe('OTLP export', () => {
     // each server's trace stream wakes its check; a timeout is reported by the assertions below, with the states
     await Promise.all(
       [off.base, on.base].map((base) =>
-        waitOnStream(base, want, async () => (await states(base)) === want).catch(() => undefined),
+        // 24 pods on two nodes beside the rest of the suite: each crash-looper's first back-off can take a while
+        waitOnStream(base, want, async () => (await states(base)) === want, 90_000).catch(() => undefined),
       ),
     );
     expect(await states(off.base)).toBe(want);
