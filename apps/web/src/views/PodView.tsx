@@ -112,7 +112,6 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           </div>
         )}
       </div>
-      {livePod && !facts && !known.gone && <ExecPanel key={livePod.metadata.uid} pod={livePod} />}
       {known.uid && (
         <section className="panel">
           <h2>History</h2>
@@ -126,6 +125,8 @@ export function PodView({ namespace, name }: { namespace: string; name: string }
           )}
         </section>
       )}
+      {/* below the history, so that opening it moves nothing a user is reading */}
+      {livePod && !facts && !known.gone && <ExecPanel key={livePod.metadata.uid} pod={livePod} />}
     </>
   );
 }
