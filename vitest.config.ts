@@ -78,6 +78,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // a page's layout settles within a second when the machine is idle, not beside four other shards:
+          // expect.poll waits on it that long at most before it fails
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
