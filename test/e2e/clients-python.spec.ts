@@ -4,12 +4,11 @@
  * from V1Pod models, list, read, a watch stream while pods come and go, a log, a followed log, a crashed
  * container's previous log, exec, delete. Skipped where the package is not installed (.ci/run installs it).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/server-process.ts';
-import { type Kubectl, startKubectl } from './kubectl-run.ts';
+import { type Kubectl, runClientScript, startKubectl } from './kubectl-run.ts';
 
 const PYTHON = '/usr/bin/python3';
 const installed = existsSync('/usr/lib/python3/dist-packages/kubernetes');
@@ -24,19 +23,7 @@ afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function runPython(): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      PYTHON,
-      [join(ROOT, 'test/e2e/clients/python_client.py'), k.kubeconfig],
-      { cwd: k.dir, env: { PATH: process.env.PATH, HOME: k.dir }, timeout: 110_000 },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`python3 client: ${err.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout) as Record<string, unknown>);
-      },
-    );
-  });
-}
+const runPython = () => runClientScript(k, PYTHON, join(ROOT, 'test/e2e/clients/python_client.py'));
 
 describe.skipIf(!installed)('python3-kubernetes', () => {
   it('creates, lists, watches, reads logs, execs and deletes as its users write it', async () => {

@@ -5,12 +5,11 @@
  * (watch_pod_log), a crashed container's previous log, delete. The client has no exec. Skipped where the
  * package is not installed (.ci/run installs it).
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/server-process.ts';
-import { type Kubectl, startKubectl } from './kubectl-run.ts';
+import { type Kubectl, runClientScript, startKubectl } from './kubectl-run.ts';
 
 const RUBY = '/usr/bin/ruby';
 const GEMS = '/usr/share/rubygems-integration/all/specifications';
@@ -27,19 +26,7 @@ afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function runRuby(): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      RUBY,
-      [join(ROOT, 'test/e2e/clients/ruby_client.rb'), k.kubeconfig],
-      { cwd: k.dir, env: { PATH: process.env.PATH, HOME: k.dir }, timeout: 110_000 },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`ruby client: ${err.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout) as Record<string, unknown>);
-      },
-    );
-  });
-}
+const runRuby = () => runClientScript(k, RUBY, join(ROOT, 'test/e2e/clients/ruby_client.rb'));
 
 describe.skipIf(!installed)('ruby-kubeclient', () => {
   it('creates, lists, watches, reads logs and deletes as its users write it', async () => {

@@ -127,3 +127,25 @@ spec:
     image: ${image}
     command: ["sh", "-c", "sleep 3600"]
 `;
+
+/**
+ * Runs a client program (`interpreter script kubeconfig`) against the server in the kubectl dir, HOME there too,
+ * and parses the one JSON object it prints: what each of its calls answered (test/e2e/clients/).
+ */
+export function runClientScript(
+  k: Kubectl,
+  interpreter: string,
+  script: string,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      interpreter,
+      [script, k.kubeconfig],
+      { cwd: k.dir, env: { PATH: process.env.PATH, HOME: k.dir }, timeout: 110_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${script}: ${err.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as Record<string, unknown>);
+      },
+    );
+  });
+}
