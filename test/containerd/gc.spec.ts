@@ -90,12 +90,12 @@ describe('container GC on containerd', () => {
     const podLogDir = join(logDir, 'default_gone_uid-gc-gone');
     expect(existsSync(podLogDir)).toBe(true);
 
+    const deletedAt = clock.now();
     kl.deletePod('uid-gc-gone', 0);
     await waitOnTrace(trace, 'the deleted pod finished', () =>
       ['Finished', undefined].includes(kl.podWorkers.stateOf('uid-gc-gone')),
     );
     const finishedAt = clock.now();
-    const runsBefore = gcRuns().length;
 
     // the first run that starts after the pod finished removes its sandbox: within one period (plus that run)
     await waitOnTrace(
@@ -104,11 +104,15 @@ describe('container GC on containerd', () => {
       () => gcRuns().some((r) => r.sandboxes > 0),
       2 * GC_PERIOD_MS + 10_000,
     );
-    const run = gcRuns().find((r) => r.sandboxes > 0) as TraceOf<'container.gc'>;
+    // runs that ended after the delete: one under way at the finish may remove the log directory (its last
+    // step) before the next run takes the sandbox; each goes once, none of them fails
+    const after = gcRuns().filter((r) => r.time >= deletedAt);
+    const run = after.find((r) => r.sandboxes > 0) as TraceOf<'container.gc'>;
     expect(run.time - run.durationMs - finishedAt).toBeLessThanOrEqual(GC_PERIOD_MS);
-    expect(gcRuns().indexOf(run)).toBeLessThanOrEqual(runsBefore);
-    expect(run).toMatchObject({ sandboxes: 1, podLogDirs: 1 });
-    expect(run.error).toBeUndefined();
+    const upTo = after.slice(0, after.indexOf(run) + 1);
+    expect(upTo.reduce((n, r) => n + r.sandboxes, 0)).toBe(1);
+    expect(upTo.reduce((n, r) => n + r.podLogDirs, 0)).toBe(1);
+    expect(upTo.map((r) => r.error)).toEqual(upTo.map(() => undefined));
     expect(await sandboxesOf('uid-gc-gone')).toEqual([]);
     expect(await containersOf('uid-gc-gone')).toEqual([]);
     expect(existsSync(podLogDir)).toBe(false);
