@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/support/duration-sequencer.ts';
 
 // Three tiers. unit: tests beside the code that run in the test's own process on the fake clock (no child
 // processes, no listening sockets, no waiting on the wall clock); `pnpm test:quick` runs them. integration:
@@ -21,6 +22,8 @@ const integration = [
 ];
 export default defineConfig({
   test: {
+    // `--shard=i/n` splits a tier's files by their recorded time (test/durations.json), not by their count
+    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         test: {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, what CI runs. First the static checks (typecheck, lint, web build, the server bundle
-# the tests start their servers and simulated nodes from) and the unit tier (alone: its tests run on the fake
-# clock in threads, and time out when the other tiers take the cores); then every other tier, split into
-# shards (vitest --shard), at most $SYNCSCOPE_TEST_LANES (5) at once, longest first, so the cores stay busy
-# to the end and no shard is left running alone. None shares a port, a data dir or containerd with another
+# the tests start their servers and simulated nodes from) beside the unit tier (its tests run on the fake
+# clock in threads, and time out when all the other tiers take the cores); then every other tier, split into
+# shards (vitest --shard, balanced by each file's recorded time: test/durations.json), at most
+# $SYNCSCOPE_TEST_LANES (5) at once, longest first, so the cores stay busy to the end and no shard is left
+# running alone. None shares a port, a data dir or containerd with another
 # (most of the end-to-end time is waiting on the simulated node's clock, not CPU):
 #   integration (3 shards), end-to-end on the simulated node (4), browser tests in Chromium (3);
 #   scenarios on a private containerd (root only);
@@ -96,9 +97,11 @@ run_tier() {
 show() { echo; echo "== $1"; cat "test-results/$1.log"; }
 
 echo "main line: Node $(node --version); other lines: Node 20 ($("$node20/node" --version)) and 22"
-tier static static
-show static
+# static and unit side by side: neither needs the other (unit builds nothing, static runs no test)
+tier static static &
 tier unit vitest unit unit
+wait
+show static
 show unit
 lanes="${SYNCSCOPE_TEST_LANES:-5}"
 for t in "${TIERS[@]}"; do
