@@ -23,5 +23,5 @@ const sorted = Object.fromEntries(
     .sort()
     .map((p) => [p, Object.fromEntries(Object.entries(durations[p]).sort(([a], [b]) => (a < b ? -1 : 1)))]),
 );
-writeFileSync(out, `${JSON.stringify(sorted, null, 1)}\n`);
+writeFileSync(out, `${JSON.stringify(sorted, null, 2)}\n`);
 console.log(`${out}: ${Object.values(sorted).reduce((n, p) => n + Object.keys(p).length, 0)} files`);
