@@ -90,7 +90,7 @@ describe('the engine beside the kubelet on the simulated node', () => {
     expect(res.status).toBe(200);
     // one kubelet's log: one node
     const x = ((await res.json()) as LogExplanation).nodes[0] as SourceExplanation;
-    expectDiffersPastCap(x, POD, windows(capped), { initialS: 10, maxS: 300 });
+    expectDiffersPastCap(x, POD, windows(capped), { initialS: 10, maxS: 300 }, capped.built.trace.since(0));
 
     // the engine with the kubelet's defaults: its own log, read back, agrees throughout
     await std.built.close();
@@ -99,6 +99,6 @@ describe('the engine beside the kubelet on the simulated node', () => {
     const text = await readFile(join(std.dataDir, 'kubelet.log'), 'utf8');
     const year = new Date().getUTCFullYear();
     const own = explainTrace(importKubeletLog(text, { year }).events);
-    expectAgreesThroughout(own, POD, w);
+    expectAgreesThroughout(own, POD, w, std.built.trace.since(0));
   }, 180_000);
 });

@@ -6,10 +6,10 @@
  */
 import type { TraceOf } from '../events/trace.ts';
 import type { ContainerSnapshot, PodSnapshot } from '../pod-state/types.ts';
-import { windowReading } from './backoff-window.ts';
+import { sameWindowReading, windowReading } from './backoff-window.ts';
 import { ContainerLadder, type DeathReading } from './ladder.ts';
 import type { ExplainParams } from './params.ts';
-import { RULE_BACKOFF, restartReading } from './restart-timing.ts';
+import { missingRestart, restartReading } from './restart-timing.ts';
 import type { Reading } from './types.ts';
 import { backoffOutcome, type ClockFormat, goMs } from './words.ts';
 
@@ -23,11 +23,13 @@ function nameOf(c: ContainerSnapshot | undefined, given: string | undefined, id:
   return c && c.name.basis !== 'unknown' ? c.name.value : (given ?? id.slice(0, 12));
 }
 
-/** A death no start has restarted yet: its container's name when known; whether a relist listed it running. */
+/** A death no start has restarted yet: its name when known; whether a relist before its death's read the
+ *  pod's status (listed it running, or had another event of the pod); whether it was marked missing. */
 interface Pending {
   ladder: ContainerLadder;
   name?: string;
   listed: boolean;
+  settled?: boolean;
 }
 
 const bare = (id: string | undefined) => (id ? id.replace(/^[a-z][a-z0-9+.-]*:\/\//, '') : undefined);
@@ -41,6 +43,8 @@ export class BackoffSteps {
   private pending: Pending[] = [];
   /** instances a relist listed running (a ContainerStarted the source saw, not one inferred from a death) */
   private readonly listed = new Set<string>();
+  /** the time of the pod's newest PLEG event (its relist read the pod's status into the cache) */
+  private lastPleg: number | undefined;
 
   constructor(
     private readonly p: ExplainParams,
@@ -66,7 +70,10 @@ export class BackoffSteps {
   started(ev: TraceOf<'pleg.event'>, snap: PodContainersNow): Reading {
     const id = bare(ev.containerID) as string;
     const c = this.find(snap, id);
-    if (!ev.inferred) this.listed.add(id);
+    if (!ev.inferred) {
+      this.listed.add(id);
+      this.lastPleg = ev.time;
+    }
     const known = this.byID.get(id);
     if (known?.death) {
       // the same ID running after its death (dockershim's Windows sandbox): the runtime never restarts a
@@ -135,9 +142,9 @@ export class BackoffSteps {
    * after a sync read its death, which a relist showed, so a start the same relist shows is another's (the
    * sandbox's, whose event the relist lists after the containers'), unless the sync that killed it started
    * it again. One case is a restart all the same: the generic PLEG lists the containers and then reads the
-   * pod's status into the cache the sync reads, so an instance a relist listed running can be read dead by
-   * the sync that relist woke, and restarted then; the next relist shows both the death and the new
-   * instance, already dead too (`seenDead`), in one go.
+   * pod's status into the cache the sync reads, so an instance a relist listed running, or did not list
+   * yet, can be read dead by the sync that relist woke, and restarted then; the next relist shows both the
+   * death and the new instance, already dead too (`seenDead`), in one go.
    */
   private canRestart(d: Pending, at: number, seenDead: boolean): boolean {
     const death = d.ladder.death;
@@ -162,7 +169,9 @@ export class BackoffSteps {
     const reading = ladder.died(ev.time, ev.seq, killed);
     this.pending = this.pending.filter((d) => d.ladder !== ladder);
     const known = c && c.name.basis !== 'unknown' ? c.name.value : ev.containerName;
-    const listed = this.listed.delete(id);
+    const before = this.lastPleg !== undefined && ev.time - this.lastPleg >= this.p.relistMs / 2;
+    const listed = this.listed.delete(id) || before;
+    this.lastPleg = ev.time;
     this.pending.push(known ? { ladder, name: known, listed } : { ladder, listed });
     if (this.pending.length > MAX_PENDING) this.pending.shift();
     let words: string;
@@ -177,6 +186,27 @@ export class BackoffSteps {
     if (reading.kind === 'immediate' && reading.why === 'no-entry' && this.p.initialBackOffMs !== 10_000)
       words = words.replace('10s', goMs(this.p.initialBackOffMs));
     return restart ? { reading, words, name, restart } : { reading, words, name };
+  }
+
+  /**
+   * A step of the pod at `at` (`what`, in words) that restarted none of its dead containers: a container whose
+   * back-off window ended and whose restart the rule wanted by now (./restart-timing.ts restartDue, the
+   * relist, ticker and jitter allowed for) is marked once, at the first such step.
+   */
+  missing(at: number, what: string): Reading | undefined {
+    for (const d of this.pending.filter((d) => !d.settled)) {
+      const name = d.name ?? [...this.byName].find(([, l]) => l === d.ladder)?.[0];
+      const r = missingRestart(d.ladder, name, at, what, this.p, this.fmt);
+      if (r) d.settled = true;
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  /** The pod is going away: none of its dead containers is to be restarted, and no later start restarts one. */
+  forgo(): void {
+    for (const d of this.pending) d.ladder.death = undefined;
+    this.pending = [];
   }
 
   /** A sync that met a container's window (a failed StartContainer with CrashLoopBackOff). */
@@ -201,13 +231,7 @@ export class BackoffSteps {
     if (unlisted) ladder.died(since, ev.seq);
     const d = ladder.death;
     ladder.lastSync = ev.time;
-    if (again)
-      return {
-        verdict: 'agrees',
-        model: [`the same window again: a sync met it (back-off ${goMs(seen)} until ${this.fmt(ev.until)})`],
-        rule: RULE_BACKOFF,
-        ...(ladder.windowSeen !== undefined ? { backoffMs: ladder.windowSeen } : {}),
-      };
+    if (again) return sameWindowReading(ladder, seen, ev.until, this.fmt);
     ladder.rungs++;
     ladder.windowUntil = ev.until;
     const assumed: string[] = [];

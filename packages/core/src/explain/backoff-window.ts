@@ -75,3 +75,18 @@ export function windowReading(
   }
   return base;
 }
+
+/** A sync that met a window already read (`seen` ms, until `until`): the same window again. */
+export function sameWindowReading(
+  ladder: ContainerLadder,
+  seen: number,
+  until: number,
+  fmt: ClockFormat,
+): Reading {
+  return {
+    verdict: 'agrees',
+    model: [`the same window again: a sync met it (back-off ${goMs(seen)} until ${fmt(until)})`],
+    rule: RULE_BACKOFF,
+    ...(ladder.windowSeen !== undefined ? { backoffMs: ladder.windowSeen } : {}),
+  };
+}

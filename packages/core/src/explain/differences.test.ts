@@ -1,8 +1,10 @@
 /**
  * The differences the model marks, each made by one edit of sample 03 (../kubelet-log/testdata): a restart
- * well after the window and the requeue that should have brought it, a second failed sync within the
- * requeue with nothing between to wake the worker, and a kill no deletion, probe or spec change asked for.
- * Each edited copy differs at exactly the edited step, with its kind; the log as written differs nowhere.
+ * well after the window and the requeue that should have brought it, a sync after that time that still did
+ * not restart the container, a second failed sync within the requeue with nothing between to wake the
+ * worker (beyond the one sync an update queues while the sync before runs), and a kill no deletion, probe or
+ * spec change asked for. Each edited copy differs at exactly the edited step, with its kind; the log as
+ * written differs nowhere.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -50,12 +52,47 @@ describe('an edited copy of sample 03 differs at exactly the edited step', () =>
     expect(d[0]?.difference?.seen).toMatch(/^at 05:01:30/);
   });
 
-  it('the failed sync again 2 s later with no event between: duplicate-sync', () => {
+  it('no restart, and a sync 16 s after the window still refuses it: restart-missing, with when it was due', () => {
     const lines = [...LINES];
-    lines.splice(BACKOFF, 0, at(BACKOFF, '05:00:16'));
+    // the restart's line becomes the window's sync error again, at 05:00:40
+    lines[RESTART - 1] = at(BACKOFF, '05:00:40');
+    const d = differing(lines);
+    expect(d.map((s) => [s.line, s.difference?.kind])).toEqual([[RESTART, 'restart-missing']]);
+    // the requeue after the failed sync at 05:00:14 comes by 05:00:29; + ticker, relist and start: 05:00:36
+    expect(d[0]?.difference).toEqual({
+      kind: 'restart-missing',
+      expected:
+        'a restart of cluster-version-operator by 05:00:36 (the first sync after the window, + ticker, relist and start)',
+      seen: 'SyncPod failed: StartContainer✗CrashLoopBackOff at 05:00:40, cluster-version-operator still not restarted',
+    });
+    expect(d[0]?.model[0]).toMatch(/^cluster-version-operator not restarted: back-off 10s ended 05:00:24/);
+  });
+
+  it('the failed sync again at the next relist: the sync the exit queued while the first ran agrees', () => {
+    const lines = [...LINES];
+    lines.splice(BACKOFF, 0, at(BACKOFF, '05:00:15'));
+    expect(differing(lines)).toEqual([]);
+    const x = explainTrace(importKubeletLog(lines.join('\n'), { year: 2024 }).events);
+    const again = x.pods.flatMap((p) => p.steps).find((s) => s.line === BACKOFF + 1);
+    expect(again?.model).toContain(
+      'the sync an update queued while the one before ran: it waited for the next relist (GetNewerThan)',
+    );
+  });
+
+  it('a third failed sync with no event since: duplicate-sync', () => {
+    const lines = [...LINES];
+    lines.splice(BACKOFF, 0, at(BACKOFF, '05:00:15'), at(BACKOFF, '05:00:16'));
+    const d = differing(lines);
+    expect(d.map((s) => [s.line, s.difference?.kind])).toEqual([[BACKOFF + 2, 'duplicate-sync']]);
+    expect(d[0]?.difference?.seen).toMatch(/^a sync 1s after it, with no event between/);
+  });
+
+  it('the failed sync again 5 s later with no event between: duplicate-sync', () => {
+    const lines = [...LINES];
+    lines.splice(BACKOFF, 0, at(BACKOFF, '05:00:19'));
     const d = differing(lines);
     expect(d.map((s) => [s.line, s.difference?.kind])).toEqual([[BACKOFF + 1, 'duplicate-sync']]);
-    expect(d[0]?.difference?.seen).toMatch(/^a sync 2s after it, with no event between/);
+    expect(d[0]?.difference?.seen).toMatch(/^a sync 5s after it, with no event between/);
   });
 
   it('a kill of the running container that nothing asked for: unrequested-kill', () => {

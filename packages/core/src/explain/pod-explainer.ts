@@ -2,9 +2,11 @@
  * One pod's explanation, step by step: each event of the pod read by the kubelet rule that covers it, with
  * the pod-state model's state at that step (the reducer is the caller's, one per source): the containers for
  * every rule, the whole snapshot only for the decision in words of a step that is kept. The back-off
- * steps are ./backoff-steps.ts'; the rest is here: the config source, the sync and its decision
- * (computePodActions over the state, ./reading.ts), probes, the pod worker, and when the next sync was due;
- * config ops and kills are ./pod-rules.ts'. Browser-safe: no Node imports.
+ * steps are ./backoff-steps.ts', the pod worker's syncs ./sync-steps.ts'; the rest is here: the config
+ * source, a sync's decision (computePodActions over the state, ./reading.ts), probes, the pod worker, and
+ * when the next sync was due; config ops and kills are ./pod-rules.ts'. A sync, a window met or a PLEG event
+ * past the time a dead container's restart was due, with no restart, is marked where it comes
+ * (restart-missing, once per death). Browser-safe: no Node imports.
  */
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
 import type { PodSnapshot } from '../pod-state/types.ts';
@@ -13,11 +15,9 @@ import { ImageBackoffs } from './image-backoff.ts';
 import type { ExplainParams } from './params.ts';
 import { callReading, configReading, type PodFlags, podFlags, RULE_KILL_DELETE } from './pod-rules.ts';
 import { decide } from './reading.ts';
+import { SyncSteps } from './sync-steps.ts';
 import { emptyCounts, type NextSync, type PodExplanation, type Reading } from './types.ts';
-import { type ClockFormat, goMs, sourceWords } from './words.ts';
-
-const RULE_SYNC =
-  'SyncPod → computePodActions; a failed sync requeues the worker after backOffPeriod, jittered';
+import { type ClockFormat, sourceWords } from './words.ts';
 
 /** The pod's state at a step, from the caller's reducer: its containers (cheap), or its whole snapshot. */
 export interface PodAt {
@@ -33,19 +33,19 @@ export class PodExplainer {
   private readonly backoffs: BackoffSteps;
   private readonly images: ImageBackoffs;
   private readonly f: PodFlags = podFlags();
-  /** the time of the newest failed sync */
-  private failedSync: number | undefined;
+  private readonly syncs: SyncSteps;
 
   constructor(
     uid: string,
     pod: string,
-    private readonly p: ExplainParams,
-    private readonly fmt: ClockFormat,
+    p: ExplainParams,
+    fmt: ClockFormat,
     private readonly keep: KeepSteps,
   ) {
     this.out = { uid, pod, counts: emptyCounts(), steps: [] };
     this.backoffs = new BackoffSteps(p, fmt, () => this.f.added);
     this.images = new ImageBackoffs(p);
+    this.syncs = new SyncSteps(p, fmt, this.f);
   }
 
   /** One event of this pod, after the reducer folded it; `at` reads the pod's state then. */
@@ -78,32 +78,39 @@ export class PodExplainer {
     this.out.steps.push({ seq: ev.seq, time: ev.time, ...line(ev), source: sourceWords(ev), ...reading });
   }
 
-  private requeue(at: number): NextSync {
-    const d = this.p.backOffPeriodMs;
-    return { from: at + d, to: at + d * (1 + this.p.jitterFactor), why: 'error requeue' };
-  }
-
   private read(ev: TraceEvent, at: PodAt): Reading | undefined {
     switch (ev.type) {
-      case 'config.update':
-        return configReading(this.f, ev);
+      case 'config.update': {
+        const r = configReading(this.f, ev);
+        if (this.f.terminating) this.backoffs.forgo();
+        return r;
+      }
       case 'pleg.event': {
-        this.f.woke = true;
         const now: NextSync = { from: ev.time, to: ev.time, why: 'PLEG relist' };
+        // a removal is not worth a sync (isSyncPodWorthy): it wakes nothing
+        if (ev.event === 'ContainerRemoved')
+          return { verdict: 'agrees', model: ['relist: ContainerRemoved'], rule: 'generic PLEG relist' };
+        this.f.woke = true;
         if (ev.event === 'ContainerStarted')
-          return { ...this.backoffs.started(ev, at.containers()), nextSync: now };
-        if (ev.event === 'ContainerDied') return this.died(ev, at);
-        return {
-          verdict: 'agrees',
-          model: [`relist: ${ev.event}`],
-          rule: 'generic PLEG relist',
-          nextSync: now,
-        };
+          return this.overdue(ev, { ...this.backoffs.started(ev, at.containers()), nextSync: now }, at);
+        if (ev.event === 'ContainerDied') return this.overdue(ev, this.died(ev, at), at);
+        return this.overdue(
+          ev,
+          { verdict: 'agrees', model: [`relist: ${ev.event}`], rule: 'generic PLEG relist', nextSync: now },
+          at,
+        );
       }
       case 'backoff':
-        return ev.kind === 'image' ? this.images.read(ev) : this.backoffs.container(ev, at.containers());
-      case 'sync.result':
-        return this.sync(ev, at);
+        if (ev.kind === 'image') return this.images.read(ev);
+        return this.overdue(ev, this.backoffs.container(ev, at.containers()), at);
+      case 'sync.result': {
+        // a sync that started a container is a restart in the making (its relist shows it); else, read
+        // before the sync moves the window's last sync, it may be the one that should have restarted one
+        const starts = ev.actions.some((a) => a.action === 'StartContainer' && !a.error);
+        const missing = starts ? undefined : this.missing(ev, at);
+        const r = this.sync(ev, at);
+        return missing ? { ...r, ...missing, model: [...missing.model, ...r.model] } : r;
+      }
       case 'runtime.call':
         return callReading(this.f, ev);
       case 'probe.result':
@@ -123,7 +130,10 @@ export class PodExplainer {
         this.f.woke = true;
         return { verdict: 'agrees', model: [`UpdatePod ${ev.updateType}`], rule: 'podWorkers.UpdatePod' };
       case 'worker.state':
-        if (ev.to !== 'SyncPod') this.f.terminating = true;
+        if (ev.to !== 'SyncPod') {
+          this.f.terminating = true;
+          this.backoffs.forgo();
+        }
         return { verdict: 'agrees', model: [`the pod worker is ${ev.to}`], rule: 'pod worker states' };
       case 'sync.start':
         return { verdict: 'agrees', model: [`${ev.workType} (${ev.updateType})`], rule: 'podWorkerLoop' };
@@ -172,35 +182,35 @@ export class PodExplainer {
   }
 
   private sync(ev: TraceOf<'sync.result'>, pod: PodAt): Reading {
-    const failed = ev.error !== undefined || ev.actions.some((a) => a.error);
     for (const a of ev.actions)
       if (a.error === 'CrashLoopBackOff') this.backoffs.metWindow(a.target, ev.time);
-    const r: Reading = { verdict: 'agrees', model: [], rule: RULE_SYNC };
-    if (failed) {
-      const last = this.failedSync;
-      const floor = this.p.backOffPeriodMs - this.p.syncTickerMs;
-      if (last !== undefined && !this.f.woke && ev.time - last < floor) {
-        r.verdict = 'differs';
-        r.difference = {
-          kind: 'duplicate-sync',
-          expected: `the next sync at ${this.fmt(last + this.p.backOffPeriodMs)}–${this.fmt(last + this.p.backOffPeriodMs * (1 + this.p.jitterFactor))} (the requeue after the failed sync at ${this.fmt(last)})`,
-          seen: `a sync ${goMs(ev.time - last)} after it, with no event between to wake the worker`,
-        };
-      }
-      this.failedSync = ev.time;
-      r.nextSync = this.requeue(ev.time);
-    } else {
-      this.failedSync = undefined;
-      const d = this.p.resyncMs;
-      r.nextSync = { from: ev.time + d, to: ev.time + d * (1 + this.p.jitterFactor), why: 'resync' };
-    }
-    this.f.woke = false;
+    const r = this.syncs.read(ev);
     if (this.kept(r.verdict)) {
       const dec = ev.plan ? { reasons: ev.plan.reasons, assumed: [] } : decide(pod.snapshot(), ev.time);
-      r.model = dec.reasons.map((x) => `decides: ${x}`);
+      r.model = [...dec.reasons.map((x) => `decides: ${x}`), ...r.model];
       if (dec.assumed.length) r.assumed = dec.assumed;
     }
     return r;
+  }
+
+  /**
+   * A sync, a back-off met or a PLEG event that restarted none of the pod's dead containers: where a restart
+   * the rule wanted is overdue, the step differs (restart-missing) unless it differs already.
+   */
+  private overdue(ev: TraceEvent, r: Reading, pod: PodAt): Reading {
+    if (r.verdict === 'differs' || r.window) return r;
+    const m = this.missing(ev, pod);
+    return m ? { ...r, ...m, model: [...m.model, ...r.model] } : r;
+  }
+
+  /** The restart overdue at this step, if any (see overdue); none once the pod is going away. */
+  private missing(ev: TraceEvent, pod: PodAt): Reading | undefined {
+    const now = pod.containers();
+    if (this.f.terminating || now.deletedAt !== undefined || now.removed) {
+      this.backoffs.forgo();
+      return undefined;
+    }
+    return this.backoffs.missing(ev.time, sourceWords(ev));
   }
 }
 

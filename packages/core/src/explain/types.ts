@@ -13,6 +13,7 @@ export type Verdict = 'agrees' | 'differs' | 'unexplained';
 export type DifferenceKind =
   | 'restart-early'
   | 'restart-late'
+  | 'restart-missing'
   | 'backoff-delay'
   | 'backoff-unexpected'
   | 'duplicate-sync'
