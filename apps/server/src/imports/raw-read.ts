@@ -88,13 +88,36 @@ async function* storedEntries(dir: string): AsyncGenerator<Stored> {
   }
 }
 
+/** Bytes of log.txt read at a time: entries lie mostly in file order, so most are sliced from the last read. */
+const WINDOW = 1 << 20;
+
+/**
+ * log.txt read through a window: a range inside the last read is sliced from it, any other is read with the
+ * window starting at it. One read per MiB for entries in file order (a log's unread lines, most of them) instead
+ * of one per entry.
+ */
+class LogWindow {
+  private buf = Buffer.alloc(0);
+  private at = 0;
+  constructor(private readonly fh: FileHandle) {}
+
+  async bytes(start: number, end: number): Promise<Buffer> {
+    if (start < this.at || end > this.at + this.buf.length) {
+      const want = Math.max(end - start, WINDOW);
+      const buf = Buffer.allocUnsafe(want);
+      const { bytesRead } = await this.fh.read(buf, 0, want, start);
+      this.buf = buf.subarray(0, bytesRead);
+      this.at = start;
+    }
+    return this.buf.subarray(start - this.at, Math.min(end, this.at + this.buf.length) - this.at);
+  }
+}
+
 /** An entry's message: kept, or the tail of its first line in the log (the whole line if the check fails). */
-async function textOf(fh: FileHandle, s: Stored): Promise<string> {
+async function textOf(log: LogWindow, s: Stored): Promise<string> {
   if (s.entry.text !== undefined) return s.entry.text;
   if (s.start < 0 || s.end < s.start) return '';
-  const buf = Buffer.allocUnsafe(s.end - s.start);
-  const { bytesRead } = await fh.read(buf, 0, buf.length, s.start);
-  let line = buf.toString('utf8', 0, bytesRead);
+  let line = (await log.bytes(s.start, s.end)).toString('utf8');
   if (line.endsWith('\n')) line = line.slice(0, -1);
   if (line.endsWith('\r')) line = line.slice(0, -1);
   return entryText(s.entry, line) ?? line;
@@ -103,9 +126,10 @@ async function textOf(fh: FileHandle, s: Stored): Promise<string> {
 /** Every unread entry of the import kept in `dir`, in order, as its log.raw event. */
 export async function* rawEvents(dir: string): AsyncGenerator<RawItem> {
   const fh = await open(join(dir, 'log.txt'), 'r');
+  const log = new LogWindow(fh);
   try {
     for await (const s of storedEntries(dir))
-      yield { after: s.entry.after, event: rawEventOf(s.entry, await textOf(fh, s), 0) };
+      yield { after: s.entry.after, event: rawEventOf(s.entry, await textOf(log, s), 0) };
   } finally {
     await fh.close();
   }
@@ -117,13 +141,14 @@ export async function rawPage(dir: string, q: RawQuery): Promise<RawPage> {
   let [total, n, last] = [0, 0, 0];
   let more = false;
   const fh = await open(join(dir, 'log.txt'), 'r');
+  const log = new LogWindow(fh);
   try {
     for await (const s of storedEntries(dir)) {
       n++;
       if (q.node !== undefined && s.entry.node !== q.node) continue;
       const wanted = n > q.since && items.length < q.limit;
       // without a search, only the entries of the page are read
-      const text = q.q !== undefined || wanted ? await textOf(fh, s) : '';
+      const text = q.q !== undefined || wanted ? await textOf(log, s) : '';
       if (q.q !== undefined && !text.includes(q.q)) continue;
       total++;
       if (wanted) {
