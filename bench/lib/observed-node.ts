@@ -81,11 +81,13 @@ async function cpuOver(ms: number, run: () => () => void): Promise<number> {
 
 /**
  * The floor: ListPodSandbox + ListContainers, then the next round a period after the last ended (as wait.Until
- * does), for `ms`. Resolves with the share of a core and the rounds made.
+ * does), for `ms`. Resolves with the share of a core and the rounds made. `beside` starts other bare work
+ * measured in the same window, and returns its stop.
  */
 export async function bareListCalls(
   cri: RemoteRuntime,
   ms: number,
+  beside?: () => () => void,
 ): Promise<{ cpu: number; rounds: number }> {
   let rounds = 0;
   const cpu = await cpuOver(ms, () => {
@@ -98,9 +100,11 @@ export async function bareListCalls(
       if (!stopped) timer = setTimeout(() => void loop(), PERIOD_MS);
     };
     void loop();
+    const stopBeside = beside?.();
     return () => {
       stopped = true;
       clearTimeout(timer);
+      stopBeside?.();
     };
   });
   return { cpu, rounds };
