@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import type { ContainerStatus, Pod } from '@syncscope/core/api/v1';
+import { factValue, type PodSnapshot, PodStateReducer } from '@syncscope/core/pod-state';
 import { podUIDOf, type TraceEvent, type TraceOf } from '@syncscope/core/trace';
 import { type PrivateContainerd, startPrivateContainerd } from '@syncscope/server/private-containerd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,37 @@ const shapes = (p: Pod | undefined) =>
   [...(p?.status?.initContainerStatuses ?? []), ...(p?.status?.containerStatuses ?? [])]
     .map(shape)
     .sort((a, b) => (a?.name ?? '').localeCompare(b?.name ?? ''));
+
+/**
+ * What core's pod-state reducer reads of a pod, as the pods table and the back-off inspector show it:
+ * kubectl's STATUS word and RESTARTS, and the container window in force (its container, delay and the exit
+ * code of the death that opened it).
+ */
+function readingOf(s: PodSnapshot | undefined) {
+  const w = s?.backoffs.find((b) => b.kind === 'container');
+  return {
+    status: s && factValue(s.statusWord),
+    restarts: s && factValue(s.restarts),
+    window: w && { container: w.container, delayS: w.delayS, exitCode: factValue(w.exitCode) },
+  };
+}
+type Reading = ReturnType<typeof readingOf>;
+
+/** Each reading one side's trace of the pod went through, with the time of the event that brought it. */
+function readings(events: readonly TraceEvent[], uid: string, strip: (r: Reading) => Reading) {
+  const r = new PodStateReducer();
+  const out: { at: number; key: string }[] = [];
+  for (const e of events) {
+    r.add(e);
+    const key = JSON.stringify(strip(readingOf(r.snapshot(uid))));
+    if (out.at(-1)?.key !== key) out.push({ at: e.time, key });
+  }
+  return out;
+}
+
+/** When one side's relists began, of those that began at or after `at`. */
+const relistStarts = (trace: Parameters<typeof relists>[0], at: number) =>
+  (relists(trace) as TraceOf<'pleg.relist'>[]).map((r) => r.time - r.durationMs).filter((t) => t >= at);
 
 beforeAll(async () => {
   ctd = await startPrivateContainerd(`/tmp/syncscope-ctd-observe-${process.pid}`);
@@ -186,6 +218,61 @@ describe('observe mode beside a managed instance on containerd', () => {
       shapes(observer.app.observer.getPod('default', 'sc-crash'))[0]?.restartCount,
     ).toBeGreaterThanOrEqual(2);
   });
+
+  // the image was never pulled, so no container exists for the observer to read a state from (see above);
+  // the deleted pod is gone from the manager's node
+  for (const name of ['sc-crash', 'sc-ok', 'sc-init']) {
+    it(`${name}: the reducer reads the same STATUS, RESTARTS and back-off window from both sides, within a relist`, async () => {
+      const uid = uids.get(name) as string;
+      // The runtime does not say which containers were init containers: the observer lists the finished init
+      // container among the regular ones and states no Ready condition, so kubectl's rules read NotReady
+      // beside a running container where the manager's status reads Running. Its STATUS is not compared.
+      const strip = (r: Reading): Reading => (name === 'sc-init' ? { ...r, status: undefined } : r);
+      const mine = () => readings(managed.podTrace(uid), uid, strip);
+      const seen = (upTo = Number.POSITIVE_INFINITY) =>
+        readings(
+          observedTrace(uid).filter((e) => e.time <= upTo),
+          uid,
+          strip,
+        ).at(-1)?.key;
+      await waitOn(
+        observer.app.trace,
+        `the observer's reading of ${name} agreeing with the manager's`,
+        () => seen() === mine().at(-1)?.key,
+        15_000,
+      ).catch(() => {});
+      const history = mine();
+      const last = history.at(-1) as { at: number; key: string };
+      expect(seen(), name).toBe(last.key);
+      // Within a relist: the first relist of the observer's that began after the manager's last change could
+      // see it, and its results are recorded before the next one begins. By then the observer reads as the
+      // manager did at some moment from that change until the manager's own relist after it (a death the
+      // observer's relist saw first may reach the manager's reading one relist later).
+      await waitOn(observer.app.trace, 'two relists of the observer after the change', () => {
+        return relistStarts(observer.app.trace, last.at).length >= 2;
+      });
+      const deadline = relistStarts(observer.app.trace, last.at)[1] as number;
+      await waitOn(managed.built.trace, "two relists of the manager's after that", () => {
+        return relistStarts(managed.built.trace, deadline).length >= 2;
+      });
+      const horizon = relistStarts(managed.built.trace, deadline)[1] as number;
+      const then = mine().filter((h) => h.at >= last.at && h.at <= horizon);
+      expect(
+        then.map((h) => h.key),
+        `${name}: the observer when its next relist began`,
+      ).toContain(seen(deadline));
+
+      const want = JSON.parse(last.key) as Reading;
+      if (name !== 'sc-init') expect(want.status, name).toBeDefined();
+      expect(want.restarts, name).toBeDefined();
+      if (name === 'sc-crash') {
+        expect(want.status).toMatch(/^(CrashLoopBackOff|Error)$/);
+        expect(want.restarts).toBeGreaterThanOrEqual(2);
+        expect(want.window).toMatchObject({ container: 'app' });
+        expect(want.window?.delayS).toBeGreaterThanOrEqual(20);
+      } else expect(want.window, name).toBeUndefined();
+    });
+  }
 
   it('made no mutating CRI call, and the runtime lists the same with and without an observer', async () => {
     expect(observer.app.cri.refused.size).toBe(0);

@@ -11,50 +11,12 @@
  * until the node answers, core's defaults (kubelet v1.32) stand in.
  */
 import type { ContainerStatus, PodStatus } from '@syncscope/core/api';
-import {
-  defaultKubeletConfiguration,
-  type KubeletConfiguration,
-} from '@syncscope/core/kubelet/configuration';
+import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { TraceEvent, TraceOf } from '@syncscope/core/trace';
 import { goDuration } from './explain.ts';
+import { type BackoffConfig, type BackoffConstants, backoffConstants } from './pod-state-core.ts';
 
-/** The back-off settings the inspector needs, as the node reports them (milliseconds). */
-export type BackoffConfig = Pick<
-  KubeletConfiguration,
-  | 'containerBackOffPeriodMs'
-  | 'maxContainerBackOffMs'
-  | 'containerBackOffResetMs'
-  | 'imageBackOffPeriodMs'
-  | 'maxImageBackOffMs'
->;
-
-/** One kind's ladder in seconds: the first delay, the cap, and how long until the entry starts over. */
-export interface BackoffConstants {
-  initialS: number;
-  maxS: number;
-  resetS: number;
-}
-
-/**
- * The constants of one kind. A container's entry resets after containerBackOffResetMs without a failure;
- * an image pull's entry expires as flowcontrol.Backoff's do, at twice its maximum.
- */
-export function backoffConstants(
-  kind: 'container' | 'image',
-  cfg: BackoffConfig = defaultKubeletConfiguration,
-): BackoffConstants {
-  return kind === 'image'
-    ? {
-        initialS: cfg.imageBackOffPeriodMs / 1000,
-        maxS: cfg.maxImageBackOffMs / 1000,
-        resetS: (2 * cfg.maxImageBackOffMs) / 1000,
-      }
-    : {
-        initialS: cfg.containerBackOffPeriodMs / 1000,
-        maxS: cfg.maxContainerBackOffMs / 1000,
-        resetS: cfg.containerBackOffResetMs / 1000,
-      };
-}
+export { backoffConstants };
 
 const BACKOFF_REASONS = ['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull'] as const;
 

@@ -1,8 +1,12 @@
 /** The pod-state reducer of core (browser-safe), in the one place the web app imports it from. */
 export {
   AGGREGATE_BUCKET_MS,
+  type BackoffConfig,
+  type BackoffConstants,
   type BackoffState,
   type Basis,
+  backoffConstants,
+  backoffRuleWords,
   type ContainerSnapshot,
   type ContainerStateInfo,
   cellTitle,
@@ -21,6 +25,7 @@ export {
   podTrouble,
   provenance,
   type RowCell,
+  RULES,
   type Source,
   type Trouble,
   toContainerStatus,

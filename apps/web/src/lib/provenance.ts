@@ -5,6 +5,7 @@
  * duration only when it was stated, and draw an inferred event apart, naming the rule it came from.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
+import { RULES } from './pod-state-core.ts';
 
 /** The event's duration in ms when its source stated one; null for a log's 0 ("no duration in the log"). */
 export function statedDurationMs(ev: TraceEvent & { durationMs: number }): number | null {
@@ -18,8 +19,7 @@ export function durationWords(ev: TraceEvent & { durationMs: number }): string {
 }
 
 /** The importer's rule for the one event it infers: a ContainerStarted before a death with no start. */
-export const INFERRED_STARTED =
-  'inferred: the log shows the container dying but never starting (it ran between two relists)';
+export const INFERRED_STARTED = `inferred: ${RULES.startedBeforeDeath}`;
 
 /** The importer's rule behind an inferred event, as a title says it ("inferred: <rule>"). */
 export function inferredTitle(ev: TraceEvent): string | null {

@@ -6,7 +6,8 @@
  * `backoff-countdown`, `backoff-next`, `backoff-rule`, `backoff-logs`, `backoff-status`, `backoff-next-sync`.
  * The ladder's constants are the node's (GET /api/v1/node). The status word is the pods table's (kubectl's
  * STATUS column), so the two never disagree; once a window is over, the next try waits for the worker's
- * next sync, whose due time is the latest SyncPod result's requeue.
+ * next sync, whose due time is the latest SyncPod result's requeue. The rule's words are core's
+ * (backoffRuleWords), as every inspector states them.
  */
 import type { PodStatus } from '@syncscope/core/api';
 import type { TraceEvent } from '@syncscope/core/trace';
@@ -21,6 +22,7 @@ import {
   nextSyncWords,
 } from '../lib/backoff.ts';
 import { goDuration, localClock } from '../lib/explain.ts';
+import { backoffRuleWords } from '../lib/pod-state-core.ts';
 import { BackoffHead } from './BackoffHead.tsx';
 
 export function BackoffInspector({
@@ -142,9 +144,7 @@ function BackoffContainer({
         </li>
       </ol>
       <p className="sub" data-testid="backoff-rule">
-        {b.kind === 'image'
-          ? `Each failed pull doubles the delay from ${goDuration(c.initialS)} up to ${goDuration(c.maxS)}; a successful pull clears it, and the entry expires after ${goDuration(c.resetS)} without failures.`
-          : `Each crash doubles the delay from ${goDuration(c.initialS)} up to ${goDuration(c.maxS)}. The delay resets to ${goDuration(c.initialS)} after the container runs ${spanWords(c.resetS)} without failing.`}
+        {backoffRuleWords(b.kind, c)}
         {b.resets > 0 && ` Reset after ${b.resets} earlier window${b.resets > 1 ? 's' : ''}.`}
       </p>
       {b.kind === 'container' && (
@@ -186,11 +186,4 @@ function BackoffLogs({
       </pre>
     </div>
   );
-}
-
-/** "10 minutes", "1 minute", else the Go duration ("90s", "1m30s"). */
-function spanWords(seconds: number): string {
-  if (seconds < 60 || seconds % 60 !== 0) return goDuration(seconds);
-  const m = seconds / 60;
-  return `${m} minute${m === 1 ? '' : 's'}`;
 }

@@ -3,14 +3,21 @@
  * folded from the trace's `backoff` events, per container: the death that started the window (its exit code
  * when the trace holds it, with the log line), the ladder of delays so far, the delay in force, when the next
  * try was due, and what happened then: the restart (its time and line), or that the trace ends inside the
- * window. Nothing here counts down: a replay's clock stands at its last event. Test ids as the live
- * inspector's (`backoff-inspector`, `backoff-ladder`, `backoff-step-<n>`, `backoff-status`) plus
- * `backoff-outcome` and `backoff-death`.
+ * window, and the reset rule in the live inspector's words (core's backoffRuleWords) under the kubelet's
+ * default settings, which a log does not state. Nothing here counts down: a replay's clock stands at its last
+ * event. Test ids as the live inspector's (`backoff-inspector`, `backoff-ladder`, `backoff-step-<n>`,
+ * `backoff-status`, `backoff-rule`) plus `backoff-outcome`, `backoff-death` and `backoff-rule-source`.
  */
 
 import { goDuration, localClock } from '../lib/explain.ts';
 import { cell, factClass } from '../lib/pod-facts.ts';
-import type { BackoffState, PodSnapshot, Source } from '../lib/pod-state-core.ts';
+import {
+  type BackoffState,
+  backoffConstants,
+  backoffRuleWords,
+  type PodSnapshot,
+  type Source,
+} from '../lib/pod-state-core.ts';
 import { useReplay } from '../replay/context.ts';
 import { BackoffHead } from './BackoffHead.tsx';
 
@@ -88,6 +95,12 @@ function Window({ b, statusWord }: { b: BackoffState; statusWord: string }) {
           the container ran long enough, or the entry expired).
         </p>
       )}
+      <p className="sub" data-testid="backoff-rule">
+        {backoffRuleWords(b.kind, backoffConstants(b.kind))}
+      </p>
+      <p className="sub dim" data-testid="backoff-rule-source">
+        With the kubelet's default settings: {source} does not state the node's.
+      </p>
     </div>
   );
 }

@@ -4,6 +4,12 @@
  * would report it, each fact stated, inferred by a named rule, or unknown. See ./types.ts and ./reducer.ts.
  */
 
+export {
+  type BackoffConfig,
+  type BackoffConstants,
+  backoffConstants,
+  backoffRuleWords,
+} from './backoff-rule.ts';
 export { NodeAggregateFold } from './node-aggregates.ts';
 export {
   AGGREGATE_BUCKET_MS,

@@ -1,8 +1,8 @@
 /**
  * The engine's own kubelet-format log, read back, tells each example pod's state as the engine reported it.
- * Each example pod (../../../../examples) runs on the simulated node under a FakeClock; its trace is written
- * as klog lines (../klog, as the server writes <data-dir>/kubelet.log), imported (../kubelet-log) and folded
- * by the reducer. At the statuses the engine reports, the log's pod (its lines up to that moment, or up to
+ * Each example pod (../../../../examples, as ./testing/examples.ts has them) runs on the simulated node under
+ * a FakeClock; its trace is written as klog lines (../klog, as the server writes <data-dir>/kubelet.log),
+ * imported (../kubelet-log) and folded by the reducer. At the statuses the engine reports, the log's pod (its lines up to that moment, or up to
  * one relist later) must read as kubectl reads that status: STATUS and RESTARTS, and per container its last
  * exit code and restart count; and the back-off windows read from the whole log are the engine's.
  *
@@ -14,13 +14,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { printPod } from '../api/kubectl.ts';
-import { type Container, type Pod, type PodStatus, rfc3339 } from '../api/v1.ts';
-import type { TraceEvent, TraceOf } from '../events/trace.ts';
+import type { TraceEvent } from '../events/trace.ts';
 import { kubeletLogLines } from '../klog/index.ts';
-import { simKubelet } from '../kubelet/testing/sim-kubelet.ts';
 import { importKubeletLog } from '../kubelet-log/index.ts';
 import { PodStateReducer } from './reducer.ts';
+import { EXAMPLES, engineTrace, engineWindows, reported } from './testing/examples.ts';
 import type { PodSnapshot } from './types.ts';
 
 /** The engine's relist period (the default genericPlegRelistPeriod). */
@@ -32,110 +30,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(logDir, { recursive: true, force: true }));
 
-const busybox = (name: string, script: string): Container => ({
-  name,
-  image: 'busybox',
-  imagePullPolicy: 'IfNotPresent',
-  command: ['sh', '-c', script],
-});
-
-interface Example {
-  name: string;
-  spec: Pod['spec'];
-  forMs: number;
-  /**
-   * STATUS words a log cannot give for this pod, with why (the reducer leaves them unknown or says what the
-   * lines imply); the steps at which the engine reported them are not compared
-   */
-  cannot?: { words: RegExp; why: string };
-  /** compared at every status the engine reports (else at its last one only) */
-  everyStatus: boolean;
-  /** the verbosities whose log is compared */
-  v: number[];
-}
-
-/** The example pods, as examples/*.yaml define them. */
-const EXAMPLES: Example[] = [
-  {
-    name: 'healthy',
-    spec: { containers: [busybox('app', 'echo started; while true; do sleep 5; done')] },
-    forMs: 30_000,
-    everyStatus: true,
-    v: [2, 4],
-  },
-  {
-    name: 'crashloop',
-    spec: { containers: [busybox('app', 'echo boom; exit 1')] },
-    forMs: 4 * 60_000,
-    everyStatus: false,
-    v: [2, 4],
-  },
-  {
-    name: 'missing-image',
-    spec: { containers: [{ name: 'app', image: 'doesnotexist:1' }] },
-    forMs: 2 * 60_000,
-    everyStatus: true,
-    v: [2, 4],
-  },
-  {
-    name: 'completes',
-    spec: { restartPolicy: 'Never', containers: [busybox('job', 'echo done; sleep 2; exit 0')] },
-    forMs: 30_000,
-    everyStatus: true,
-    v: [2, 4],
-  },
-  {
-    name: 'init-container',
-    spec: {
-      initContainers: [busybox('init', 'echo init; sleep 2')],
-      containers: [busybox('app', 'echo started; while true; do sleep 5; done')],
-    },
-    forMs: 30_000,
-    cannot: {
-      words: /^(Init:|PodInitializing)/,
-      why: 'a log does not say which container is an init container',
-    },
-    everyStatus: false,
-    v: [4],
-  },
-];
-
-async function engineTrace(ex: Example) {
-  const { clock, trace, kl } = simKubelet({ podLogsDirectory: logDir }, 200_000);
-  const pod: Pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      uid: `uid-${ex.name}`,
-      name: ex.name,
-      namespace: 'default',
-      creationTimestamp: rfc3339(clock.now()),
-    },
-    spec: ex.spec,
-  };
-  kl.addPod(pod);
-  kl.start();
-  await clock.step(ex.forMs);
-  const events = trace.since(0, () => true);
-  await kl.stop();
-  return { pod, events };
-}
-
 /** Klog lines of the engine's trace, imported (the year is the trace's: a klog header has none). */
 function importLines(lines: readonly string[], events: readonly TraceEvent[]): TraceEvent[] {
   const year = new Date((events[0] as TraceEvent).time).getUTCFullYear();
   return importKubeletLog(`${lines.join('\n')}\n`, { year }).events;
-}
-
-/** kubectl's STATUS and RESTARTS of a status, and per container (by name) its last exit and restarts. */
-function reported(pod: Pod, status: PodStatus, now: number) {
-  const row = printPod({ ...pod, status }, now);
-  const containers: Record<string, { lastExit?: number; restarts: number }> = {};
-  for (const c of [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])]) {
-    const term = c.state.terminated ?? c.lastState.terminated;
-    containers[c.name] = { restarts: c.restartCount, ...(term ? { lastExit: term.exitCode } : {}) };
-  }
-  return { word: row.status, restarts: Number.parseInt(row.restarts, 10), containers };
 }
 
 /** The same, as the reducer reads it from the log; a container the log shows no run of is left out. */
@@ -158,20 +56,12 @@ function fromLog(s: PodSnapshot | undefined) {
   };
 }
 
-/** The engine's container back-off windows (one per end), in order, as "container delay". */
-function windows(events: readonly TraceEvent[]): string[] {
-  const ends = new Map<string, string>();
-  for (const e of events)
-    if (e.type === 'backoff' && e.kind === 'container')
-      ends.set(`${e.container}/${e.until}`, `${e.container} ${(e as TraceOf<'backoff'>).delayS}s`);
-  return [...ends.values()];
-}
-
 describe("the engine's log read back gives each example pod's state as the engine reported it", () => {
   for (const ex of EXAMPLES) {
     for (const v of ex.v) {
       it(`${ex.name}, -v=${v}: STATUS, RESTARTS, last exit codes and back-off windows${ex.everyStatus ? ' at every status' : ''}`, async () => {
-        const { pod, events } = await engineTrace(ex);
+        const { pods, events } = await engineTrace([ex], logDir);
+        const pod = pods[0] as (typeof pods)[number];
         const uid = pod.metadata.uid as string;
         // each event's lines, with its time: the log as written by any moment
         const written = events.map((e) => ({ e, lines: kubeletLogLines(e, { v, pid: 4242 }) }));
@@ -224,7 +114,7 @@ describe("the engine's log read back gives each example pod's state as the engin
         const read = s.backoffs
           .filter((b) => b.kind === 'container')
           .flatMap((b) => b.ladder.map((w) => `${b.container} ${w.delayS}s`));
-        expect(read).toEqual(windows(events));
+        expect(read).toEqual(engineWindows(events).map((w) => `${w.container} ${w.delayS}s`));
         if (ex.name === 'crashloop') {
           expect([...words]).toEqual(expect.arrayContaining(['Error', 'CrashLoopBackOff']));
           expect(read.slice(0, 4)).toEqual(['app 10s', 'app 20s', 'app 40s', 'app 80s']);

@@ -17,6 +17,7 @@ export const RULES = {
   firstRelist:
     "no start in the pod's first relist restarts anything: the kubelet restarts a container only after a relist (or a sync's status read) showed it dead, and none has before; the pod sandbox's start is among them (the generic PLEG lists sandboxes after containers)",
   restartsSinceStatus: "restart count = the last stated status's count + starts since",
+  restartsSum: "kubectl's RESTARTS: the sum of the containers' restart counts",
   crashLoop:
     'CrashLoopBackOff from a back-off line: the StartContainer error the reason cache holds until the next start (Waiting reason)',
   syncError:

@@ -188,10 +188,7 @@ export function podSnapshot(p: PodFold, asOf: number): PodSnapshot {
       : {
           basis: 'inferred',
           value: sum,
-          rule:
-            known.length === 1 && known[0]?.basis === 'inferred'
-              ? known[0].rule
-              : "the sum of the containers' restart counts",
+          rule: known.length === 1 && known[0]?.basis === 'inferred' ? known[0].rule : RULES.restartsSum,
           ...(atLeast ? { atLeast } : {}),
         };
   }
