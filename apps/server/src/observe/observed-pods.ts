@@ -37,6 +37,11 @@ export class ObservedPods {
     return this.api !== undefined;
   }
 
+  /** The API's object of the pod, when the API is attached and holds it. */
+  apiPod(uid: string): Pod | undefined {
+    return this.api?.get(uid);
+  }
+
   /** Does the runtime show this pod (a sandbox or a container)? */
   onRuntime(uid: string): boolean {
     return this.pods.has(uid);

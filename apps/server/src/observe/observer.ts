@@ -158,7 +158,14 @@ export class Observer implements Engine, LogJoin {
   }
 
   private update(who: ObservedIdentity, ref: PodRef, status: PodStatusRT): void {
-    const pod = observedPod(who, status, (name) => this.open.get(`${who.uid}_${name}`), this.clock.now());
+    const spec = this.view.apiPod(who.uid)?.spec;
+    const pod = observedPod(
+      who,
+      status,
+      (name) => this.open.get(`${who.uid}_${name}`),
+      this.clock.now(),
+      spec,
+    );
     const statusJson = JSON.stringify(pod.status);
     const had = this.view.pods.get(who.uid);
     this.view.pods.set(who.uid, { who, ref, status, pod, statusJson });

@@ -3,16 +3,19 @@
  * comes from an API server: name, namespace and uid are the sandbox's io.kubernetes.pod.* labels (grouped by
  * the runtime manager), containers and their states come from ContainerStatus (restart counts from the
  * io.kubernetes.container.restartCount annotation), the pod IP from PodSandboxStatus. The runtime does not
- * say which containers were init containers or what the spec was, so the spec lists each container by name
- * and image, and the phase is read off the states.
+ * say which containers were init containers, whether a container is ready, or what the spec was: with the
+ * API's spec (`spec`) those are read from it; without, the spec lists each container by name and image, the
+ * init containers are inferred from the order they ran in, and the Initialized and Ready conditions say
+ * what is inferred or unknown (pod-roles.ts). The phase is read off the regular containers' states.
  *
  * Every observed pod is annotated `syncscope.io/observed: "true"`; `syncscope.io/owner` says whose it is by
  * the ownership label: `syncscope` for pods a Syncscope in managed mode created, `kubelet` for the rest.
  * A pure function of its inputs; called by the observer on each PLEG event of the pod.
  */
 import type { AdmittedPod } from '@syncscope/core';
-import type { ContainerStatus, Pod, PodStatus } from '@syncscope/core/api';
+import type { ContainerStatus, Pod, PodSpec, PodStatus } from '@syncscope/core/api';
 import type { ContainerStatusRT, PodStatusRT } from '@syncscope/core/kubelet/container/runtime';
+import { initRoles, podConditions, readinessOf } from './pod-roles.ts';
 
 const OBSERVED_ANNOTATION = 'syncscope.io/observed';
 const OWNER_ANNOTATION = 'syncscope.io/owner';
@@ -71,11 +74,17 @@ export function observedPod(
   status: PodStatusRT,
   backoff: (container: string) => OpenBackoff | undefined,
   now: number,
+  spec?: PodSpec,
 ): AdmittedPod {
   // newest first, as the runtime manager sorts them: the first of a name is the current instance
   const byName = new Map<string, ContainerStatusRT[]>();
   for (const c of status.containerStatuses) byName.set(c.name, [...(byName.get(c.name) ?? []), c]);
+  const roles = initRoles(byName, spec);
+  const specOf = (name: string) =>
+    [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])].find((c) => c.name === name);
   const containerStatuses: ContainerStatus[] = [];
+  const initContainerStatuses: ContainerStatus[] = [];
+  const readiness = new Map<string, true | false | 'unknown'>();
   for (const [name, [cur, prev]] of byName) {
     if (!cur) continue;
     let s = stateOf(cur, status);
@@ -94,9 +103,14 @@ export function observedPod(
         started: false,
       };
     }
-    containerStatuses.push({
+    const init = roles.names.has(name);
+    const counted = !init || specOf(name)?.restartPolicy === 'Always';
+    const ready = readinessOf(s.state.running !== undefined, specOf(name), spec !== undefined);
+    if (counted) readiness.set(name, ready);
+    (init ? initContainerStatuses : containerStatuses).push({
       name,
       ...s,
+      ready: ready === true,
       ...(last ? { lastState: last } : { lastState: {} }),
       restartCount: cur.restartCount,
       image: cur.image,
@@ -104,6 +118,9 @@ export function observedPod(
       containerID: containerID(status, cur.id),
     });
   }
+  // in the order they run: the spec's, or the order they were seen to run in
+  const order = [...roles.names];
+  initContainerStatuses.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   const sandboxReady = status.sandboxStatuses[0]?.state === 'ready';
   const states = containerStatuses.map((c) => c.state ?? {});
   let phase: PodStatus['phase'] = 'Pending';
@@ -115,6 +132,9 @@ export function observedPod(
   else if (states.length > 0 && states.every((s) => s.terminated))
     phase = states.every((s) => s.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
   const ip = status.ips[0];
+  const listed = (names: string[]) =>
+    names.map((name) => ({ name, image: byName.get(name)?.[0]?.image ?? '' }));
+  const names = [...byName.keys()];
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -128,13 +148,16 @@ export function observedPod(
         [OWNER_ANNOTATION]: who.managed ? 'syncscope' : 'kubelet',
       },
     },
-    spec: {
-      containers: [...byName].map(([name, [c]]) => ({ name, image: c?.image ?? '' })),
+    spec: spec ?? {
+      ...(order.length > 0 ? { initContainers: listed(order) } : {}),
+      containers: listed(names.filter((n) => !roles.names.has(n))),
     },
     status: {
       phase,
+      conditions: podConditions(roles, spec, initContainerStatuses, containerStatuses, readiness, phase),
       ...(ip ? { podIP: ip, podIPs: status.ips.map((i) => ({ ip: i })) } : {}),
       ...(who.createdAt ? { startTime: iso(who.createdAt) } : {}),
+      ...(initContainerStatuses.length > 0 ? { initContainerStatuses } : {}),
       containerStatuses,
     },
   } as AdmittedPod;

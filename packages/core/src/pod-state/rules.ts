@@ -25,6 +25,8 @@ export const RULES = {
   reasonCleared: "a successful StartContainer clears the reason cache: the runtime's state shows again",
   backoffName:
     'the back-off line (or a kill, or a sync error) names the container whose death or start the log gives only by ID',
+  initOrder:
+    'init containers run one at a time, each exiting 0 before the next is created, and the regular ones after the last (computeInitContainerActions): a container that exited 0 before every later container of the pod was created ran as an init container',
   notReady: 'a container that is not running is not ready',
   readiness: "ready from the container's latest readiness probe result",
   phaseRunning:
