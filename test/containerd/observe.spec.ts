@@ -17,6 +17,7 @@ import { runScenarios, type ScenarioOutcome } from '../scenarios/run.ts';
 import { scenarios } from '../scenarios/scenarios.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { expectSamePlegStory } from '../support/pleg-agreement.ts';
+import { until } from '../support/until.ts';
 import { checkObserverDashboard } from './observe-browser.ts';
 import { runtimeSnapshot, startObserver, type Watching, waitOn } from './observe-support.ts';
 
@@ -281,7 +282,20 @@ describe('observe mode beside a managed instance on containerd', () => {
     await observer.close();
     // the manager stops (and with it every change), then a fresh observer comes and goes between two listings
     await managed.built.close();
-    const before = await runtimeSnapshot(ctd.endpoint);
+    // a start the manager sent before it closed may still land (sc-crash's container then exits at once):
+    // the listing counts once the runtime holds no container being created and lists the same twice running
+    let last = '';
+    const before = await until(
+      'the runtime settled after the manager closed',
+      async () => {
+        const now = await runtimeSnapshot(ctd.endpoint);
+        const same = JSON.stringify(now) === last;
+        last = JSON.stringify(now);
+        return same && !now.containers.some((c) => c.endsWith(' CONTAINER_CREATED')) ? now : undefined;
+      },
+      30_000,
+      500,
+    );
     expect(before.containers.length).toBeGreaterThan(0);
     const second = await startObserver(ctd.endpoint, join(managed.dataDir, 'kubelet.log'));
     let relists = 0;
