@@ -27,7 +27,7 @@ export async function runScenarios(
         const stop = h.built.trace.subscribe((e) => {
           if (e.type === 'pleg.relist') relists++;
         });
-        await h.waitFor('two more relists', () => relists >= 2, 10_000).finally(stop);
+        await h.waitFor('two more relists', () => relists >= 2, 30_000).finally(stop);
         summary.pleg = plegSummary(h.podTrace(uid));
         out.set(scenario.name, { scenario, summary });
       } catch (error) {
