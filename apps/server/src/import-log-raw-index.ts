@@ -1,61 +1,55 @@
 /**
- * The import-log command's second output (`--raw-index FILE`): the raw-line index of the log it read, one JSON
- * object a line, `{"node","first","last","start","end"}` (raw-index.ts), in line order. The byte offsets are
- * resolved in one pass over the input as it was read: the file itself, or the copy of stdin or of a gzip or
- * UTF-16 file the command read from (so inflated, UTF-8 bytes). Lines past that copy (stdin beyond the 256 MiB
- * it keeps) get line numbers only. Each range is written as soon as it has its offsets: no list of them is held.
+ * The import-log command's second output (`--raw-index FILE`): the log's unread entries as raw-line records
+ * (core raw-record.ts, written by its rawRecordLine), one JSON array a line in the order of the trace they were
+ * left out of: the file a server's import keeps as `raw.ndjson`, its offsets found the same way (each line's
+ * start, imports/raw-file.ts LineStarts). The line starts are read in one pass over the input as it was read:
+ * the file itself, or the copy of stdin or of a gzip or UTF-16 file the command read from (so inflated, UTF-8
+ * bytes). Entries past that copy (stdin beyond the 256 MiB it keeps) have offsets -1: their line numbers only.
+ * Memory: 8 bytes a line of the input, one block, and one block of output.
  */
-import { createWriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { OffsetResolver, type RawIndex, type RawRange } from '@syncscope/core/kubelet-log';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { type RawEntries, rawRecordLine } from '@syncscope/core/kubelet-log';
+import { LineStarts } from './imports/raw-file.ts';
 
 const BLOCK = 1 << 20;
 
-/** One range as its line of the index file. */
-function rangeLine(r: RawRange): string {
-  const at =
-    r.start === undefined ? '' : `,"start":${r.start}${r.end === undefined ? '' : `,"end":${r.end}`}`;
-  return `{"node":${JSON.stringify(r.node)},"first":${r.first},"last":${r.last}${at}}\n`;
+/** Where each line of `source` starts, and its size. */
+function lineStarts(source: string): { lines: LineStarts; size: number } {
+  const lines = new LineStarts();
+  const fd = openSync(source, 'r');
+  let size = 0;
+  try {
+    const buf = Buffer.allocUnsafe(BLOCK);
+    for (let got = readSync(fd, buf, 0, BLOCK, size); got > 0; got = readSync(fd, buf, 0, BLOCK, size)) {
+      lines.scan(buf.subarray(0, got), size);
+      size += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { lines, size };
 }
 
-/**
- * Writes the index's ranges to `out` (replacing it), their offsets read from the bytes of `source` (the whole
- * input when `whole`, else its head; none when undefined), awaiting the file's back-pressure.
- */
-export async function writeRawIndex(
-  index: RawIndex,
-  source: string | undefined,
-  whole: boolean,
-  out: string,
-): Promise<void> {
-  const w = createWriteStream(out);
-  const failed = new Promise<never>((_, rej) => w.once('error', rej));
-  failed.catch(() => undefined);
-  let text = '';
-  const flush = async () => {
-    const t = text;
-    text = '';
-    if (t !== '' && !w.write(t))
-      await Promise.race([new Promise<void>((res) => w.once('drain', () => res())), failed]);
-  };
-  const r = new OffsetResolver(index.ranges(), (range) => {
-    text += rangeLine(range);
-  });
-  if (source !== undefined) {
-    const fh = await open(source, 'r');
-    try {
-      const buf = Buffer.allocUnsafe(BLOCK);
-      for (;;) {
-        const { bytesRead } = await fh.read(buf, 0, BLOCK, null);
-        if (bytesRead === 0) break;
-        r.feed(buf.subarray(0, bytesRead));
-        await flush();
+/** Writes `entries` to `out` (replacing it), their offsets read from the bytes of `source`; how many. */
+export function writeRawIndex(entries: RawEntries, source: string | undefined, out: string): number {
+  if (source === undefined) throw new Error('the input was not kept to read the offsets from');
+  const { lines, size } = lineStarts(source);
+  const fd = openSync(out, 'w');
+  try {
+    let text = '';
+    for (let i = 0; i < entries.size; i++) {
+      const e = entries.at(i);
+      const start = lines.of(e.line);
+      const next = lines.of(e.line + 1);
+      text += rawRecordLine(e, start, start < 0 ? -1 : next >= 0 ? next : size);
+      if (text.length >= BLOCK) {
+        writeSync(fd, text);
+        text = '';
       }
-    } finally {
-      await fh.close();
     }
+    if (text !== '') writeSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
-  r.end(source !== undefined && whole);
-  await flush();
-  await Promise.race([new Promise<void>((res) => w.end(() => res())), failed]);
+  return entries.size;
 }

@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { feedWhole, KubeletLogParser, type RawRange, rangeLines } from '@syncscope/core/kubelet-log';
+import {
+  feedWhole,
+  KubeletLogParser,
+  type RawRecord,
+  rangeLines,
+  readRawRecords,
+  recordText,
+} from '@syncscope/core/kubelet-log';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTraceNdjson } from '../../web/src/lib/ndjson.ts';
 import { NdjsonOut } from './import-log-out.ts';
@@ -56,16 +63,16 @@ async function reference(text: string, year: number, whole = false): Promise<str
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** each range of an index file: the input's lines it names (split by LF, CR dropped), and what its offsets give */
-function indexed(index: string, input: Buffer): { want: string[]; got: string[]; ranges: RawRange[] } {
-  const ranges = readFileSync(index, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as RawRange);
+/**
+ * each record of an index file (import-log-raw-index.int.test.ts reads them back whole): the input's line it
+ * starts at (split by LF, CR dropped), and the line its offsets give
+ */
+function indexed(index: string, input: Buffer): { want: string[]; got: string[]; records: RawRecord[] } {
+  const records = readRawRecords(readFileSync(index, 'utf8'));
   const lines = input.toString('utf8').split('\n');
-  const want = ranges.flatMap((r) => lines.slice(r.first - 1, r.last).map((l) => l.replace(/\r$/, '')));
-  const got = ranges.flatMap((r) => rangeLines(input.subarray(r.start, r.end)));
-  return { want, got, ranges };
+  const want = records.map((r) => (lines[r.entry.line - 1] ?? '').replace(/\r$/, ''));
+  const got = records.map((r) => rangeLines(input.subarray(r.start, r.end))[0] ?? '');
+  return { want, got, records };
 }
 
 const sample = join(DATA, '03-v1.31-openshift-journald-v2-static-pods-probes-crashloop.log');
@@ -213,25 +220,19 @@ describe('import-log', { timeout: 30_000 }, () => {
     expect([plain.code, zipped.code, piped.code]).toEqual([0, 0, 0]);
     expect(plain.err).toContain(`3 kept raw (indexed in ${idx('file')})`);
     expect(parseTraceNdjson(plain.out).events.map((e) => e.type)).not.toContain('log.raw');
-    const { want, got, ranges } = indexed(idx('file'), input);
-    expect(ranges).toEqual([
-      {
-        node: 'pid 7',
-        first: 2,
-        last: 3,
-        start: input.indexOf('I0601 10:00:02'),
-        end: input.indexOf('I0601 10:00:04'),
-      },
-      {
-        node: 'pid 7',
-        first: 5,
-        last: 5,
-        start: input.indexOf('I0601 10:00:05'),
-        end: input.indexOf('I0601 10:00:06'),
-      },
+    const { want, got, records } = indexed(idx('file'), input);
+    const at = (s: number) => input.indexOf(`I0601 10:00:0${s}`);
+    expect(records.map((r) => [r.entry.node, r.entry.line, r.start, r.end])).toEqual([
+      ['pid 7', 2, at(2), at(3)],
+      ['pid 7', 3, at(3), at(4)],
+      ['pid 7', 5, at(5), at(6)],
     ]);
     expect(got).toEqual(want);
-    expect(got[0]).toContain('node="nœud-é" arrow="→" emoji="😀"');
+    expect(records.map((r) => recordText(r, input.subarray(r.start, r.end)))).toEqual([
+      '"Unread, with a multi-byte name" node="nœud-é" arrow="→" emoji="😀"',
+      '"Another unread line" cjk="节点"',
+      '"A third unread line, alone" x=1',
+    ]);
     // a gzip input's offsets are those of its inflated text: the same index
     expect(readFileSync(idx('gz'), 'utf8')).toBe(readFileSync(idx('file'), 'utf8'));
     expect(readFileSync(idx('stdin'), 'utf8')).toBe(readFileSync(idx('file'), 'utf8'));

@@ -3,8 +3,8 @@
  * gzip-compressed, as a rotated kubelet.log.1.gz is, and UTF-16 text with a byte-order mark, as Windows
  * PowerShell saves it, is read as well): a kubelet's log in, the trace out,
  * as NDJSON on stdout (time order, seq from 1), the same events the dashboard replays. A summary goes to stderr.
- * The trace holds trace events only: the lines no rule reads are counted, and `--raw-index OUT` writes where
- * they are (line ranges with byte offsets, ./import-log-raw-index.ts).
+ * The trace holds trace events only: the lines no rule reads are counted, and `--raw-index OUT` writes them
+ * as raw-line records (their place among the events, pod, byte offsets: ./import-log-raw-index.ts).
  * `--explain` prints the model beside the log instead of the trace (./import-log-explain.ts), raw lines in it.
  * Exit 0 when the input held any kubelet line, 1 when it held none ("no kubelet lines in N lines"), 2 on bad
  * arguments or an unreadable file.
@@ -26,7 +26,7 @@ import {
   asUtf8,
   type ImportSummary,
   KubeletLogParser,
-  RawIndex,
+  RawEntries,
   type RawSink,
 } from '@syncscope/core/kubelet-log';
 import { maybeGunzip } from './gzip-input.ts';
@@ -84,12 +84,13 @@ const out: Out = opts.explain
     : new EncoderPipe(process.stdout);
 // the lines no rule reads go to the index, not the trace (--explain shows them beside the model); without
 // --raw-index they are only counted, so memory stays bounded whatever the input's size
-const rawIndex = opts.rawIndex === undefined ? undefined : new RawIndex();
-const rawSink: RawSink | undefined = opts.explain ? undefined : (rawIndex ?? { add: () => undefined });
+const rawEntries = opts.rawIndex === undefined ? undefined : new RawEntries();
+const rawSink: RawSink | undefined = opts.explain || rawEntries ? undefined : { add: () => undefined };
 const parser = new KubeletLogParser({
   onEvent: out.push,
   reversed: false,
   ...(rawSink ? { rawIndex: rawSink } : {}),
+  ...(rawEntries ? { rawEntries } : {}),
   ...(opts.year !== undefined ? { year: opts.year } : {}),
   ...(opts.tz !== undefined ? { tz: opts.tz } : {}),
 });
@@ -103,10 +104,12 @@ try {
 }
 const summary = parser.end();
 await out.end();
-if (rawIndex && opts.rawIndex !== undefined) {
-  await writeRawIndex(rawIndex, reader.source, reader.sourceWhole, opts.rawIndex).catch((e: Error) =>
-    fail(`--raw-index ${opts.rawIndex}: ${e.message}`),
-  );
+if (rawEntries && opts.rawIndex !== undefined) {
+  try {
+    writeRawIndex(rawEntries, reader.source, opts.rawIndex);
+  } catch (e) {
+    fail(`--raw-index ${opts.rawIndex}: ${(e as Error).message}`);
+  }
 }
 removeTemps();
 process.stderr.write(`${describe(summary)}\n`);

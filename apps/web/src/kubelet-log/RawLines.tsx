@@ -1,35 +1,62 @@
 /**
  * The node page of a kubelet-log replay: the lines of this node the parser kept raw (no rule read them),
- * with their line numbers, so nothing the log said is hidden. Pod lines also show in the pod's step-through.
- * Shows the first LIMIT; test ids `raw-lines`, `raw-line`.
+ * with their line numbers, so nothing the log said is hidden, and a search through them (case-insensitive, in
+ * the message and the pod it names). They are the log's raw-line records put back in place (the parse worker's,
+ * or a shared import's from the server: raw-records.ts, shared.ts). Pod lines also show in the pod's
+ * step-through. Shows the first LIMIT; test ids `raw-lines`, `raw-line`, `raw-search`, `raw-count`.
  */
 import type { TraceEvent } from '@syncscope/core/trace';
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import type { ReplayStore } from '../lib/replay.ts';
 
 const LIMIT = 200;
 
 type Raw = Extract<TraceEvent, { type: 'log.raw' }>;
 
-/** the first `limit` raw lines and how many there are, in one walk that keeps no list of them all */
-function firstRaw(events: readonly TraceEvent[], limit: number): { shown: Raw[]; total: number } {
+/** the first `limit` raw lines holding `q` and how many do, and how many there are, in one walk */
+function firstRaw(
+  events: readonly TraceEvent[],
+  q: string,
+  limit: number,
+): { shown: Raw[]; matching: number; total: number } {
   const shown: Raw[] = [];
-  let total = 0;
+  let [matching, total] = [0, 0];
+  const want = q.toLowerCase();
   for (const ev of events) {
     if (ev.type !== 'log.raw') continue;
-    if (shown.length < limit) shown.push(ev);
     total++;
+    if (want !== '' && !ev.text.toLowerCase().includes(want) && !ev.pod?.toLowerCase().includes(want))
+      continue;
+    if (shown.length < limit) shown.push(ev);
+    matching++;
   }
-  return { shown, total };
+  return { shown, matching, total };
 }
 
 export function RawLines({ replay }: { replay: ReplayStore }) {
-  const { shown, total } = useMemo(() => firstRaw(replay.trace.events, LIMIT), [replay]);
+  const [search, setSearch] = useState('');
+  const q = useDeferredValue(search.trim());
+  const { shown, matching, total } = useMemo(() => firstRaw(replay.trace.events, q, LIMIT), [replay, q]);
   return (
     <section className="panel" data-testid="raw-lines">
       <h2>
         Lines kept raw <span className="dim">({total} on this node)</span>
       </h2>
+      <div className="toolbar">
+        <input
+          type="search"
+          placeholder="search the raw lines"
+          aria-label="search the lines kept raw"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          data-testid="raw-search"
+        />
+        {q !== '' && (
+          <span className="dim sub" aria-live="polite" data-testid="raw-count">
+            {matching} of {total} lines
+          </span>
+        )}
+      </div>
       <div className="raw-lines">
         {shown.map((ev) => (
           <div key={ev.seq} className="mono raw-line" data-testid="raw-line">
@@ -38,7 +65,11 @@ export function RawLines({ replay }: { replay: ReplayStore }) {
             {ev.text}
           </div>
         ))}
-        {total > LIMIT && <p className="dim">…and {total - LIMIT} more (open a pod to see its own)</p>}
+        {matching > LIMIT && (
+          <p className="dim">
+            …and {matching - LIMIT} more ({q === '' ? 'open a pod to see its own' : 'narrow the search'})
+          </p>
+        )}
       </div>
     </section>
   );

@@ -4,7 +4,7 @@
  * that interleaves several kubelets is several nodes: the same pod name on two of them is two pods, so the
  * replay shows the node the user picks). A log shared through the server is read back by ./shared.ts.
  */
-import type { ImportSummary } from '@syncscope/core/kubelet-log';
+import { type ImportSummary, readRawRecords } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
 import { type Fleet, fleetOf } from '../lib/fleet.ts';
 import {
@@ -17,6 +17,7 @@ import {
 import { applyEvents, emptyTraceState, type TraceState } from '../lib/trace-store.ts';
 import { fileLines, type LineSource } from './lines.ts';
 import type { ParseMessage, ParseRequest } from './protocol.ts';
+import { RawMerge, recordTexts } from './raw-records.ts';
 
 export interface ParsedLog {
   events: TraceEvent[];
@@ -78,33 +79,63 @@ export class NodeIndex {
   }
 }
 
-/** Parses `file` in a worker; `onProgress` gets the share of bytes read (0..1). Rejects on a worker error. */
+/**
+ * Parses `file` in a worker; `onProgress` gets the share of bytes read (0..1). Rejects on a worker error. The
+ * worker's batches are taken in order, each once its unread entries' texts are read back (raw-records.ts): from
+ * the file as it comes, or, for a file whose text the worker makes (gzip, UTF-16), from that text once it is sent.
+ */
 export function openKubeletLog(file: Blob, onProgress: (fraction: number) => void): Promise<ParsedLog> {
   const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
-  const index = new NodeIndex();
+  let index = new NodeIndex();
+  let merge = new RawMerge();
+  let setBytes: (b: Blob) => void = () => undefined;
+  const bytes = new Promise<Blob>((res) => {
+    setBytes = res;
+  });
+  let taken = Promise.resolve();
+  const queue = (step: () => void | Promise<void>) => {
+    taken = taken.then(step);
+    // a failure is reported once, at the end
+    taken.catch(() => undefined);
+  };
+  const take = async (events: TraceEvent[], raws: string) => {
+    const records = readRawRecords(raws);
+    const texts = records.length > 0 ? await recordTexts(await bytes, records) : [];
+    index.add(merge.merge(events, records, texts));
+  };
   return new Promise<ParsedLog>((resolve, reject) => {
+    const fail = (err: unknown) => {
+      worker.terminate();
+      reject(err instanceof Error ? err : new Error(String(err)));
+    };
     worker.onmessage = (e: MessageEvent<ParseMessage>) => {
       const m = e.data;
-      if (m.type === 'progress') onProgress(m.total > 0 ? m.bytes / m.total : 1);
-      else if (m.type === 'events') index.add(m.events);
+      if (m.type === 'start') {
+        if (!m.kept) setBytes(file);
+      } else if (m.type === 'progress') onProgress(m.total > 0 ? m.bytes / m.total : 1);
+      else if (m.type === 'restart')
+        queue(() => {
+          index = new NodeIndex();
+          merge = new RawMerge();
+        });
+      else if (m.type === 'events') queue(() => take(m.events, m.raws));
       else if (m.type === 'done') {
         worker.terminate();
-        resolve({
-          events: index.events,
-          byNode: index.byNode,
-          facts: index.facts,
-          summary: m.summary,
-          lines: fileLines(m.text ?? file, m.lineStarts),
-        });
-      } else {
-        worker.terminate();
-        reject(new Error(m.message));
-      }
+        setBytes(m.text ?? file);
+        taken.then(
+          () =>
+            resolve({
+              events: index.events,
+              byNode: index.byNode,
+              facts: index.facts,
+              summary: m.summary,
+              lines: fileLines(m.text ?? file, m.lineStarts),
+            }),
+          fail,
+        );
+      } else fail(new Error(m.message));
     };
-    worker.onerror = (e) => {
-      worker.terminate();
-      reject(new Error(e.message || 'the log could not be read'));
-    };
+    worker.onerror = (e) => fail(new Error(e.message || 'the log could not be read'));
     const req: ParseRequest = { file };
     worker.postMessage(req);
   });

@@ -1,6 +1,7 @@
 /**
  * The messages between the page and the kubelet-log worker (parse.worker.ts). The page posts one
- * ParseRequest; the worker answers with progress and event batches in order, then one `done` (or `error`).
+ * ParseRequest; the worker answers with `start`, progress and event batches in order, then one `done` (or
+ * `error`).
  */
 import type { ImportSummary } from '@syncscope/core/kubelet-log';
 import type { TraceEvent } from '@syncscope/core/trace';
@@ -12,8 +13,18 @@ export interface ParseRequest {
 }
 
 export type ParseMessage =
+  /** `kept`: the offsets are in the file's text sent with `done` (gzip, UTF-16), not in the file itself */
+  | { type: 'start'; kept: boolean }
   | { type: 'progress'; bytes: number; total: number }
-  | { type: 'events'; events: TraceEvent[] }
+  /** the batches so far are void: the log is parsed again, its blocks merged by time (batches follow) */
+  | { type: 'restart' }
+  | {
+      type: 'events';
+      /** trace events only, in order, numbered from 1 without the unread entries */
+      events: TraceEvent[];
+      /** the unread entries that left the parser with them: raw-line records (core raw-record.ts), NDJSON */
+      raws: string;
+    }
   | {
       type: 'done';
       summary: ImportSummary;

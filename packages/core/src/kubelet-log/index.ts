@@ -13,8 +13,22 @@ export {
 export { classify } from './header.ts';
 export { DECODE_BYTES } from './lines.ts';
 export { type ImportSummary, KubeletLogParser, type ParserOptions } from './parser.ts';
-export { entryText, RawEntries, type RawEntry, rawEventOf } from './raw-entries.ts';
+export {
+  entryText,
+  RawEntries,
+  type RawEntry,
+  type RawEntrySink,
+  rawEntryOf,
+  rawEventOf,
+} from './raw-entries.ts';
 export { OffsetResolver, RawIndex, type RawRange, type RawSink, rangeLines } from './raw-index.ts';
+export {
+  type RawRecord,
+  rawRecordLine,
+  readRawRecord,
+  readRawRecords,
+  recordText,
+} from './raw-record.ts';
 export { looksReversed, readLinesBackward } from './reverse.ts';
 export { checkZone } from './time.ts';
 export { asUtf8, utf16Of } from './utf16.ts';

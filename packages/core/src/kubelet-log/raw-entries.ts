@@ -97,6 +97,26 @@ function messageHash(s: string, from = 0): number {
   return h >>> 0;
 }
 
+/** The entry of an unread entry's fields, on its own (RawEntries keeps many in less memory). */
+export function rawEntryOf(f: RawFields): RawEntry {
+  const { node, line, lines, time, level, source, after } = f;
+  const e: RawEntry = {
+    node,
+    line,
+    lines,
+    time,
+    level,
+    source,
+    length: f.text.length,
+    hash: messageHash(f.text),
+    after,
+  };
+  if (f.pod !== undefined) e.pod = f.pod;
+  if (f.podUID !== undefined) e.podUID = f.podUID;
+  if (lines > 1) e.text = f.text;
+  return e;
+}
+
 const GROW = 1024;
 
 /** Every unread entry of a log, in the order handed in; `sink` (a RawIndex) also gets each entry's range. */
