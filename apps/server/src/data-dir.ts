@@ -4,9 +4,12 @@
  * and removed. Returns undefined when it can, else one line saying why ("data dir /x is not writable:
  * EROFS: read-only file system"), which main prints before exiting 1. Synchronous; leaves nothing behind.
  *
- * It also makes the directory private: it is created 0700, and at every start the directory, the files and
- * the directories directly in it are tightened to 0700/0600 if looser (the stores below tighten their own:
- * store/pods, trace). Pod specs carry env values; nobody else on the host has any business reading them.
+ * It also makes the directory private: it is created 0700, and at every start the directory, what lies
+ * directly in it and the whole of the server's own trees in it (trace, store, pods, imports, tls) are
+ * tightened to 0700 for directories and 0600 for files if looser, so a data dir written under a looser
+ * umask is closed too; every writer creates its files and directories with those modes (FILE_MODE,
+ * DIR_MODE). Pod specs carry env values, imports and container logs what the node said; nobody else on the
+ * host has any business reading them.
  * Anything but a regular file where the https port's certificate or key belongs is moved aside.
  *
  * startFailure(err) is the one line main prints for anything else that ends a start (no stack).
@@ -83,24 +86,51 @@ function clearServingCert(dataDir: string, warn: (msg: string) => void): string 
   }
 }
 
-/** The data dir and what lies directly in it: directories 0700, regular files 0600 (sockets, symlinks left). */
+/**
+ * The directories the server makes in its data dir, each its own tree (walked whole): the trace journal
+ * (lifecycle.ts TRACE_DIR), the pod and namespace stores (store/), the simulated node's container logs (pods/,
+ * the kubelet's podLogsDirectory), the imports (imports/) and the https port's certificate (tls/).
+ */
+const SERVER_TREES = ['trace', 'store', 'pods', 'imports', 'tls'];
+
+/**
+ * The data dir made private: itself and what lies directly in it, and the whole of the server's own trees
+ * (SERVER_TREES): directories 0700, regular files 0600 (sockets and symlinks left, never followed). Linear in
+ * what the trees hold, walked with a stack of paths.
+ */
 function makePrivate(dir: string, warn: (msg: string) => void): void {
   tightenMode(dir, DIR_MODE, warn);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const path = join(dir, name);
+  /** tightens one entry; whether it is a directory */
+  const tighten = (path: string): boolean => {
     try {
       const st = lstatSync(path);
-      if (st.isDirectory()) tightenMode(path, DIR_MODE, warn);
-      else if (st.isFile()) tightenMode(path, FILE_MODE, warn);
+      if (st.isFile()) tightenMode(path, FILE_MODE, warn);
+      else if (st.isDirectory()) {
+        tightenMode(path, DIR_MODE, warn);
+        return true;
+      }
     } catch {
       // gone meanwhile
     }
+    return false;
+  };
+  const stack: string[] = [];
+  for (const name of entries(dir)) {
+    const path = join(dir, name);
+    if (tighten(path) && SERVER_TREES.includes(name)) stack.push(path);
+  }
+  for (let d = stack.pop(); d !== undefined; d = stack.pop())
+    for (const name of entries(d)) {
+      const path = join(d, name);
+      if (tighten(path)) stack.push(path);
+    }
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

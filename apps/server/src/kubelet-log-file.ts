@@ -127,7 +127,7 @@ export class KubeletLogFile {
   private async ensureOpen(): Promise<void> {
     if (this.fh) return;
     setAsideIfNotPlain(this.path, 'kubelet.log:', this.warn); // a FIFO would hold a pool thread for ever
-    this.fh = await open(this.path, 'a');
+    this.fh = await open(this.path, 'a', 0o600);
     this.size = (await stat(this.path)).size;
   }
 

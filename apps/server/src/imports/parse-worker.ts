@@ -1,59 +1,79 @@
 /**
- * The worker side of ParseThread (parse-thread.ts): an import's log parsed off the server's event loop.
- * In: `{start: true}` (a new log: a fresh parser), then `{chunk}` (UTF-8 bytes of the log, in order), then
- * `{end: true}`; the thread then waits for the next `start` (ParsePool keeps it for the next import). Out, one answer per message: the
- * NDJSON of the events the chunk released (`bytes`, one event a line) and, for the index, the byte offset
- * in the whole trace of every event whose number (from 0) is a multiple of `indexEvery`; the answer to
- * `end` also carries the parser's summary and in how many blocks out of time order the log's lines fall (a
- * StampScanner reads each chunk beside the parser). When there are more than one, `{merge: path}` (the log as
- * kept on disk) reads it again from the start, block by block in the order that merges the blocks by time
- * (blockOrder, LineFile), and answers the events of the first MERGE_LINES lines; `{more: true}` the next ones,
- * until the answer that carries the summary. The lines no family reads make no event: they are RawEntries
- * (one per parse, a merge's its own), which `{raw: {log, out}}` after the summary writes to `out` with their
- * byte offsets in `log`, the log as kept (raw-file.ts). A failure answers `{error}` and the thread is done.
+ * The worker side of ParseThread (parse-thread.ts): an import's log parsed off the server's event loop, read
+ * from the log as kept, its trace and unread entries written here, so none of them crosses between threads.
+ *
+ * In: `{start: {log, trace, raw}}` (the descriptors of log.txt, being written by the server's thread, and of
+ * the empty trace.ndjson and raw.ndjson: a fresh parser), then `{feed: n}` each time the log holds more bytes
+ * (the first n are on disk: they are read from where the last feed stopped, a block at a time, and parsed),
+ * then `{end: true}`; the thread then waits for the next `start` (ParsePool keeps it for the next import).
+ * Each answer carries how long the trace file is now, the offset of every event numbered k·indexEvery among
+ * those it wrote (TraceOut) and how many unread entries were written; the answer to `end` also the parser's
+ * summary and in how many blocks out of time order the log's lines fall (a StampScanner reads the text beside
+ * the parser). When there are more than one, `{merge: true}` writes both files anew from the log read block
+ * by block in the order that merges the blocks by time (blockOrder, LineFile), the events of the first
+ * MERGE_LINES lines, `{more: true}` the next ones, until the answer that carries the summary. The lines no
+ * family reads make no event: each such entry goes to raw.ndjson as the parser hands it on, with the byte
+ * offsets of its first line (RawOut, LineStarts: raw-file.ts). `{finish: true}` fsyncs both files and lets
+ * the descriptors go. A failure answers `{error}` (with the system's code and call when the disk refused) and
+ * the thread is done with that log.
+ *
+ * Memory: one block of the log, the decoder's text in DECODE_BYTES strings, the writers' buffers, a line
+ * start and a stamp a line, and what the parser keeps (its pods, its reorder window).
  */
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { blockOrder, KubeletLogParser, RawEntries, StampScanner } from '@syncscope/core/kubelet-log';
-import { LineFile } from '../log-blocks.ts';
+import { blockOrder, KubeletLogParser, StampScanner } from '@syncscope/core/kubelet-log';
+import { BlockDecoder, LineFile } from '../log-blocks.ts';
 import type { ParseAnswer, ParseRequest } from './parse-thread.ts';
-import { writeRawFile } from './raw-file.ts';
+import { LineStarts, RawOut } from './raw-file.ts';
+import { TraceOut } from './trace-out.ts';
 
 /** how many lines of a merge one answer covers */
 const MERGE_LINES = 16_384;
+/** how much of the log is read at a time */
+const BLOCK_BYTES = 1 << 20;
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker runs as a worker thread');
 const { indexEvery } = workerData as { indexEvery: number };
 
-const encoder = new TextEncoder();
-let decoder = new TextDecoder('utf-8');
-let out: string[] = [];
-let offsets: number[] = [];
-let events = 0;
-let traceBytes = 0;
-let rawEntries = new RawEntries();
+const block = Buffer.allocUnsafe(BLOCK_BYTES);
+const trace = new TraceOut(indexEvery);
+let logFd = -1;
+/** how many bytes of the log were read and parsed */
+let readAt = 0;
+let decoder = new BlockDecoder();
+const lineStarts = new LineStarts();
+const raw = new RawOut(lineStarts, () => readAt);
 const newParser = (reversed?: boolean) =>
   new KubeletLogParser({
     ...(reversed === undefined ? {} : { reversed }),
-    rawEntries,
-    onEvent: (ev) => {
-      if (events % indexEvery === 0) offsets.push(traceBytes);
-      events++;
-      const line = `${JSON.stringify(ev)}\n`;
-      traceBytes += Buffer.byteLength(line);
-      out.push(line);
-    },
+    rawEntries: raw,
+    onEvent: (ev) => trace.add(ev),
   });
 let parser = newParser();
 let scan: StampScanner | undefined;
 /** the lines' order once the log is known to be in blocks out of time order, and the merge under way */
 let order: { order: Uint32Array; blocks: number } | undefined;
-let merge: { fd: number; lines: LineFile; next: number } | undefined;
+let merge: { lines: LineFile; next: number } | undefined;
+let failed: string | undefined;
 
-function endMerge(): void {
-  if (merge) closeSync(merge.fd);
-  merge = undefined;
+/** Parses the log's bytes from readAt up to `upTo`, one block at a time. */
+function readTo(upTo: number): void {
+  const p = parser;
+  const s = scan;
+  const sink = (text: string) => {
+    p.feed(text);
+    s?.feed(text);
+  };
+  while (readAt < upTo) {
+    const got = readSync(logFd, block, 0, Math.min(BLOCK_BYTES, upTo - readAt), readAt);
+    if (got === 0) throw new Error(`the log ends at ${readAt} bytes, before ${upTo}`);
+    const bytes = block.subarray(0, got);
+    lineStarts.scan(bytes, readAt);
+    readAt += got;
+    decoder.feed(bytes, sink);
+  }
 }
 
 /** the next MERGE_LINES lines of the merge; the last answer carries the summary */
@@ -69,7 +89,7 @@ function mergeStep(): void {
     answer();
     return;
   }
-  endMerge();
+  merge = undefined;
   const summary = parser.end();
   summary.blocks = o.blocks;
   order = undefined;
@@ -77,21 +97,27 @@ function mergeStep(): void {
 }
 
 function answer(extra: Partial<ParseAnswer> = {}): void {
-  const bytes = encoder.encode(out.join(''));
-  const msg: ParseAnswer = { bytes, offsets, ...extra };
-  out = [];
-  offsets = [];
-  port?.postMessage(msg, [bytes.buffer as ArrayBuffer]);
+  port?.postMessage({ ...trace.take(), raws: raw.count, ...extra } satisfies ParseAnswer);
 }
 
-let failed: string | undefined;
-
-function reset(): void {
-  out = [];
-  offsets = [];
-  events = 0;
-  traceBytes = 0;
-  rawEntries = new RawEntries();
+/** A fresh parse; the descriptors of the last log are let go (the server's thread closes them). */
+function reset(fds?: { log: number; trace: number; raw: number }): void {
+  failed = undefined;
+  decoder = new BlockDecoder();
+  lineStarts.clear();
+  parser = newParser();
+  scan = fds ? new StampScanner(new Date().getUTCFullYear()) : undefined;
+  order = undefined;
+  merge = undefined;
+  readAt = 0;
+  logFd = fds?.log ?? -1;
+  if (fds) {
+    trace.open(fds.trace);
+    raw.open(fds.raw);
+  } else {
+    trace.file.detach();
+    raw.file.detach();
+  }
 }
 
 /** in how many blocks out of time order the log's lines fall; keeps their order when more than one */
@@ -103,64 +129,48 @@ function stampBlocks(s: StampScanner, rest: string): number {
   return b.blocks;
 }
 
+function handle(m: ParseRequest): void {
+  if ('start' in m) reset(m.start);
+  else if ('feed' in m) {
+    readTo(m.feed);
+    answer();
+  } else if ('end' in m) {
+    const rest = decoder.end();
+    parser.feed(rest);
+    const summary = parser.end();
+    const blocks = scan ? stampBlocks(scan, rest) : 1;
+    scan = undefined;
+    answer({ summary, blocks });
+  } else if ('merge' in m) {
+    // the log again, in the order that merges its blocks: a fresh parser, a fresh trace
+    trace.restart();
+    raw.restart();
+    parser = newParser(false);
+    merge = { lines: LineFile.open(logFd, readAt), next: 0 };
+    mergeStep();
+  } else if ('more' in m) mergeStep();
+  else {
+    trace.file.sync();
+    raw.file.sync();
+    const done = { ...trace.take(), raws: raw.count };
+    // the import is done: nothing of it is held while the thread waits for the next
+    reset();
+    port?.postMessage(done satisfies ParseAnswer);
+  }
+}
+
 port.on('message', (m: ParseRequest) => {
   if (failed !== undefined && !('start' in m)) {
-    port?.postMessage({ bytes: new Uint8Array(0), offsets: [], error: failed });
+    port?.postMessage({ traceBytes: 0, offsets: [], error: failed } satisfies ParseAnswer);
     return;
   }
   try {
-    if ('start' in m) {
-      failed = undefined;
-      decoder = new TextDecoder('utf-8');
-      reset();
-      parser = newParser();
-      scan = new StampScanner(new Date().getUTCFullYear());
-      order = undefined;
-      endMerge();
-      return;
-    }
-    if ('end' in m) {
-      const rest = decoder.decode();
-      parser.feed(rest);
-      const summary = parser.end();
-      const blocks = scan ? stampBlocks(scan, rest) : 1;
-      scan = undefined;
-      answer({ summary, blocks });
-      return;
-    }
-    if ('merge' in m) {
-      // the log again, in the order that merges its blocks: a fresh parser, a fresh trace
-      reset();
-      parser = newParser(false);
-      const fd = openSync(m.merge, 'r');
-      merge = { fd, lines: LineFile.open(fd, fstatSync(fd).size), next: 0 };
-      mergeStep();
-      return;
-    }
-    if ('more' in m) {
-      mergeStep();
-      return;
-    }
-    if ('raw' in m) {
-      const raws = writeRawFile(rawEntries, m.raw.log, m.raw.out);
-      // the import is done: nothing of it is held while the thread waits for the next
-      reset();
-      parser = newParser();
-      answer({ raws });
-      return;
-    }
-    const text = decoder.decode(m.chunk, { stream: true });
-    parser.feed(text);
-    scan?.feed(text);
-    answer();
+    handle(m);
   } catch (e) {
     // after a throw the parser's state is unknown: every later answer is this error too
-    failed = e instanceof Error ? e.message : String(e);
-    endMerge();
-    port?.postMessage({
-      bytes: new Uint8Array(0),
-      offsets: [],
-      error: e instanceof Error ? e.message : String(e),
-    });
+    const err = e as NodeJS.ErrnoException;
+    failed = err instanceof Error ? err.message : String(e);
+    const system = typeof err?.syscall === 'string' ? { code: err.code ?? 'EIO', syscall: err.syscall } : {};
+    port?.postMessage({ traceBytes: 0, offsets: [], error: failed, ...system } satisfies ParseAnswer);
   }
 });

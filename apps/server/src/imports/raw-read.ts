@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { entryText, type RawEntry, rawEventOf } from '@syncscope/core/kubelet-log';
+import { entryText, type RawRecord, rawEventOf, readRawRecord } from '@syncscope/core/kubelet-log';
 import type { TraceOf } from '@syncscope/core/trace';
 
 /** The most entries one page holds (a log's every unread line, for a reader that merges them). */
@@ -39,40 +39,8 @@ export interface RawPage {
   next: number | null;
 }
 
-interface Stored {
-  entry: RawEntry;
-  start: number;
-  end: number;
-}
-
-type Row = [
-  number,
-  string,
-  number,
-  number,
-  number,
-  string,
-  string,
-  string | null,
-  string | null,
-  number,
-  number,
-  number,
-  number,
-  string?,
-];
-
-function stored(row: Row): Stored {
-  const [after, node, line, lines, time, level, source, pod, podUID, length, hash, start, end, text] = row;
-  const entry: RawEntry = { node, line, lines, time, level, source, length, hash, after };
-  if (pod !== null) entry.pod = pod;
-  if (podUID !== null) entry.podUID = podUID;
-  if (text !== undefined) entry.text = text;
-  return { entry, start, end };
-}
-
 /** The stored entries in order; none when the import has no raw-line file. */
-async function* storedEntries(dir: string): AsyncGenerator<Stored> {
+async function* storedEntries(dir: string): AsyncGenerator<RawRecord> {
   const input = createReadStream(join(dir, 'raw.ndjson'));
   const missing = new Promise<boolean>((res) => {
     input.once('error', (e: NodeJS.ErrnoException) => res(e.code === 'ENOENT'));
@@ -81,7 +49,7 @@ async function* storedEntries(dir: string): AsyncGenerator<Stored> {
   if (await missing) return;
   const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   try {
-    for await (const l of rl) if (l !== '') yield stored(JSON.parse(l) as Row);
+    for await (const l of rl) if (l !== '') yield readRawRecord(l);
   } finally {
     rl.close();
     input.destroy();
@@ -114,7 +82,7 @@ class LogWindow {
 }
 
 /** An entry's message: kept, or the tail of its first line in the log (the whole line if the check fails). */
-async function textOf(log: LogWindow, s: Stored): Promise<string> {
+async function textOf(log: LogWindow, s: RawRecord): Promise<string> {
   if (s.entry.text !== undefined) return s.entry.text;
   if (s.start < 0 || s.end < s.start) return '';
   let line = (await log.bytes(s.start, s.end)).toString('utf8');

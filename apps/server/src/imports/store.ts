@@ -6,34 +6,27 @@
  * log.txt; raw-file.ts, raw-read.ts) and `meta.json` (name, size, lines, nodes, pods, time range, created, the
  * importer's summary).
  *
- * writeImport streams the body (inflated first when it is gzip, a rotated `kubelet.log.1.gz`, and made UTF-8 when
- * it is UTF-16 with a byte-order mark, as Windows PowerShell saves text; log.txt keeps the UTF-8 text) through the
- * core parser, which runs on a worker thread (parse-thread.ts: a slow parse never holds the event loop): each
- * chunk is written to log.txt while the worker parses it, and the events it released are written before the
- * next chunk is read, so neither the text nor the events are ever held whole. A log whose lines fall into
- * blocks out of time order (rotated files, several nodes' logs, one after the other) is then parsed again from
- * log.txt, block by block in the order that merges them by time, and its trace written anew. The store's quota
- * (ImportQuota) is checked before the body is read, as it grows, and once it is whole. Everything is written under `.tmp-<id>`, fsynced, then renamed into place and the
- * directory fsynced: an import the server acknowledged is on disk, and one cut short leaves nothing a list shows.
+ * write() streams the body to log.txt, which the parse thread reads as it grows and turns into trace.ndjson
+ * and raw.ndjson (import-files.ts: a slow parse never holds the event loop, and neither the text nor the
+ * events are ever held whole). The store's quota (ImportQuota) is checked before the body is read, as it
+ * grows, and once it is whole. Everything is written under `.tmp-<id>` (files 0600, directories 0700: the
+ * logs are the node's, the token guards them), fsynced, then renamed into place and the directory fsynced: an
+ * import the server acknowledged is on disk, and one cut short leaves nothing a list shows.
  *
  * Ids are 22 characters of base64url (128 random bits); isImportId is the only way a path is made from one.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { asUtf8, type ImportSummary } from '@syncscope/core/kubelet-log';
-import { maybeGunzip } from '../gzip-input.ts';
-import { StoreWriteError } from '../store/write-error.ts';
-import { type ParseAnswer, ParsePool } from './parse-thread.ts';
+import type { ImportSummary } from '@syncscope/core/kubelet-log';
+import { DIR_MODE, FILE_MODE } from '../store/atomic-file.ts';
+import { disk, type ImportIndex, writeImportFiles } from './import-files.ts';
+import { ParsePool } from './parse-thread.ts';
 import { type RawItem, type RawPage, type RawQuery, rawEvents, rawPage } from './raw-read.ts';
 
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 const INDEX_EVERY = 1024;
-/** How far the reading of a body may run ahead of its parse (the chunks wait in the parse thread's queue). */
-const MAX_PARSE_BEHIND = 4 * 1024 * 1024;
-/** How much of a spooled body is read back from log.txt for the parser at a time. */
-const SPOOL_READ_BYTES = 1024 * 1024;
 /** The longest line /log answers; the rest is cut. */
 const MAX_LINE_BYTES = 16 * 1024;
 
@@ -56,17 +49,8 @@ export interface ImportMeta {
   summary: ImportSummary;
 }
 
-interface ImportIndex {
-  /** eventOffsets[k]: byte offset of the event with seq k*INDEX_EVERY+1 in trace.ndjson */
-  eventOffsets: number[];
-  /** lineOffsets[k]: byte offset of line k*INDEX_EVERY+1 in log.txt */
-  lineOffsets: number[];
-}
-
 /** Thrown when the body (inflated, when it is gzip) passes MAX_IMPORT_BYTES; nothing is kept. */
 export class TooLarge extends Error {}
-/** Thrown when the log holds no kubelet line; nothing is kept. */
-export class NoKubeletLines extends Error {}
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
@@ -79,26 +63,8 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Runs a file system call on `path`; a refusal of the disk becomes a StoreWriteError naming that file. */
-async function disk<T>(path: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (e) {
-    throw StoreWriteError.isSystem(e) ? StoreWriteError.from(e, path, 'imports') : e;
-  }
-}
-
-async function syncFile(path: string): Promise<void> {
-  const fh = await open(path, 'r+');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 async function writeJson(path: string, value: unknown): Promise<void> {
-  const fh = await disk(path, () => open(path, 'w'));
+  const fh = await disk(path, () => open(path, 'wx', FILE_MODE));
   try {
     await disk(path, () => fh.writeFile(JSON.stringify(value)));
     await disk(path, () => fh.sync());
@@ -158,7 +124,7 @@ export class ImportStore {
 
   /** Creates the directory, drops what an interrupted import left, counts what is kept. Called once before serving. */
   async init(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
     for (const name of await readdir(this.dir)) {
       if (name.startsWith('.tmp-')) await rm(join(this.dir, name), { recursive: true, force: true });
       else if (isImportId(name)) {
@@ -187,116 +153,18 @@ export class ImportStore {
       throw new QuotaExceeded('bytes', name, expectedBytes, used.bytes, quota.maxBytes);
     const id = randomBytes(16).toString('base64url');
     const tmp = join(this.dir, `.tmp-${id}`);
-    const logPath = join(tmp, 'log.txt');
-    const tracePath = join(tmp, 'trace.ndjson');
-    let log: FileHandle | undefined;
-    let trace: FileHandle | undefined;
     let done = false;
     const parser = this.parsers.acquire();
     this.writing++;
     try {
-      await disk(tmp, () => mkdir(tmp));
-      log = await disk(logPath, () => open(logPath, 'w+')); // w+: a spooled body is read back
-      trace = await disk(tracePath, () => open(tracePath, 'w'));
-      const index: ImportIndex = { eventOffsets: [], lineOffsets: [0] };
-      let traceBytes = 0;
-      const took = async (a: ParseAnswer, fh: FileHandle) => {
-        // the worker counts the offsets from the trace's first byte
-        for (const o of a.offsets) index.eventOffsets.push(o);
-        const at = traceBytes;
-        if (a.bytes.length > 0) await disk(tracePath, () => fh.write(a.bytes, 0, a.bytes.length, at));
-        traceBytes += a.bytes.length;
+      await disk(tmp, () => mkdir(tmp, { mode: DIR_MODE }));
+      const admit = (logBytes: number, traceBytes: number) => {
+        if (logBytes > MAX_IMPORT_BYTES) throw new TooLarge();
+        if (quota && used.bytes + logBytes + traceBytes > quota.maxBytes)
+          throw new QuotaExceeded('bytes', name, logBytes + traceBytes, used.bytes, quota.maxBytes);
       };
-      let size = 0;
-      let lines = 1;
-      const behind: { answer: Promise<ParseAnswer>; bytes: number; done: boolean }[] = [];
-      let unparsed = 0;
-      /** offset in log.txt from which the body was spooled, not fed (-1: all fed as it came) */
-      let spooledFrom = -1;
-      const feed = (chunk: Uint8Array) => {
-        const entry = { answer: parser.feed(chunk), bytes: chunk.length, done: false };
-        // awaited by drainOne, or the import failed first
-        entry.answer.then(
-          () => {
-            entry.done = true;
-          },
-          () => {
-            entry.done = true;
-          },
-        );
-        behind.push(entry);
-        unparsed += chunk.length;
-      };
-      const drainOne = async () => {
-        const next = behind.shift();
-        if (!next) return;
-        unparsed -= next.bytes;
-        await took(await next.answer, trace as FileHandle);
-      };
-      for await (const chunk of asUtf8(maybeGunzip(body))) {
-        if (size + chunk.length > MAX_IMPORT_BYTES) throw new TooLarge();
-        if (quota && used.bytes + size + chunk.length + traceBytes > quota.maxBytes)
-          throw new QuotaExceeded(
-            'bytes',
-            name,
-            size + chunk.length + traceBytes,
-            used.bytes,
-            quota.maxBytes,
-          );
-        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) {
-          if (lines % INDEX_EVERY === 0) index.lineOffsets.push(size + i + 1);
-          lines++;
-        }
-        size += chunk.length;
-        const fh = log;
-        await disk(logPath, () => fh.write(chunk));
-        // the body is read at the network's pace (the request must arrive within its timeout) and the parse
-        // follows on its thread; past MAX_PARSE_BEHIND bytes unparsed the rest is only spooled to log.txt and
-        // fed from there once the body is in, so neither the reading nor the memory waits on the parse
-        if (spooledFrom < 0 && unparsed + chunk.length > MAX_PARSE_BEHIND) spooledFrom = size - chunk.length;
-        if (spooledFrom < 0) feed(chunk);
-        while (behind[0]?.done) await drainOne();
-      }
-      if (spooledFrom >= 0) {
-        const buf = Buffer.allocUnsafe(SPOOL_READ_BYTES);
-        for (let at = spooledFrom; at < size; ) {
-          const fh = log;
-          const { bytesRead } = await disk(logPath, () =>
-            fh.read(buf, 0, Math.min(buf.length, size - at), at),
-          );
-          if (bytesRead === 0) break;
-          at += bytesRead;
-          feed(new Uint8Array(buf.subarray(0, bytesRead))); // a copy: buf is read into again
-          while (unparsed > MAX_PARSE_BEHIND || behind[0]?.done) await drainOne();
-        }
-      }
-      for (const next of behind.splice(0)) await took(await next.answer, trace);
-      const last = await parser.end();
-      await took(last, trace);
-      let summary = last.summary;
-      if ((last.blocks ?? 1) > 1 && !summary.reversed) {
-        // blocks out of time order (rotated files or several nodes' logs one after the other): the trace
-        // is made again from log.txt, read block by block in time order
-        const fh = trace;
-        await disk(tracePath, () => fh.truncate(0));
-        traceBytes = 0;
-        index.eventOffsets.length = 0;
-        let a = await parser.merge(logPath);
-        for (;;) {
-          await took(a, trace);
-          if (a.summary) break;
-          a = await parser.more();
-        }
-        summary = a.summary;
-      }
-      if (summary.events + summary.raw === 0)
-        throw new NoKubeletLines(`no kubelet lines in ${summary.lines} lines`);
-      const [l, t] = [log, trace];
-      await disk(logPath, () => l.sync());
-      await disk(tracePath, () => t.sync());
-      const rawPath = join(tmp, 'raw.ndjson');
-      await disk(rawPath, () => parser.raw(logPath, rawPath));
-      await disk(rawPath, () => syncFile(rawPath));
+      const files = await writeImportFiles({ dir: tmp, body, parser, indexEvery: INDEX_EVERY, admit });
+      const { size, summary, index } = files;
       const meta: ImportMeta = {
         id,
         name,
@@ -331,8 +199,6 @@ export class ImportStore {
       // a thread still parsing an import cut short is not given back (its answer would reach the next one)
       if (done) this.parsers.release(parser);
       else await parser.close();
-      await log?.close().catch(() => {});
-      await trace?.close().catch(() => {});
     }
   }
 

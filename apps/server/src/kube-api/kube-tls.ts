@@ -64,7 +64,7 @@ export function ensureServingCert(dataDir: string, host: string): ServingCert {
       ],
       { stdio: 'pipe' },
     );
-    chmodSync(keyFile, 0o600);
+    for (const file of [keyFile, certFile]) chmodSync(file, 0o600);
   }
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
 }

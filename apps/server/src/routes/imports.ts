@@ -29,6 +29,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ROUTE, WRITE_ROUTE } from '../access.ts';
 import { GzipError } from '../gzip-input.ts';
+import { NoKubeletLines } from '../imports/import-files.ts';
 import { ParseFailed } from '../imports/parse-thread.ts';
 import { MAX_RAW_PAGE } from '../imports/raw-read.ts';
 import {
@@ -36,7 +37,6 @@ import {
   type ImportQuota,
   ImportStore,
   MAX_IMPORT_BYTES,
-  NoKubeletLines,
   QuotaExceeded,
   TooLarge,
 } from '../imports/store.ts';

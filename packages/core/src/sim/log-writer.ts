@@ -21,14 +21,14 @@ export class CriLogWriter {
     readonly path: string,
     private readonly clock: PassiveClock,
   ) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, 'a');
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.fd = openSync(path, 'a', 0o600);
   }
 
   /** ReopenContainerLog: a new file at the path (created if missing); the old one is closed. */
   reopen(): void {
     if (this.closed) return;
-    const fd = openSync(this.path, 'a');
+    const fd = openSync(this.path, 'a', 0o600);
     closeSync(this.fd);
     this.fd = fd;
   }

@@ -58,7 +58,7 @@ const nodeLogOS: LogOS = {
   readdir: (d) => readdir(d),
   rename: (a, b) => rename(a, b),
   remove: (p) => rm(p),
-  gzip: (src, dst) => pipeline(createReadStream(src), createGzip(), createWriteStream(dst)),
+  gzip: (src, dst) => pipeline(createReadStream(src), createGzip(), createWriteStream(dst, { mode: 0o600 })),
 };
 
 type LogRuntime = Pick<RuntimeService, 'listContainers' | 'containerStatus' | 'reopenContainerLog'>;
