@@ -45,7 +45,10 @@ describe('back-off inspector on a node with its own constants', () => {
     const delays = await inspector
       .locator('[data-testid="backoff-ladder"] [data-delay]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-delay')));
-    expect(delays.slice(0, 3)).toEqual(['10s', '20s', '20s']);
+    // the first window is 10s when a sync meets it; on a machine slow enough that none does, the kubelet
+    // restarts at once and the next death's window is already 20s: never over the node's 20s either way
+    expect(['10s', '20s']).toContain(delays[0]);
+    expect(delays.slice(1, 3)).toEqual(['20s', '20s']);
     expect(delays.every((d) => d === '10s' || d === '20s')).toBe(true);
     await expect(inspector.locator('[data-testid="backoff-next"]').textContent()).resolves.toBe('next: 20s');
     await expect(inspector.locator('[data-testid="backoff-rule"]').textContent()).resolves.toBe(
