@@ -24,6 +24,9 @@ export default defineConfig({
   test: {
     // `--shard=i/n` splits a tier's files by their recorded time (test/durations.json), not by their count
     sequence: { sequencer: DurationSequencer },
+    // the threads pool (the unit tier's) takes `isolate` from here, not from the project: without it every file
+    // gets a new thread that loads the module graph again
+    poolOptions: { threads: { isolate: false } },
     projects: [
       {
         test: {

@@ -5,7 +5,7 @@
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createHttpApp } from './http.ts';
 import { FakeEngine } from './testing.ts';
@@ -13,12 +13,17 @@ import { FakeEngine } from './testing.ts';
 let app: FastifyInstance;
 let engine: FakeEngine;
 
-beforeEach(async () => {
+// one app for the file: every test starts from an engine without pods or deletes
+beforeAll(async () => {
   const clock = new FakeClock();
   engine = new FakeEngine(clock);
   app = await createHttpApp({ engine, trace: new TraceRecorder(clock, 100), clock });
 });
-afterEach(() => app.close());
+beforeEach(() => {
+  engine.pods.clear();
+  engine.deletes.length = 0;
+});
+afterAll(() => app.close());
 
 type Obj = Record<string, unknown>;
 const pod = (container: Obj = {}, spec: Obj = {}, metadata: Obj = {}) => ({

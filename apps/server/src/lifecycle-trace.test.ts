@@ -26,11 +26,11 @@ function reservedOnDisk(): number {
   return Math.max(read('seq-reserved'), read('seq-reserved.now'));
 }
 
-async function open(capacity: number, podStoreDir?: string, flushIntervalMs?: number) {
+async function open(capacity: number, podStoreDir?: string, flushIntervalMs?: number, segmentBytes = 2048) {
   const clock = new FakeClock();
   warnings = [];
   const warn = (m: string) => warnings.push(m);
-  const r = await openTrace({ dir, clock, capacity, segmentBytes: 2048, warn, podStoreDir, flushIntervalMs });
+  const r = await openTrace({ dir, clock, capacity, segmentBytes, warn, podStoreDir, flushIntervalMs });
   opened.push(r.trace);
   return { ...r, clock };
 }
@@ -109,7 +109,8 @@ describe('JournaledTrace', () => {
   });
 
   it('never issues a seq beyond what is reserved on disk, and gives back the unused ones on a clean close', async () => {
-    const first = await open(10);
+    // segments of a megabyte: the burst is about seqs, not about how the journal is cut into files
+    const first = await open(10, undefined, undefined, 1 << 20);
     expect(reservedOnDisk()).toBe(10_000);
     // one synchronous burst: no background renewal can finish, so each block is reserved as it runs out
     for (let i = 1; i <= 25_000; i++) {

@@ -9,7 +9,7 @@ import { setPodDefaults } from '@syncscope/core/api/defaults';
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../http.ts';
 import { FakeEngine } from '../testing.ts';
 import { copyDoubling } from './patch-fuzz.ts';
@@ -33,12 +33,16 @@ function addPod(extra: Partial<Pod['metadata']> = {}, env: { name: string; value
   );
 }
 
-beforeEach(async () => {
+// one app (and so one patch thread) for the file; each test starts from an engine without pods
+beforeAll(async () => {
   const clock = new FakeClock();
   engine = new FakeEngine(clock);
   app = await createHttpApp({ engine, trace: new TraceRecorder(clock, 100), clock });
 });
-afterEach(() => app.close());
+beforeEach(() => {
+  engine.pods.clear();
+});
+afterAll(() => app.close());
 
 const send = (method: 'PUT' | 'PATCH', type: string, body: string) =>
   app.inject({ method, url: URL, headers: { 'content-type': type }, payload: body });

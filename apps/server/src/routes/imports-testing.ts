@@ -1,4 +1,4 @@
-/** Test support for the imports routes (imports-quota.test.ts, imports-load.int.test.ts). */
+/** Test support for the imports routes (imports-quota.int.test.ts, imports-load.int.test.ts). */
 import { join } from 'node:path';
 import { TraceRecorder } from '@syncscope/core';
 import { FakeClock } from '@syncscope/core/clock';

@@ -5,7 +5,7 @@ import type { ContainerStatus, Pod } from '@syncscope/core/api';
 import { FakeClock } from '@syncscope/core/clock';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../http.ts';
 import { FakeEngine } from '../testing.ts';
 
@@ -50,17 +50,22 @@ function writeLog(container: string, n: number, lines: string[], dir = podDir) {
 const get = (query: string, name = 'web') =>
   app.inject({ method: 'GET', url: `/api/v1/namespaces/default/pods/${name}/log${query}` });
 
-beforeEach(async () => {
+// one app for the file; each test starts from an empty log directory and an engine without pods
+beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'logs-test-'));
   logs = join(tmp, 'pods');
   podDir = join(logs, `default_web_${UID}`);
-  mkdirSync(podDir, { recursive: true });
   writeFileSync(join(tmp, 'secret.txt'), `2026-01-01T00:00:00.000000000Z stdout F ${SECRET}\n`);
   const clock = new FakeClock();
   engine = new FakeEngine(clock);
   app = await createHttpApp({ engine, trace: new TraceRecorder(clock, 100), clock, podLogsDirectory: logs });
 });
-afterEach(async () => {
+beforeEach(() => {
+  rmSync(logs, { recursive: true, force: true });
+  mkdirSync(podDir, { recursive: true });
+  engine.pods.clear();
+});
+afterAll(async () => {
   await app.close();
   rmSync(tmp, { recursive: true, force: true });
 });

@@ -12,7 +12,7 @@ import {
 } from '@syncscope/core/cri';
 import { TraceRecorder } from '@syncscope/core/events/recorder';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../http.ts';
 import type { SimControl } from '../sim-control.ts';
 import { FakeEngine, testPod } from '../testing.ts';
@@ -97,18 +97,26 @@ const post = (body: unknown) =>
 
 const stateOf = async (id: string) => (await sim.listContainers({ id }))[0]?.state;
 
-beforeEach(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'sim-route-'));
+// one app for the file; each test gets its own simulated node and trace, which the app's controls reach
+beforeAll(async () => {
   clock = new FakeClock();
-  sim = new SimRuntime({ clock });
-  trace = new TraceRecorder(clock, 1000);
   engine = new FakeEngine(clock);
   engine.addPod(testPod('web', UID));
-  control = { runtime: sim, record: (ev) => trace.record(ev) };
-  app = await createHttpApp({ engine, trace, clock, sim: control });
+  control = {
+    get runtime() {
+      return sim;
+    },
+    record: (ev) => trace.record(ev),
+  };
+  app = await createHttpApp({ engine, trace: new TraceRecorder(clock, 1000), clock, sim: control });
 });
-afterEach(async () => {
-  await app.close();
+afterAll(() => app.close());
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'sim-route-'));
+  sim = new SimRuntime({ clock });
+  trace = new TraceRecorder(clock, 1000);
+});
+afterEach(() => {
   sim.shutdown();
   rmSync(tmp, { recursive: true, force: true });
 });
