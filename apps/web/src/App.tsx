@@ -1,7 +1,7 @@
 /**
  * The shell: a top bar with the connection state (or the replayed file), and the page the hash route
  * names. Live, each page opens the streams it shows (the node page its rows and aggregates, a pod page
- * that pod's trace, opened here once its UID is known); their state together (stream-status.ts), with the
+ * that pod's trace, opened here once the page has settled); their state together (stream-status.ts), with the
  * time it stopped being live, is provided to the views through ConnectionContext. In a replay no stream
  * is open and ReplayContext makes every query hook read the imported trace instead of the server.
  */
@@ -17,26 +17,32 @@ import {
 } from 'react';
 import { useNode } from './api/queries.ts';
 import { useStreamsState } from './api/stream-status.ts';
-import { useTraceStream } from './api/use-trace-stream.ts';
-import { FleetView } from './kubelet-log/FleetView.tsx';
-import { LogBanner } from './kubelet-log/LogBanner.tsx';
-import { LogOpener } from './kubelet-log/LogOpener.tsx';
+import { usePageSettled } from './hooks/use-page-settled.ts';
 import type { ReplayStore } from './lib/replay.ts';
 import { parseRoute, type Route } from './lib/route.ts';
 import type { ConnectionState } from './lib/stream.ts';
 import { type Connection, ConnectionContext, nextConnection, useConnection } from './node/connection.ts';
 import { clockText } from './node/liveness.ts';
-import { useKnownPod } from './pod/use-known-pod.ts';
 import { ReplayContext, useReplay } from './replay/context.ts';
 import { NodeView } from './views/NodeView.tsx';
+import { PodHead } from './views/PodHead.tsx';
 import { TokenGate } from './views/TokenGate.tsx';
 import './tokens.css';
 
 /**
- * The pod page is its own chunk: the node page (the first one most loads open) does not parse the timeline
- * and step-through code before it can show the pods.
+ * The first chunk holds what the node page's first rows and a pod page's header need, nothing more. The
+ * pod page is its own chunk (the timeline, the step-through, the model's readings), painted from the pod's
+ * row (PodHead) until it arrives. The log opener (with the replay's reducer) is a small chunk of its own;
+ * the pod's trace stream (its checks of every event carry the trace's schemas) opens once the page has
+ * settled; a kubelet log's views come with the log.
  */
 const PodView = lazy(() => import('./views/PodView.tsx').then((m) => ({ default: m.PodView })));
+const PodTraceStream = lazy(() =>
+  import('./views/PodTraceStream.tsx').then((m) => ({ default: m.PodTraceStream })),
+);
+const LogOpener = lazy(() => import('./kubelet-log/LogOpener.tsx').then((m) => ({ default: m.LogOpener })));
+const LogBanner = lazy(() => import('./kubelet-log/LogBanner.tsx').then((m) => ({ default: m.LogBanner })));
+const FleetView = lazy(() => import('./kubelet-log/FleetView.tsx').then((m) => ({ default: m.FleetView })));
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(window.location.hash));
@@ -70,16 +76,6 @@ function LiveStream({ children }: { children: ReactNode }) {
   return <ConnectionContext.Provider value={connection}>{children}</ConnectionContext.Provider>;
 }
 
-/**
- * A pod page's trace, live: that pod's events once its UID is known (from the pods list, or the trace);
- * every event while the list has answered without the pod (its UID is looked for in the recent trace).
- */
-function PodTraceStream({ namespace, name }: { namespace: string; name: string }) {
-  const known = useKnownPod(namespace, name);
-  useTraceStream(known.uid !== undefined || !known.loading, known.uid);
-  return null;
-}
-
 /** The badge: green while live; grey with the time it went stale once the stream is lost. */
 function ConnectionBadge() {
   const { state, staleSince } = useConnection();
@@ -111,14 +107,17 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
   const node = useNode();
   const replay = useReplay();
   const stale = useConnection().staleSince !== null;
+  const settled = usePageSettled();
   return (
     <>
-      {route.view === 'pod' && !replay && (
-        <PodTraceStream
-          key={`${route.namespace}/${route.name}`}
-          namespace={route.namespace}
-          name={route.name}
-        />
+      {route.view === 'pod' && !replay && settled && (
+        <Suspense fallback={null}>
+          <PodTraceStream
+            key={`${route.namespace}/${route.name}`}
+            namespace={route.namespace}
+            name={route.name}
+          />
+        </Suspense>
       )}
       <header className="topbar">
         <a className="brand" href="#/">
@@ -130,7 +129,9 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
         <ReplayContext.Consumer>
           {(replay) =>
             replay?.log ? (
-              <LogBanner replay={replay} onReplay={onReplay} onExit={onExit} />
+              <Suspense fallback={null}>
+                <LogBanner replay={replay} onReplay={onReplay} onExit={onExit} />
+              </Suspense>
             ) : replay ? (
               <span className="conn conn-replay" data-testid="replay-banner">
                 replay: {replay.name} ({replay.trace.events.length} events){' '}
@@ -143,15 +144,22 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
             )
           }
         </ReplayContext.Consumer>
-        <LogOpener onReplay={onReplay} />
+        <Suspense fallback={null}>
+          <LogOpener onReplay={onReplay} />
+        </Suspense>
       </header>
       <main data-stale={stale || undefined}>
         {route.view === 'pod' ? (
-          <Suspense fallback={<p aria-busy="true">Loading the pod page…</p>}>
-            <PodView key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />
+          <Suspense
+            key={`${route.namespace}/${route.name}`}
+            fallback={<PodHead namespace={route.namespace} name={route.name} />}
+          >
+            <PodView namespace={route.namespace} name={route.name} />
           </Suspense>
         ) : route.view === 'nodes' && replay?.log ? (
-          <FleetView replay={replay} onReplay={onReplay} />
+          <Suspense fallback={null}>
+            <FleetView replay={replay} onReplay={onReplay} />
+          </Suspense>
         ) : (
           <NodeView node={node.data} onReplay={onReplay} />
         )}

@@ -4,10 +4,12 @@
  * has arrived, so the server computes the pods list while the browser evaluates and renders the app.
  * Sent any earlier, the list (hundreds of milliseconds of the server's time at 5,000 pods) would hold up
  * the app's own download on the same server; sent from the app's first render, it would wait for it.
- * root.tsx sends them itself if its code runs before this module sees it arrive.
+ * root.tsx sends them itself if its code runs before this module sees it arrive. A load that opens on a pod's
+ * page asks for that page's own chunk (PodView) beside the app's, so both download and compile together.
  */
 import { initToken } from './api/auth.ts';
 import { startFirstRequests } from './api/first-requests.ts';
+import { parseRoute } from './lib/route.ts';
 
 initToken();
 
@@ -20,8 +22,11 @@ function whenAppArrives(then: () => void): void {
       then();
     }
   });
-  observer.observe({ type: 'resource' });
+  // buffered: the app's chunk may already be in (index.html preloads it beside this module)
+  observer.observe({ type: 'resource', buffered: true });
 }
 
 whenAppArrives(startFirstRequests);
 void import('./root.tsx');
+if (parseRoute(window.location.hash).view === 'pod')
+  void import('./views/PodView.tsx').catch(() => undefined);

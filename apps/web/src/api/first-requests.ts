@@ -1,5 +1,6 @@
 /**
- * The first page's earliest requests, the node and (on the node page) the pods table's rows: sent by the
+ * The first page's earliest requests, the node and the pods table's rows (on a pod's page that pod's row,
+ * its header's first paint): sent by the
  * boot module (main.tsx) as soon as the app's code has arrived, or by root.tsx before the first render if
  * that comes first, so the server answers the rows while the browser evaluates the app. The query layer
  * (queries.ts `prefetchFirstPage`) takes each once as the first fetch of its query, beside the aggregates
@@ -13,10 +14,11 @@
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
 import type { NodeRowsPage } from '../lib/node-rows-cache.ts';
 import { parseRoute } from '../lib/route.ts';
-import { getNode, getNodeRows } from './client.ts';
+import { getNode, getNodeRows, getPodRow } from './client.ts';
 
 let node: Promise<NodeInfo> | undefined;
 let rows: Promise<NodeRowsPage> | undefined;
+let podRow: { key: string; page: Promise<NodeRowsPage> } | undefined;
 
 /** A request whose failure is handled by whoever takes it (or by nobody, if nobody does). */
 function quiet<T>(p: Promise<T>): Promise<T> {
@@ -31,7 +33,17 @@ export function startFirstRequests(): void {
   if (started) return;
   started = true;
   node = quiet(getNode());
-  if (parseRoute(window.location.hash).view === 'node') rows = quiet(getNodeRows());
+  const route = parseRoute(window.location.hash);
+  if (route.view === 'node') rows = quiet(getNodeRows());
+  if (route.view === 'pod')
+    podRow = { key: `${route.namespace}/${route.name}`, page: quiet(getPodRow(route.namespace, route.name)) };
+}
+
+/** The early row of the pod `namespace/name`, handed out once (none for another pod, or none sent). */
+export function takeFirstPodRow(namespace: string, name: string): Promise<NodeRowsPage> | undefined {
+  const p = podRow?.key === `${namespace}/${name}` ? podRow.page : undefined;
+  podRow = undefined;
+  return p;
 }
 
 /** The early rows request, handed out once (none when the page did not open on the node). */

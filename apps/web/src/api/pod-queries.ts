@@ -20,6 +20,7 @@ import type { PodRowSummary } from '../lib/pod-state-core.ts';
 import { applyEventsToPods } from '../lib/pods-cache.ts';
 import { useReplay } from '../replay/context.ts';
 import { getOnePod, getPodRow } from './client.ts';
+import { takeFirstPodRow } from './first-requests.ts';
 
 const podKeys = {
   /** the prefix of every one-pod list (under the pods list's key, so invalidating the pods reaches them) */
@@ -41,7 +42,7 @@ const listQuery = (namespace: string, name: string) => ({
 const rowQuery = (namespace: string, name: string) => ({
   queryKey: podKeys.row(namespace, name),
   queryFn: async (): Promise<PodRowSummary | null> =>
-    pageRows(await getPodRow(namespace, name)).rows[0] ?? null,
+    pageRows(await (takeFirstPodRow(namespace, name) ?? getPodRow(namespace, name))).rows[0] ?? null,
   structuralSharing: false,
   // the header's first paint only: the pod itself (kept live by the stream) takes over once it is in
   staleTime: Number.POSITIVE_INFINITY,

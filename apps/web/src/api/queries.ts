@@ -24,7 +24,7 @@
  */
 import type { PodList } from '@syncscope/core/api';
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
-import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
+import type { TraceEvent } from '@syncscope/core/trace';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   aggregatesOf,
@@ -242,7 +242,7 @@ export function dispatchEvents(queryClient: QueryClient, events: readonly TraceE
     const byPod = new Map<string, TraceEvent[]>();
     for (const [key, data] of cached) if (data) byPod.set(String(key[2]), []);
     for (const ev of events) {
-      const uid = podUIDOf(ev);
+      const uid = 'podUID' in ev ? ev.podUID : undefined;
       if (uid) byPod.get(uid)?.push(ev);
     }
     for (const [uid, evs] of byPod) {

@@ -22,7 +22,8 @@
 import type { TraceEvent } from '@syncscope/core/trace';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { parseStreamMessage, reconnectDelayMs, resumeSince, streamUrl } from '../lib/stream.ts';
+import { reconnectDelayMs, resumeSince, streamUrl } from '../lib/stream.ts';
+import { parseStreamMessage } from '../lib/stream-message.ts';
 import { DEFAULT_TRACE_LIMIT, type TraceState } from '../lib/trace-store.ts';
 import { wsProtocols } from './auth.ts';
 import { getTraceBounds, getTracePage } from './client.ts';

@@ -7,7 +7,7 @@
  * Pure; beats in ascending seq order. A run's time is when it ended, so its start is time - durationMs,
  * and the interval is measured start to start, as the ticker paces them.
  */
-import { scaleBand, scaleLinear } from 'd3';
+import { bands, linearScale, niceTicks } from './linear-scale.ts';
 import type { HousekeepingBeat } from './pod-state-core.ts';
 
 const DEFAULT_CADENCE_RUNS = 30;
@@ -86,15 +86,12 @@ export function layoutCadence(all: readonly CadenceRun[], o: CadenceOptions): Ca
   const runs = all.length > slots ? all.slice(all.length - slots) : all;
   const largest = Math.max(0, ...runs.map((r) => Math.max(r.intervalMs ?? 0, r.durationMs)));
   const maxMs = Math.max(o.periodMs * 1.25, largest * 1.1);
-  const y = scaleLinear().domain([0, maxMs]).range([o.height, 0]);
-  const band = scaleBand<number>()
-    .domain(Array.from({ length: slots }, (_, i) => i))
-    .range([0, o.width])
-    .paddingInner(0.25);
+  const y = linearScale([0, maxMs], [o.height, 0]);
+  const band = bands(slots, [0, o.width], 0.25);
   const offset = slots - runs.length;
   const bars = runs.map((run, i) => {
-    const x = band(i + offset) ?? 0;
-    const width = band.bandwidth();
+    const x = band.at(i + offset);
+    const width = band.width;
     const bar = (ms: number) => ({ y: y(ms), height: Math.max(1, o.height - y(ms)) });
     return {
       seq: run.seq,
@@ -107,7 +104,7 @@ export function layoutCadence(all: readonly CadenceRun[], o: CadenceOptions): Ca
       run,
     };
   });
-  const yTicks = y.ticks(3).map((t) => ({ y: y(t), label: `${t / 1000}s` }));
+  const yTicks = niceTicks(0, maxMs, 3).map((t) => ({ y: y(t), label: `${t / 1000}s` }));
   return {
     width: o.width,
     height: o.height,

@@ -10,7 +10,7 @@
  * event rate.
  */
 import type { LoopSource } from '@syncscope/core/trace';
-import { type ScaleLinear, scaleLinear } from 'd3';
+import { type LinearScale, linearScale, niceTicks } from './linear-scale.ts';
 import type { NodeAggregatesState } from './node-aggregates-cache.ts';
 import { AGGREGATE_BUCKET_MS, LOOP_SOURCE_ORDER } from './pod-state-core.ts';
 
@@ -80,7 +80,7 @@ export interface LoopStripLayout {
   /** Left edge (engine ms) and right edge (= now). */
   start: number;
   end: number;
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   /** Lane top per source. */
   laneY: Record<LoopSource, number>;
   cells: LoopCell[];
@@ -112,7 +112,7 @@ export function layoutLoopStrip(
   windowMs = DEFAULT_LOOP_WINDOW_MS,
 ): LoopStripLayout {
   const start = now - windowMs;
-  const x = scaleLinear().domain([start, now]).range([0, width]);
+  const x = linearScale([start, now], [0, width]);
   const laneY = {} as Record<LoopSource, number>;
   LOOP_SOURCES.forEach((s, i) => {
     laneY[s] = i * (LOOP_LANE_HEIGHT + LOOP_LANE_GAP);
@@ -156,10 +156,7 @@ export function layoutLoopStrip(
   const relists: RelistMark[] = [];
   for (const r of agg.relists) if (r.time >= start && r.time <= now) relists.push({ ...r, x: x(r.time) });
   // Ticks at round seconds before now, so the labels stay put while the strip scrolls under them.
-  const ticks = scaleLinear()
-    .domain([-windowMs, 0])
-    .ticks(6)
-    .map((t) => ({ x: x(now + t), label: relativeLabel(t) }));
+  const ticks = niceTicks(-windowMs, 0, 6).map((t) => ({ x: x(now + t), label: relativeLabel(t) }));
   return {
     width,
     height: lanesHeight + LOOP_AXIS_HEIGHT,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoute, routeHref } from './route.ts';
-import { estimateEngineNow, parseStreamMessage, reconnectDelayMs, resumeSince, streamUrl } from './stream.ts';
+import { estimateEngineNow, reconnectDelayMs, resumeSince, streamUrl } from './stream.ts';
+import { parseStreamMessage } from './stream-message.ts';
 
 describe('streamUrl', () => {
   it('resumes from the last seq on the page host', () => {

@@ -1,6 +1,8 @@
 /**
- * The pure half of the trace stream client: the WebSocket address, the parsing of what the server sends,
- * the reconnect delay. The hook in src/api/use-trace-stream.ts wires these to a socket and the query cache.
+ * The pure half of the trace stream client: the WebSocket address, the resume point, the reconnect delay,
+ * the engine's clock; the parsing of what the server sends is ./stream-message.ts (it checks every event
+ * against the trace's schemas, which only a page that opens the trace stream loads). The hook in
+ * src/api/use-trace-stream.ts wires these to a socket and the query cache.
  *
  * Protocol (WebSocket /api/v1/trace/stream?since=<seq>[&podUID=<uid>]: every event, or one pod's and the
  * node-wide ones): the server sends JSON messages
@@ -8,14 +10,7 @@
  *   {kind:'resync', reason}                  this client fell behind; the server closes the socket and the
  *                                            client reconnects with since = the last seq it applied.
  */
-import { checkTraceEvent, type TraceEvent } from '@syncscope/core/trace';
-
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting';
-
-export type StreamMessage =
-  | { kind: 'events'; events: TraceEvent[]; rejected: string[] }
-  | { kind: 'resync'; reason: string }
-  | { kind: 'invalid'; error: string };
 
 /** ws:// or wss:// address of the stream on the page's own host; with `podUID`, that pod's events only. */
 export function streamUrl(
@@ -26,33 +21,6 @@ export function streamUrl(
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const pod = podUID ? `&podUID=${encodeURIComponent(podUID)}` : '';
   return `${scheme}//${location.host}/api/v1/trace/stream?since=${Math.max(0, since)}${pod}`;
-}
-
-/**
- * Parses one message. Events that fail the structural check are left out and their errors returned, so
- * one bad event cannot poison the cache.
- */
-export function parseStreamMessage(data: string): StreamMessage {
-  let msg: unknown;
-  try {
-    msg = JSON.parse(data);
-  } catch {
-    return { kind: 'invalid', error: 'message is not JSON' };
-  }
-  if (typeof msg !== 'object' || msg === null) return { kind: 'invalid', error: 'message is not an object' };
-  const o = msg as Record<string, unknown>;
-  if (o.kind === 'resync') return { kind: 'resync', reason: typeof o.reason === 'string' ? o.reason : '' };
-  if (o.kind !== 'events' || !Array.isArray(o.events)) {
-    return { kind: 'invalid', error: `unknown message kind ${String(o.kind)}` };
-  }
-  const events: TraceEvent[] = [];
-  const rejected: string[] = [];
-  for (const ev of o.events) {
-    const err = checkTraceEvent(ev);
-    if (err) rejected.push(err);
-    else events.push(ev as TraceEvent);
-  }
-  return { kind: 'events', events, rejected };
 }
 
 /**

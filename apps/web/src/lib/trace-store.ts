@@ -17,7 +17,8 @@
  * and cached on the state. Appending to a state that is not the newest forks the log (a copy), so an
  * older state never changes.
  */
-import { podUIDOf, type TraceEvent } from '@syncscope/core/trace';
+// types only from core's trace module: its values would build every event's schema on the first page load
+import type { TraceEvent } from '@syncscope/core/trace';
 
 export interface TraceState {
   /** Highest seq applied; -1 when empty. */
@@ -140,7 +141,7 @@ export function applyEvents(state: TraceState, batch: readonly TraceEvent[]): Tr
 
   for (const ev of fresh) {
     log.all.push(ev);
-    const uid = podUIDOf(ev);
+    const uid = 'podUID' in ev ? ev.podUID : undefined;
     if (!uid) continue;
     const list = log.pods.get(uid);
     if (list) list.push(ev);

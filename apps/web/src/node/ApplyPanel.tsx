@@ -12,6 +12,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { ApiError, createPod } from '../api/client.ts';
 import { getExamples, manifestNamespace } from '../api/node-actions.ts';
 import { useNodeRows } from '../api/queries.ts';
+import { usePageSettled } from '../hooks/use-page-settled.ts';
 import '../editor/editor.css';
 
 // the editor is a chunk of its own (CodeMirror and the YAML parser, ~530 kB), so the node view's first
@@ -70,10 +71,13 @@ interface Failure {
 }
 
 export function ApplyPanel() {
+  // asked once the page's first screen is in
+  const pageSettled = usePageSettled();
   const examples = useQuery({
     queryKey: ['examples'],
     queryFn: getExamples,
     staleTime: Number.POSITIVE_INFINITY,
+    enabled: pageSettled,
   });
   const items = examples.data?.items ?? [];
   // Until the user picks or types, the first example is chosen and its text shown: derived, not copied in by an

@@ -19,6 +19,7 @@ import {
   putSpeed,
 } from '../api/node-actions.ts';
 import { queryKeys, useNodeRows, usePods } from '../api/queries.ts';
+import { usePageSettled } from '../hooks/use-page-settled.ts';
 import { ActiveFaults } from './ActiveFaults.tsx';
 import './faults.css';
 
@@ -36,7 +37,9 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 export function FaultPanel() {
   const queryClient = useQueryClient();
-  const sim = useQuery({ queryKey: ['sim'], queryFn: getSim, staleTime: 30_000 });
+  // asked once the page's first screen is in (the panel shows only on a simulated node)
+  const settled = usePageSettled();
+  const sim = useQuery({ queryKey: ['sim'], queryFn: getSim, staleTime: 30_000, enabled: settled });
   // the pods to pick from are the table's rows; their containers come with the pods list, fetched only
   // once the user turns to the panel (the node page's first requests stay the rows)
   const rows = useNodeRows();

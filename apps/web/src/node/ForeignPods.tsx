@@ -4,6 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { authFetch } from '../api/auth.ts';
+import { usePageSettled } from '../hooks/use-page-settled.ts';
 
 interface RuntimePodItem {
   id: string;
@@ -21,7 +22,14 @@ async function getRuntimePods(): Promise<RuntimePodItem[]> {
 }
 
 export function ForeignPods() {
-  const { data } = useQuery({ queryKey: ['runtime-pods'], queryFn: getRuntimePods, refetchInterval: 5_000 });
+  // asked once the page's first screen is in: the runtime's whole pod list is no part of it
+  const settled = usePageSettled();
+  const { data } = useQuery({
+    queryKey: ['runtime-pods'],
+    queryFn: getRuntimePods,
+    refetchInterval: 5_000,
+    enabled: settled,
+  });
   const foreign = (data ?? []).filter((p) => !p.managed);
   if (foreign.length === 0) return null;
   return (

@@ -8,13 +8,12 @@
  */
 
 import { humanDuration } from '@syncscope/core/api';
-import type { ExplainCounts } from '@syncscope/core/explain';
 import { memo } from 'react';
-import { countsWords } from '../explain/log-counts.ts';
 import { cellTitle, type PodRowSummary, type RowCell } from '../lib/pod-state-core.ts';
 import { routeHref } from '../lib/route.ts';
 import { Fact } from '../pod/Fact.tsx';
 import { statusTone } from './status-tone.ts';
+import type { RowCounts } from './use-log-counts.ts';
 
 export interface PodRowProps {
   index: number;
@@ -30,7 +29,7 @@ export interface PodRowProps {
   onDelete: (index: number) => void;
   onExport: (uid: string, name: string) => void;
   /** a kubelet log's pod: its explanation counts (null: no step of it was read); absent live */
-  explained?: ExplainCounts | null;
+  explained?: RowCounts;
 }
 
 export const PodRow = memo(function PodRow(p: PodRowProps) {
@@ -76,12 +75,12 @@ export const PodRow = memo(function PodRow(p: PodRowProps) {
       <td className="num">{humanDuration(p.now - r.created)}</td>
       {p.explained !== undefined && (
         <td
-          className={`num${p.explained && p.explained.differs > 0 ? ' bad' : ''}`}
-          title={p.explained ? countsWords(p.explained) : 'no step of this pod was read'}
+          className={`num${p.explained.counts && p.explained.counts.differs > 0 ? ' bad' : ''}`}
+          title={p.explained.title}
           data-testid="cell-differs"
-          data-differs={p.explained?.differs ?? ''}
+          data-differs={p.explained.counts?.differs ?? ''}
         >
-          {p.explained ? p.explained.differs : '—'}
+          {p.explained.counts ? p.explained.counts.differs : '—'}
         </td>
       )}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: only stops the row's click from opening the pod */}

@@ -15,7 +15,6 @@ import { type KeyboardEvent, type RefObject, useCallback, useEffect, useMemo, us
 import { deletePod } from '../api/client.ts';
 import { downloadTraceExport } from '../api/node-actions.ts';
 import { useNode, useNodeRows } from '../api/queries.ts';
-import { logExplainCounts, podCounts } from '../explain/log-counts.ts';
 import { routeHref } from '../lib/route.ts';
 import { useReplay } from '../replay/context.ts';
 import { useViewNow } from './connection.ts';
@@ -32,6 +31,7 @@ import {
   type SortState,
   sortEntries,
 } from './pod-rows.ts';
+import { useLogCounts } from './use-log-counts.ts';
 
 const ROW_HEIGHT = 30;
 const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
@@ -86,7 +86,7 @@ export function PodsTable() {
 
   const list = rows.data?.list;
   // a kubelet log: each pod's steps that differ from the model's reading
-  const explained = useMemo(() => (replay?.log ? logExplainCounts(replay.log.all) : null), [replay]);
+  const explained = useLogCounts(replay);
   // the entries' sort keys do not depend on the clock: one per row object, kept while the row is
   const entries = useMemo(() => (list ?? []).map(rowEntry), [list]);
   const lastSort = useRef<{ sort: SortState; sorted: PodEntry[] }>({ sort, sorted: [] });
@@ -304,9 +304,7 @@ export function PodsTable() {
                   onFocusRow={onFocusRow}
                   onDelete={onDelete}
                   onExport={onExport}
-                  {...(explained
-                    ? { explained: podCounts(explained, replay?.log?.node ?? null, r.uid) ?? null }
-                    : {})}
+                  {...(explained ? { explained: explained(r.uid) } : {})}
                 />
               );
             })}

@@ -3,25 +3,33 @@
  * link to the node's NDJSON export (each pod row has its own), and a
  * file input that reads an export back, checks every line, and starts a replay of it in the same views.
  * A file with a bad line is refused and the line numbers are listed. A kubelet log given there (told by its
- * first lines: replay/file-kind.ts) is opened as one, by the top bar's log opener.
+ * first lines: replay/file-kind.ts) is opened as one, by the top bar's log opener. The readers (the trace's
+ * checks, the log's recognisers, the replay's reducer) are fetched when a file is given, so the node page's
+ * first load carries none of them.
  */
 import { useState } from 'react';
 import { downloadTraceExport, traceExportUrl } from '../api/node-actions.ts';
-import { requestLogOpen } from '../kubelet-log/open.ts';
-import { formatNdjsonError, type NdjsonError, parseTraceNdjson } from '../lib/ndjson.ts';
-import { buildReplay, type ReplayStore } from '../lib/replay.ts';
+import type { ReplayStore } from '../lib/replay.ts';
 import { useReplay } from '../replay/context.ts';
-import { fileKind } from '../replay/file-kind.ts';
 import { TraceTail } from './TraceTail.tsx';
 
 export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => void }) {
   const replay = useReplay();
   const [exportError, setExportError] = useState<string | null>(null);
-  const [errors, setErrors] = useState<{ file: string; list: NdjsonError[]; truncated: boolean } | null>(
-    null,
-  );
+  const [errors, setErrors] = useState<{
+    file: string;
+    list: { line: number; text: string }[];
+    truncated: boolean;
+  } | null>(null);
 
   const load = async (file: File) => {
+    const [{ fileKind }, { requestLogOpen }, { formatNdjsonError, parseTraceNdjson }, { buildReplay }] =
+      await Promise.all([
+        import('../replay/file-kind.ts'),
+        import('../kubelet-log/open.ts'),
+        import('../lib/ndjson.ts'),
+        import('../lib/replay.ts'),
+      ]);
     // a kubelet log goes to the log opener, which reads it as one (its progress, its errors)
     if ((await fileKind(file)) === 'kubelet-log' && requestLogOpen(file)) {
       setErrors(null);
@@ -29,13 +37,17 @@ export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => voi
     }
     const parsed = parseTraceNdjson(await file.text());
     if (parsed.errors.length > 0) {
-      setErrors({ file: file.name, list: parsed.errors, truncated: parsed.truncated });
+      setErrors({
+        file: file.name,
+        list: parsed.errors.map((e) => ({ line: e.line, text: formatNdjsonError(e) })),
+        truncated: parsed.truncated,
+      });
       return;
     }
     if (parsed.events.length === 0) {
       setErrors({
         file: file.name,
-        list: [{ line: 1, message: 'the file holds no events' }],
+        list: [{ line: 1, text: formatNdjsonError({ line: 1, message: 'the file holds no events' }) }],
         truncated: false,
       });
       return;
@@ -92,7 +104,7 @@ export function TracePanel({ onReplay }: { onReplay: (store: ReplayStore) => voi
           <ul>
             {errors.list.map((e) => (
               <li key={e.line} className="mono">
-                {formatNdjsonError(e)}
+                {e.text}
               </li>
             ))}
             {errors.truncated && <li>…and more</li>}

@@ -14,9 +14,9 @@
  * from 1600 px two columns, the strip and table on the left, the cadence and the side panels on the right.
  */
 import type { NodeInfo } from '@syncscope/core/kubelet/configuration';
+import { lazy, Suspense } from 'react';
 import { useNodeAggregates } from '../api/queries.ts';
 import { useNodeAggregatesStream } from '../api/use-node-aggregates-stream.ts';
-import { RawLines } from '../kubelet-log/RawLines.tsx';
 import type { ReplayStore } from '../lib/replay.ts';
 import { ApplyPanel } from '../node/ApplyPanel.tsx';
 import { FaultPanel } from '../node/FaultPanel.tsx';
@@ -31,6 +31,9 @@ import { useReplay } from '../replay/context.ts';
 import '../node/node.css';
 
 export { statusTone } from '../node/status-tone.ts';
+
+/** A kubelet log's unread lines: its code comes with the log, not with the live page's first load. */
+const RawLines = lazy(() => import('../kubelet-log/RawLines.tsx').then((m) => ({ default: m.RawLines })));
 
 const fetched = () => true;
 
@@ -56,7 +59,11 @@ export function NodeView({
       </div>
       <div className="area-pods">
         <PodsPanel />
-        {replay?.log && <RawLines replay={replay} />}
+        {replay?.log && (
+          <Suspense fallback={null}>
+            <RawLines replay={replay} />
+          </Suspense>
+        )}
       </div>
       <div className="area-cadence">
         <HousekeepingCadence node={node} />
