@@ -44,8 +44,12 @@ export class AggregatesClient {
   }
 
   private catchUp(): void {
+    // reading the store closes its pending batch and sends it to every listener, this one too: skipped here
+    // (it is in the answer), so nothing newer goes out before the answer
+    this.behind = true;
+    const answer = this.cursor === undefined ? this.store.current() : this.store.since(this.cursor);
     this.behind = false;
-    this.send(this.cursor === undefined ? this.store.current() : this.store.since(this.cursor));
+    this.send(answer);
   }
 
   private send(a: NodeAggregatesWire): void {
