@@ -52,7 +52,10 @@ export default defineConfig({
           hookTimeout: 60_000,
           fileParallelism: false,
           // one worker loads the server's modules once for every file, not once a file (a second or two of
-          // CPU each): the files run one after another and each closes what it started
+          // CPU each): the files run one after another and each closes what it started. The forks pool takes
+          // this from the command line (`--poolOptions.forks.isolate=false`, as scripts/test-all.sh and
+          // `pnpm test:integration` give it): in the root config it would share one process between the
+          // end-to-end projects' files too
           isolate: false,
         },
       },

@@ -45,9 +45,11 @@ tier() {
   return $rc
 }
 vitest() {
-  local project="$1" out="$2"
+  local project="$1" out="$2" shared=()
   shift 2
-  "$bin/vitest" run --project "$project" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
+  # the integration files share one process (vitest.config.ts)
+  [ "$project" = integration ] && shared=(--poolOptions.forks.isolate=false)
+  "$bin/vitest" run --project "$project" "${shared[@]}" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
 }
 static() {
   # one incremental build over every tsconfig (tsconfig.json references them; build info in node_modules/.cache/tsc)
