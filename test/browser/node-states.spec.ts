@@ -229,7 +229,10 @@ describe('node view states', () => {
     await page.goto(dash.baseUrl);
     await page.locator('[data-testid="manifest-plain"]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="pod-row-healthy"]').waitFor();
-    expect(await page.locator('[data-testid="manifest-plain"]').inputValue()).toContain('kind: Pod');
+    // the examples are asked for once the first screen is in
+    await expect
+      .poll(() => page.locator('[data-testid="manifest-plain"]').inputValue())
+      .toContain('kind: Pod');
     await shots('apply-plain-editor');
   });
 

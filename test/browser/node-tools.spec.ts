@@ -115,10 +115,11 @@ spec:
     - containerPort: 99999
 `;
 
-/** The node view on a page of its own, its apply editor ready. */
+/** The node view on a page of its own, its apply editor ready with the first example in it. */
 async function openEditor() {
   await openNode();
   await page.locator('[data-testid="apply-editor"]').waitFor({ timeout: 30_000 });
+  await expect.poll(() => page.locator('[data-testid="apply-editor"]').textContent()).toContain('kind: Pod');
 }
 
 async function typeManifest(text: string) {
@@ -182,6 +183,9 @@ describe('apply editor', () => {
         .replace('Sometimes', 'IfNotPresent')
         .replace('99999', '8080'),
     );
+    await expect
+      .poll(() => page.locator('[data-testid="apply-editor"]').textContent())
+      .toContain('name: edited');
     await page.locator('[data-testid="apply-submit"]').click();
     const link = page.locator('[data-testid="apply-pod-link"]');
     await link.waitFor();
