@@ -115,6 +115,19 @@ async function podSteps(page: Page, pod: string): Promise<string[]> {
   return out;
 }
 
+/** Shares the log opened in `page` (uploads it), closes `page`, and opens the shared copy on a new page. */
+async function shared(page: Page): Promise<Page> {
+  await page.locator('[data-testid="log-share"]').click();
+  const link = page.locator('[data-testid="log-share-link"]');
+  await link.waitFor({ timeout: 60_000 });
+  const href = (await link.getAttribute('href')) ?? '';
+  await page.close();
+  const other = await newPage();
+  await other.goto(href);
+  await other.locator('[data-testid="log-banner"]').waitFor({ timeout: 60_000 });
+  return other;
+}
+
 beforeAll(async () => {
   dash = await startDashboard({ examples: false });
   mkdirSync(SHOTS, { recursive: true });
@@ -143,15 +156,7 @@ describe('a log opened in the page keeps its unread lines as the raw-line index'
     const localSteps = await podSteps(page, POD);
     expect(localSteps.some((s) => s.includes(' · kept raw'))).toBe(true);
 
-    await page.locator('[data-testid="log-share"]').click();
-    const link = page.locator('[data-testid="log-share-link"]');
-    await link.waitFor({ timeout: 60_000 });
-    const href = (await link.getAttribute('href')) ?? '';
-    await page.close();
-
-    const other = await newPage();
-    await other.goto(href);
-    await other.locator('[data-testid="log-banner"]').waitFor({ timeout: 60_000 });
+    const other = await shared(page);
     expect(await text(other, 'log-counts')).toBe(counts);
     expect(await rawView(other, 'dockercfg')).toEqual(local);
     expect(await podSteps(other, POD)).toEqual(localSteps);
@@ -172,14 +177,7 @@ describe('a log opened in the page keeps its unread lines as the raw-line index'
     const nodes = await page.locator('[data-testid="log-node"] option').allTextContents();
     expect(nodes.length).toBeGreaterThan(3);
     const counts = await text(page, 'log-counts');
-    await page.locator('[data-testid="log-share"]').click();
-    const link = page.locator('[data-testid="log-share-link"]');
-    await link.waitFor({ timeout: 60_000 });
-    const href = (await link.getAttribute('href')) ?? '';
-    await page.close();
-    const other = await newPage();
-    await other.goto(href);
-    await other.locator('[data-testid="log-banner"]').waitFor({ timeout: 60_000 });
+    const other = await shared(page);
     expect(await text(other, 'log-counts')).toBe(counts);
     expect(await other.locator('[data-testid="log-node"] option').allTextContents()).toEqual(nodes);
     await other.close();
@@ -200,14 +198,7 @@ describe('a log opened in the page keeps its unread lines as the raw-line index'
     const raws = await rawView(page, 'dockercfg');
     expect(raws.found[0]).toContain(`${KNOWN.line - cut} ${KNOWN.text}`);
     const steps = await podSteps(page, POD);
-    await page.locator('[data-testid="log-share"]').click();
-    const link = page.locator('[data-testid="log-share-link"]');
-    await link.waitFor({ timeout: 60_000 });
-    const href = (await link.getAttribute('href')) ?? '';
-    await page.close();
-    const other = await newPage();
-    await other.goto(href);
-    await other.locator('[data-testid="log-banner"]').waitFor({ timeout: 60_000 });
+    const other = await shared(page);
     expect(await text(other, 'log-counts')).toBe(counts);
     expect(await rawView(other, 'dockercfg')).toEqual(raws);
     expect(await podSteps(other, POD)).toEqual(steps);
