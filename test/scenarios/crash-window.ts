@@ -1,20 +1,18 @@
 /**
- * A crash loop's first two back-off windows as the kubelet's log shows them. Each sync that meets a window
- * logs `"Error syncing pod, skipping" … back-off <delay>` once, and the syncs that meet it are the kubelet's
- * (pod_workers.go):
+ * A crash loop's first two back-off windows as the kubelet's log shows them: `"Error syncing pod, skipping" …
+ * back-off <delay>` once per sync that meets the window, and only the syncs the kubelet runs (pod_workers.go):
  *
- *   - the one the relist that saw the exit brings (its ContainerDied event; the PLEG events of one relist
- *     reach the pod worker as one update, so a relist never makes two syncs of an idle worker);
- *   - one more only when a sync was already queued for the pod at that relist, i.e. an update had arrived
- *     while the sync before it was running (UpdatePod keeps it pending; completeWork runs it after, and it
- *     waits for a pod cache newer than that sync's end, GetNewerThan). The relist's cache write wakes it
- *     before the relist's own events reach the worker, so the exit's event arrives while it runs and queues
- *     one more sync, which the next relist wakes;
- *   - the requeue: a failed sync requeues the worker after workerBackOffPeriod (10 s) with jitter ×[1, 1.5);
- *     the requeued sync meets the window when it starts before the window ends, and requeues again.
+ *   - a sync needs a wake: an update (a relist's events, the sync loop's requeue) that reached the worker after
+ *     the sync before it started. One that arrives while a sync runs is kept pending and runs after it
+ *     (UpdatePod, completeWork), so two syncs may meet a window a moment apart, each with its own update; a
+ *     sync with no update of its own is the duplicate the kubelet never runs;
+ *   - with no sync-worthy relist event between them (ContainerRemoved is not one), a failed sync's next sync is
+ *     its requeue, after workerBackOffPeriod (10 s) with jitter ×[1, 1.5), never sooner;
+ *   - the requeue meets the window when its back-off check (between its start and its result) comes before the
+ *     window ends: one that ran whole inside the window met it, one that started after it did not.
  *
- * So the 10 s window meets one or two syncs (a requeue comes when it is over) and the 20 s window one or two
- * and the requeue after them.
+ * How many syncs meet a window depends on when the relists and requeues fall, so each sync is checked against
+ * these causes rather than the windows against a count.
  */
 import type { Pod } from '@syncscope/core/api/v1';
 import { kubeletLogLines } from '@syncscope/core/klog';
@@ -55,51 +53,78 @@ export const crashWindowScenario = {
     const lines = events
       .flatMap((e) => kubeletLogLines(e, { v: 2, pid: 1 }))
       .filter((l) => l.includes('"Error syncing pod, skipping"'));
-    // at least the syncs this reading of the trace gives, and at most one more: on containerd a window has
-    // once logged three where it gives two, a wake it does not read yet
     for (const delay of ['10s', '20s']) {
+      const failed = events.filter(
+        (e): e is TraceOf<'sync.result'> =>
+          e.type === 'sync.result' && !!e.error?.includes(`back-off ${delay}`),
+      );
+      expect(failed.length, `a sync met the ${delay} window`).toBeGreaterThan(0);
       const logged = lines.filter((l) => l.includes(message(delay, uid))).length;
-      const expected = syncsMeetingWindow(events, delay);
-      expect(logged, `back-off ${delay} errors`).toBeGreaterThanOrEqual(expected);
-      expect(logged, `back-off ${delay} errors`).toBeLessThanOrEqual(expected + 1);
+      expect(logged, `one back-off ${delay} error logged per sync that met the window`).toBe(failed.length);
+      expectKubeletSyncs(events, delay, failed);
     }
   },
 };
 
 const SAME_MOMENT_MS = 50;
+const BACKOFF_PERIOD_MS = 10_000;
 
-/** The syncs the kubelet runs in the window of `delay`, read from the pod's trace (see the file comment). */
-function syncsMeetingWindow(events: TraceEvent[], delay: string): number {
-  const first = events.findIndex((e) => e.type === 'sync.result' && e.error?.includes(`back-off ${delay}`));
-  expect(first, `a sync met the ${delay} window`).toBeGreaterThan(0);
-  const starts = events.flatMap((e, i) => (e.type === 'sync.start' ? [i] : []));
-  const results = events.flatMap((e, i) => (e.type === 'sync.result' ? [i] : []));
-  const start = starts.filter((i) => i < first).at(-1) as number;
-  // the relist that saw the exit: the last ContainerDied of app before the error
-  const exits = events.flatMap((e, i) =>
-    e.type === 'pleg.event' && e.event === 'ContainerDied' && e.containerName === 'app' ? [i] : [],
-  );
-  const exit = exits.filter((i) => i < first).at(-1) as number;
-  const waiting = start < exit;
-  // the sync before: did an update arrive while it ran?
-  const prevStart = starts.filter((i) => i < start).at(-1) ?? -1;
-  const prevResult = results.filter((i) => i < start).at(-1) ?? -1;
-  const queuedWhileRunning = events.some(
-    (e, i) => i > prevStart && i < prevResult && e.type === 'worker.update' && !e.coalesced && !e.dropped,
-  );
-  let count = waiting && queuedWhileRunning ? 2 : 1;
-  // then the requeues that start before the window ends
-  const delayS = Number.parseInt(delay, 10);
-  const window = events.find((e) => e.type === 'backoff' && e.kind === 'container' && e.delayS === delayS);
-  const until = (window as TraceOf<'backoff'>).until;
-  let last = results.filter((i) => i >= first)[count - 1] as number;
-  for (;;) {
-    const failed = events[last] as TraceOf<'sync.result'>;
+/** The syncs that met the window of `delay` (`failed`, their results) are the kubelet's (see the file comment). */
+function expectKubeletSyncs(events: TraceEvent[], delay: string, failed: TraceOf<'sync.result'>[]): void {
+  const at = (seq: number) => events.findIndex((e) => e.seq === seq);
+  const startBefore = (i: number) => {
+    for (let j = i - 1; j >= 0; j--) if ((events[j] as TraceEvent).type === 'sync.start') return j;
+    return -1;
+  };
+  const story = (from: number, to: number) =>
+    events
+      .slice(Math.max(0, from), to + 1)
+      .filter((e) => e.type !== 'runtime.call' && e.type !== 'pleg.relist' && e.type !== 'k8s.event')
+      .map((e) => `${e.time} ${e.type}${e.type === 'pleg.event' ? ` ${e.event}` : ''}`)
+      .join('\n');
+  for (const r of failed) {
+    const result = at(r.seq);
+    const start = startBefore(result);
+    const prevStart = startBefore(start);
+    const woken = events.some(
+      (e, i) => i > prevStart && i < start && e.type === 'worker.update' && !e.coalesced && !e.dropped,
+    );
+    expect(woken, `a back-off ${delay} sync without an update of its own:\n${story(prevStart, result)}`).toBe(
+      true,
+    );
+    // its requeue: none sooner than due, and one that ran whole inside the window met it
+    const requeue = r.requeueAfterMs ?? Number.NaN;
+    expect(requeue, `back-off ${delay} requeue`).toBeGreaterThanOrEqual(BACKOFF_PERIOD_MS);
+    expect(requeue, `back-off ${delay} requeue`).toBeLessThan(BACKOFF_PERIOD_MS * 1.5);
+    const nextStart = events.findIndex((e, i) => i > result && e.type === 'sync.start');
+    if (nextStart < 0) continue;
     // the work queue's clock read comes a moment before the result's (completeWork, then the trace)
-    const due = failed.time + (failed.requeueAfterMs ?? Number.POSITIVE_INFINITY) - SAME_MOMENT_MS;
-    const next = starts.find((i) => i > last && (events[i] as TraceEvent).time >= due);
-    if (next === undefined || (events[next] as TraceEvent).time >= until) return count;
-    count++;
-    last = results.find((i) => i > next) as number;
+    const due = r.time + requeue - SAME_MOMENT_MS;
+    const early = events.some(
+      (e, i) =>
+        i > start &&
+        i < nextStart &&
+        e.type === 'worker.update' &&
+        !e.coalesced &&
+        !e.dropped &&
+        e.time < due,
+    );
+    const next = events[nextStart] as TraceEvent;
+    if (!early)
+      expect(
+        next.time,
+        `back-off ${delay} requeue too soon:\n${story(start, nextStart)}`,
+      ).toBeGreaterThanOrEqual(due);
+    const window = events.find(
+      (e): e is TraceOf<'backoff'> =>
+        e.type === 'backoff' && e.kind === 'container' && e.delayS === Number.parseInt(delay, 10),
+    ) as TraceOf<'backoff'>;
+    const nextResult = events.findIndex((e, i) => i > nextStart && e.type === 'sync.result');
+    const whole = nextResult > 0 && (events[nextResult] as TraceEvent).time < window.until;
+    if (whole)
+      expect(
+        (events[nextResult] as TraceOf<'sync.result'>).error,
+        `a requeue inside the ${delay} window:\n${story(start, nextResult)}`,
+      ).toContain(`back-off ${delay}`);
   }
 }
