@@ -34,8 +34,8 @@ interface Watching {
   stop(): void;
 }
 
-/** Starts the server and waits for its kubeconfig. */
-export async function startKubectl(cleanups: (() => Promise<void>)[]): Promise<Kubectl> {
+/** Starts the server and waits for its kubeconfig; `bin` is the kubectl binary to run (PATH's by default). */
+export async function startKubectl(cleanups: (() => Promise<void>)[], bin = 'kubectl'): Promise<Kubectl> {
   const dir = await tempDir('syncscope-kubectl-', cleanups);
   const home = join(dir, 'home');
   mkdirSync(home);
@@ -53,7 +53,7 @@ export async function startKubectl(cleanups: (() => Promise<void>)[]): Promise<K
   const run = (args: string[], extra: Record<string, string> = {}) =>
     new Promise<Run>((resolve) => {
       execFile(
-        'kubectl',
+        bin,
         [...base, ...args],
         { cwd: dir, env: env(extra), timeout: 60_000 },
         (err, stdout, stderr) => {
@@ -64,7 +64,7 @@ export async function startKubectl(cleanups: (() => Promise<void>)[]): Promise<K
     });
 
   const watch = (args: string[]): Watching => {
-    const proc: ChildProcess = spawn('kubectl', [...base, ...args], {
+    const proc: ChildProcess = spawn(bin, [...base, ...args], {
       cwd: dir,
       env: env({}),
       stdio: ['ignore', 'pipe', 'pipe'],

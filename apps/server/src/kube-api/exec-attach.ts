@@ -6,7 +6,6 @@
  * Stdin and resize messages are read and dropped: a simulated container reads no stdin.
  */
 import type { Pod } from '@syncscope/core/api';
-import type { WebSocket } from 'ws';
 import { readPodLogFile } from '../pod-logs.ts';
 import {
   execErrorStatus,
@@ -19,6 +18,7 @@ import {
 } from './exec-channel.ts';
 import type { StreamPlan } from './exec-plan.ts';
 import { followLog, isRunning, startOffsetOf } from './log-follow.ts';
+import type { StreamSocket } from './spdy-socket.ts';
 
 const OPEN = 1;
 const CLOSE_NORMAL = 1000;
@@ -32,7 +32,7 @@ export interface AttachTarget {
 }
 
 /** Serves `plan` (an attach) on `socket`. */
-export async function serveAttach(socket: WebSocket, plan: StreamPlan, t: AttachTarget): Promise<void> {
+export async function serveAttach(socket: StreamSocket, plan: StreamPlan, t: AttachTarget): Promise<void> {
   const channel = plan.stdout ? STDOUT_CHANNEL : STDERR_CHANNEL;
   const send = (msg: Buffer) => {
     if (socket.readyState === OPEN) socket.send(msg, { binary: true });

@@ -8,7 +8,9 @@
  *     for the client to go); every other message passes unchanged both ways, the error channel included;
  *   - port-forward: the client tunnels SPDY in WebSocket messages; the runtime is asked for SPDY itself (an
  *     HTTP upgrade to `SPDY/3.1`, `X-Stream-Protocol-Version: portforward.k8s.io`), then the bytes are
- *     copied both ways, as the apiserver's tunnelling handler does: both ends speak the same SPDY session.
+ *     copied both ways, as the apiserver's tunnelling handler does: both ends speak the same SPDY session;
+ *   - a client that upgraded to SPDY itself (exec under v4.channel.k8s.io, port-forward): the runtime is
+ *     asked for the same protocol and the bytes copied both ways in the same way (proxySpdy).
  * Either side closing closes the other. Messages the client sends before the runtime's side is up are held
  * (at most MAX_HELD_BYTES; past that the stream ends).
  */
@@ -16,6 +18,7 @@ import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { STREAM_PROTOCOL_V4, STREAM_PROTOCOL_V5 } from './exec-channel.ts';
+import type { StreamSocket } from './spdy-socket.ts';
 
 /** What a real runtime offers for streams (RemoteRuntime's streaming calls). */
 export interface StreamingRuntime {
@@ -66,7 +69,7 @@ const toBuffer = (raw: Buffer | ArrayBuffer | Buffer[]) =>
   Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
 
 /** Holds the client's messages until `flush` names where they go. */
-function holder(client: WebSocket, fail: (why: string) => void) {
+function holder(client: StreamSocket, fail: (why: string) => void) {
   let held: Buffer[] | null = [];
   let bytes = 0;
   let sink: ((b: Buffer) => void) | null = null;
@@ -88,7 +91,7 @@ function holder(client: WebSocket, fail: (why: string) => void) {
 const CLOSE_SIGNAL = 255;
 
 /** Joins `client` (an accepted exec WebSocket, v5 or v4) to the runtime's exec session at `url`. */
-export function proxyExec(client: WebSocket, url: string): void {
+export function proxyExec(client: StreamSocket, url: string): void {
   const v5 = client.protocol === STREAM_PROTOCOL_V5;
   const upstream = new WebSocket(url.replace(/^http/, 'ws'), [STREAM_PROTOCOL_V4]);
   const fail = (why: string) => {
@@ -114,15 +117,18 @@ export function proxyExec(client: WebSocket, url: string): void {
   client.on('close', () => upstream.close());
 }
 
-/** Joins `client` (a SPDY tunnel WebSocket) to the runtime's port-forward session at `url`. */
-export function proxyPortForward(client: WebSocket, url: string): void {
+/**
+ * Joins `client` (SPDY bytes: a tunnel WebSocket, or an upgraded connection) to the runtime's session at
+ * `url`, asked for by a SPDY upgrade under `protocol` (portforward.k8s.io, v4.channel.k8s.io).
+ */
+export function proxySpdy(client: StreamSocket, url: string, protocol: string): void {
   let up: Socket | undefined;
   const req = request(url, {
     method: 'POST',
     headers: {
       Connection: 'Upgrade',
       Upgrade: 'SPDY/3.1',
-      'X-Stream-Protocol-Version': 'portforward.k8s.io',
+      'X-Stream-Protocol-Version': protocol,
     },
   });
   const fail = (why: string) => {

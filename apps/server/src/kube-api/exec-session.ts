@@ -10,7 +10,6 @@
  * read and dropped (the simulated node has no terminal). A client that goes away before the command starts
  * cancels it; one that goes away later leaves the command to end (or time out) on the node.
  */
-import type { WebSocket } from 'ws';
 import type { ExecResult } from '../sim-control.ts';
 import {
   ERROR_CHANNEL,
@@ -28,6 +27,7 @@ import {
   successStatus,
 } from './exec-channel.ts';
 import type { StreamPlan } from './exec-plan.ts';
+import type { StreamSocket } from './spdy-socket.ts';
 
 /** The most stdin one exec reads on the simulated node. */
 export const MAX_STDIN_BYTES = 32 * 1024;
@@ -46,7 +46,7 @@ const OPEN = 1;
 const CLOSE_NORMAL = 1000;
 
 /** Serves `plan` (an exec) on `socket`, whose subprotocol was negotiated (v5 or v4). */
-export function serveExec(socket: WebSocket, plan: StreamPlan, run: ExecRunner): void {
+export function serveExec(socket: StreamSocket, plan: StreamPlan, run: ExecRunner): void {
   const protocol = socket.protocol;
   const input: Buffer[] = [];
   let inputBytes = 0;

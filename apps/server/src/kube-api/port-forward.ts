@@ -4,14 +4,16 @@
  * messages the client speaks SPDY. On the simulated node this server serves the SPDY session itself
  * (port-forward-session.ts) and each forwarded connection reaches what listens in the pod
  * (port-forward-target.ts); on a real runtime the CRI's PortForward is called for the pod's sandbox
- * before the upgrade and the tunnel joined to the runtime's streaming server (exec-proxy.ts).
+ * before the upgrade and the tunnel joined to the runtime's streaming server (exec-proxy.ts). Older kubectl
+ * (and newer ones as their fallback, a POST) upgrades the HTTP connection to SPDY/3.1 itself
+ * (`X-Stream-Protocol-Version: portforward.k8s.io`, spdy-socket.ts): the same session then reads the
+ * connection's bytes instead of the WebSocket's messages.
  *
  * Like exec, every refusal is answered before the WebSocket plugin takes the upgrade: a missing pod is the
  * apiserver's NotFound, a pod with no running container (or no ready sandbox) the kubelet's plain-text
- * 500, a plain request or a SPDY upgrade (kubectl's fallback, a POST) a 400 Status saying to open the
- * WebSocket, a runtime refusing PortForward a 500 Status, neither runtime a 501. A write route: the token
- * when the server has one, refused in observe mode; open connections are capped per client address and in
- * total.
+ * 500, a plain request a 400 Status naming both ways in, a SPDY upgrade offering no portforward.k8s.io a
+ * 403, a runtime refusing PortForward a 500 Status, neither runtime a 501. A write route: the token when
+ * the server has one, refused in observe mode; open connections are capped per client address and in total.
  */
 import type { Pod } from '@syncscope/core/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -19,11 +21,12 @@ import { WRITE_ROUTE, WS_BEARER_PROTOCOL_PREFIX } from '../access.ts';
 import { addressKey } from '../limits.ts';
 import { StreamCaps } from '../routes/ws-stream-route.ts';
 import { badRequest, sendStatus, status } from '../status.ts';
-import { proxyPortForward, type StreamingRuntime } from './exec-proxy.ts';
+import { proxySpdy, type StreamingRuntime } from './exec-proxy.ts';
 import type { ExecRunner } from './exec-session.ts';
 import { servePortForward } from './port-forward-session.ts';
 import { forwardToSim } from './port-forward-target.ts';
 import { notFoundOf } from './respond.ts';
+import { isSpdyUpgrade, refuseSpdy, type StreamSocket, spdyHandshake, upgradeSpdy } from './spdy-socket.ts';
 
 /** The subprotocol client-go offers: the SPDY tunnelling prefix and the port-forward protocol. */
 const PORT_FORWARD_TUNNEL_PROTOCOL = 'SPDY/3.1+portforward.k8s.io';
@@ -33,6 +36,8 @@ const PORT_FORWARD_TUNNEL_PROTOCOL = 'SPDY/3.1+portforward.k8s.io';
  * header named back, so the client reads the name it sent.
  */
 const TUNNEL_TOKEN = 'SPDY-3.1+portforward.k8s.io';
+/** The port-forward stream protocol (X-Stream-Protocol-Version), with or without the tunnel. */
+const PORT_FORWARD_PROTOCOL = 'portforward.k8s.io';
 
 interface PortForwardOptions {
   /** Runs a command in a container of the simulated node; absent on a real runtime. */
@@ -87,15 +92,17 @@ async function portForwardRoutes(app: FastifyInstance, opts: PortForwardOptions)
         .type('text/plain; charset=utf-8')
         .send(`pod ${name} has no running container to forward to`);
     const upgrade = String(req.headers.upgrade ?? '');
-    if (upgrade.toLowerCase() !== 'websocket')
+    const spdy = isSpdyUpgrade(req) ? spdyHandshake(req, [PORT_FORWARD_PROTOCOL]) : undefined;
+    if (spdy && !('protocol' in spdy)) return refuseSpdy(reply, spdy);
+    if (!spdy && upgrade.toLowerCase() !== 'websocket')
       return sendStatus(
         reply,
         badRequest(
-          `pods/portforward is not served over ${upgrade ? `the ${upgrade} protocol` : 'a plain request'}: open a WebSocket with the subprotocol ${PORT_FORWARD_TUNNEL_PROTOCOL}`,
+          `pods/portforward is not served over ${upgrade ? `the ${upgrade} protocol` : 'a plain request'}: open a WebSocket with the subprotocol ${PORT_FORWARD_TUNNEL_PROTOCOL}, or upgrade to SPDY/3.1 with ${PORT_FORWARD_PROTOCOL}`,
         ),
       );
     const asked = offered(req);
-    if (!asked.includes(PORT_FORWARD_TUNNEL_PROTOCOL))
+    if (!spdy && !asked.includes(PORT_FORWARD_TUNNEL_PROTOCOL))
       return sendStatus(
         reply,
         badRequest(
@@ -114,6 +121,13 @@ async function portForwardRoutes(app: FastifyInstance, opts: PortForwardOptions)
         return sendStatus(reply, status(500, 'InternalError', `Internal error occurred: ${String(why)}`));
       }
     }
+    if (spdy) {
+      const place = caps.take(addressKey(req.ip));
+      if ('refused' in place) return sendStatus(reply, status(429, 'TooManyRequests', place.refused));
+      const conn = upgradeSpdy(req, reply, spdy.protocol);
+      conn.once('close', place.release);
+      return serve(conn, req);
+    }
     req.raw.headers['sec-websocket-protocol'] = String(req.headers['sec-websocket-protocol'])
       .split(',')
       .map((p) => (p.trim() === PORT_FORWARD_TUNNEL_PROTOCOL ? TUNNEL_TOKEN : p.trim()))
@@ -124,7 +138,30 @@ async function portForwardRoutes(app: FastifyInstance, opts: PortForwardOptions)
     if (i >= 0) headers[i] = `Sec-WebSocket-Protocol: ${PORT_FORWARD_TUNNEL_PROTOCOL}`;
   });
   const handler = async (_req: FastifyRequest, reply: FastifyReply) =>
-    sendStatus(reply, badRequest('pods/portforward is a WebSocket'));
+    sendStatus(reply, badRequest('pods/portforward is a WebSocket or a SPDY/3.1 upgrade'));
+
+  /** Serves the port-forward session of `req` on `socket`: SPDY in a WebSocket's messages or on the wire. */
+  const serve = (socket: StreamSocket, req: FastifyRequest) => {
+    const proxied = upstream.get(req.raw);
+    if (proxied) return proxySpdy(socket, proxied, PORT_FORWARD_PROTOCOL);
+    const { ns, name } = req.params as Params;
+    const pod = engine.getPod(ns, name);
+    const run = opts.run;
+    if (!pod || !run) return socket.close(CLOSE_PROTOCOL_ERROR, 'the pod is gone');
+    const uid = pod.metadata.uid ?? '';
+    servePortForward(socket, (port, data, error) => {
+      // the container is looked up per connection: the pod may have restarted it meanwhile
+      const current = engine.getPodByUID(uid) ?? pod;
+      const containerId = runningContainerId(current);
+      if (containerId === '') {
+        error.write(Buffer.from(`pod ${name} has no running container to forward to`));
+        error.end();
+        data.end();
+        return;
+      }
+      void forwardToSim({ run, containerId, pod: name, uid }, port, data, error);
+    });
+  };
 
   app.route({
     method: 'GET',
@@ -139,25 +176,7 @@ async function portForwardRoutes(app: FastifyInstance, opts: PortForwardOptions)
       socket.once('close', place.release);
       if (socket.protocol !== TUNNEL_TOKEN)
         return socket.close(CLOSE_PROTOCOL_ERROR, `subprotocol ${socket.protocol || '(none)'} is not served`);
-      const proxied = upstream.get(req.raw);
-      if (proxied) return proxyPortForward(socket, proxied);
-      const { ns, name } = req.params as Params;
-      const pod = engine.getPod(ns, name);
-      const run = opts.run;
-      if (!pod || !run) return socket.close(CLOSE_PROTOCOL_ERROR, 'the pod is gone');
-      const uid = pod.metadata.uid ?? '';
-      servePortForward(socket, (port, data, error) => {
-        // the container is looked up per connection: the pod may have restarted it meanwhile
-        const current = engine.getPodByUID(uid) ?? pod;
-        const containerId = runningContainerId(current);
-        if (containerId === '') {
-          error.write(Buffer.from(`pod ${name} has no running container to forward to`));
-          error.end();
-          data.end();
-          return;
-        }
-        void forwardToSim({ run, containerId, pod: name, uid }, port, data, error);
-      });
+      serve(socket, req);
     },
   });
   app.route({ method: 'POST', url, ...WRITE_ROUTE, preHandler: check, handler });
