@@ -2,18 +2,19 @@
  * One pod's explanation, step by step: each event of the pod read by the kubelet rule that covers it, with
  * the pod-state model's state at that step (the reducer is the caller's, one per source): the containers for
  * every rule, the whole snapshot only for the decision in words of a step that is kept. The back-off
- * steps are ./backoff-steps.ts', the pod worker's syncs ./sync-steps.ts'; the rest is here: the config
- * source, a sync's decision (computePodActions over the state, ./reading.ts), probes, the pod worker, and
- * when the next sync was due; config ops and kills are ./pod-rules.ts'. A sync, a window met or a PLEG event
+ * steps are ./backoff-steps.ts', the pod worker's syncs ./sync-steps.ts', config ops ./config-steps.ts';
+ * the rest is here: a sync's decision (computePodActions over the state, ./reading.ts), probes, the pod
+ * worker, and when the next sync was due; kills are ./pod-rules.ts'. A sync, a window met or a PLEG event
  * past the time a dead container's restart was due, with no restart, is marked where it comes
  * (restart-missing, once per death). Browser-safe: no Node imports.
  */
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
 import type { PodSnapshot } from '../pod-state/types.ts';
 import { BackoffSteps, type PodContainersNow } from './backoff-steps.ts';
+import { configStep, statusStep } from './config-steps.ts';
 import { ImageBackoffs } from './image-backoff.ts';
 import type { ExplainParams } from './params.ts';
-import { callReading, configReading, type PodFlags, podFlags, RULE_KILL_DELETE } from './pod-rules.ts';
+import { callReading, type PodFlags, podFlags, RULE_KILL_DELETE } from './pod-rules.ts';
 import { decide } from './reading.ts';
 import { SyncSteps } from './sync-steps.ts';
 import { emptyCounts, type NextSync, type PodExplanation, type Reading } from './types.ts';
@@ -81,7 +82,7 @@ export class PodExplainer {
   private read(ev: TraceEvent, at: PodAt): Reading | undefined {
     switch (ev.type) {
       case 'config.update': {
-        const r = configReading(this.f, ev);
+        const r = configStep(this.f, ev, at, this.kept('agrees'));
         if (this.f.terminating) this.backoffs.forgo();
         return r;
       }
@@ -138,11 +139,7 @@ export class PodExplainer {
       case 'sync.start':
         return { verdict: 'agrees', model: [`${ev.workType} (${ev.updateType})`], rule: 'podWorkerLoop' };
       case 'status.update':
-        return {
-          verdict: 'agrees',
-          model: ['the status manager writes the pod status'],
-          rule: 'status manager',
-        };
+        return statusStep(ev);
       case 'k8s.event':
         return { verdict: 'agrees', model: [`event ${ev.reason}`], rule: 'event recorder' };
       default:

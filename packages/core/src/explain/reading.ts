@@ -3,8 +3,8 @@
  * from a pod's state as the pod-state model reports it at a step. A log carries no spec and no runtime
  * status, so both are made from the facts known at the step, and every stand-in is said in `assumed`:
  *
- *   spec       the containers the trace names, image unknown (so no "definition changed"), restartPolicy
- *              Always unless a stated phase says otherwise
+ *   spec       the containers the trace names (one stand-in when it names none yet), image unknown (so
+ *              no "definition changed"), restartPolicy Always unless a stated phase says otherwise
  *   sandbox    one ready sandbox once a container of the pod has run (a log names sandboxes only by ID)
  *   statuses   running / exited (with the exit code when the trace has it) from the model's state
  * Browser-safe: no Node imports.
@@ -19,6 +19,7 @@ export interface Decision {
   reasons: string[];
   containersToStart: string[];
   killPod: boolean;
+  createSandbox: boolean;
   assumed: string[];
 }
 
@@ -33,6 +34,9 @@ function hashOf(name: string): string {
   }
   return h;
 }
+
+/** The stand-in for the containers of a pod the source names none of (an ADD before any runtime step). */
+const UNNAMED = "the pod's containers";
 
 const bare = (id: string | undefined) => (id ? id.replace(/^[a-z][a-z0-9+.-]*:\/\//, '') : '');
 
@@ -94,6 +98,11 @@ export function decide(snap: PodSnapshot, now: number, spec?: Pod): Decision {
       ran = true;
     }
   }
+  if (!spec && containers.length === 0) {
+    // a pod has at least one container: with none named yet, one stands in for them all
+    containers.push({ name: UNNAMED, image: '' });
+    assumed.add(`the source names none of the pod's containers yet: "${UNNAMED}" stands in for them`);
+  }
   let pod = spec;
   if (!pod) {
     const phase = snap.phase.basis === 'stated' ? snap.phase.value : undefined;
@@ -131,6 +140,7 @@ export function decide(snap: PodSnapshot, now: number, spec?: Pod): Decision {
     reasons: a.reasons,
     containersToStart: a.containersToStart.map((i) => pod.spec.containers[i]?.name ?? `#${i}`),
     killPod: a.killPod,
+    createSandbox: a.createSandbox,
     assumed: [...assumed],
   };
 }

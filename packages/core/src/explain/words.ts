@@ -31,7 +31,7 @@ const short = (id: string) => id.replace(/^[a-z]+:\/\//, '').slice(0, 12);
 export function sourceWords(ev: TraceEvent): string {
   switch (ev.type) {
     case 'config.update':
-      return `config ${ev.op} from ${ev.source}`;
+      return `config ${ev.op} from ${ev.source}${ev.gracePeriodS !== undefined ? `, grace ${goMs(ev.gracePeriodS * 1000)}` : ''}`;
     case 'pleg.event':
       return `PLEG ${ev.event} ${ev.containerName ?? short(ev.containerID)}${ev.exitCode !== undefined ? ` (exit ${ev.exitCode})` : ''}`;
     case 'backoff':
