@@ -35,6 +35,7 @@ import { type JoinResult, joinLogEvent, type LogEventPayload, type LogJoin } fro
 import { type ApiPods, ObservedPods } from './observed-pods.ts';
 import { OBSERVE_REFUSAL, type ObserverDeps, observedNodeInfo, observerPlegs } from './observer-runtime.ts';
 import { type ObservedIdentity, type OpenBackoff, observedPod } from './pod-view.ts';
+import { statusDerivations } from './status-derived.ts';
 
 export { OBSERVE_REFUSAL } from './observer-runtime.ts';
 
@@ -159,18 +160,14 @@ export class Observer implements Engine, LogJoin {
 
   private update(who: ObservedIdentity, ref: PodRef, status: PodStatusRT): void {
     const spec = this.view.apiPod(who.uid)?.spec;
-    const pod = observedPod(
-      who,
-      status,
-      (name) => this.open.get(`${who.uid}_${name}`),
-      this.clock.now(),
-      spec,
-    );
+    const open = (name: string) => this.open.get(`${who.uid}_${name}`);
+    const pod = observedPod(who, status, open, this.clock.now(), spec);
     const statusJson = JSON.stringify(pod.status);
     const had = this.view.pods.get(who.uid);
     this.view.pods.set(who.uid, { who, ref, status, pod, statusJson });
-    if (had?.statusJson !== statusJson && pod.status)
-      this.trace.record({ type: 'status.update', ...ref, status: pod.status });
+    if (had?.statusJson === statusJson || !pod.status) return;
+    const derived = statusDerivations(pod.status, spec);
+    this.trace.record({ type: 'status.update', ...ref, status: pod.status, derived });
   }
 
   /** Back-off windows go to the trace and to the pod's shown state (CrashLoopBackOff while open). */

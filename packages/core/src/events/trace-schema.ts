@@ -164,7 +164,25 @@ export const TRACE_PAYLOADS = {
     output: Opt(Str()),
     ...POD_REF,
   }),
-  'status.update': event('status.update', { status: PodStatusSchema, ...POD_REF }),
+  'status.update': event('status.update', {
+    status: PodStatusSchema,
+    /**
+     * set by an observer: the facts of `status` no read stated (the runtime says neither readiness nor the
+     * phase, and CrashLoopBackOff is its back-off rule over the exits it saw): each worked out by the rule in
+     * `why`, or not known (`why` says what is missing). A container's `state` or `ready`, or the pod's `phase`.
+     */
+    derived: Opt(
+      Type.Array(
+        Type.Object({
+          container: Opt(Str()),
+          field: OneOf(['state', 'ready', 'phase']),
+          basis: OneOf(['inferred', 'unknown']),
+          why: Str(),
+        }),
+      ),
+    ),
+    ...POD_REF,
+  }),
   'k8s.event': event('k8s.event', {
     eventType: OneOf(['Normal', 'Warning']),
     reason: Str(),

@@ -5,7 +5,7 @@
  * error → Waiting with the terminated state moved to lastState).
  */
 import type { ContainerState } from '../api/v1.ts';
-import type { Instance, Slot } from './containers.ts';
+import type { Instance, Slot, StatusDerived } from './containers.ts';
 import { exitReason, RULES } from './rules.ts';
 import type { ContainerSnapshot, ContainerStateInfo, Fact, Source } from './types.ts';
 
@@ -126,6 +126,13 @@ function readyOf(s: Slot, state: Fact<ContainerStateInfo>): Fact<boolean> {
   };
 }
 
+/** A fact of a stated status: as stated, or as the status's source worked it out (`by`, an observer's). */
+function worked<T>(value: T, from: Source, by: StatusDerived['state']): Fact<T> {
+  if (!by) return { basis: 'stated', value, from };
+  if (by.basis === 'unknown') return { basis: 'unknown', why: by.why };
+  return { basis: 'inferred', value, rule: by.why, from };
+}
+
 export function containerSnapshot(s: Slot, added: boolean): ContainerSnapshot {
   const stated = s.stated && s.stated.from.seq >= s.changed ? s.stated : undefined;
   if (stated) {
@@ -133,16 +140,15 @@ export function containerSnapshot(s: Slot, added: boolean): ContainerSnapshot {
     const from = stated.from;
     const st = fromV1(cs.state);
     const last = fromV1(cs.lastState);
+    const by = stated.derived;
     return {
       name: { basis: 'stated', value: cs.name, from },
       key: s.key,
       ...(cs.containerID ? { containerID: cs.containerID } : {}),
-      state: st
-        ? { basis: 'stated', value: st, from }
-        : { basis: 'unknown', why: 'the status gives no state' },
+      state: st ? worked(st, from, by?.state) : { basis: 'unknown', why: 'the status gives no state' },
       lastState: { basis: 'stated', value: last?.kind === 'terminated' ? last : null, from },
       restartCount: { basis: 'stated', value: cs.restartCount, from },
-      ready: { basis: 'stated', value: cs.ready, from },
+      ready: worked(cs.ready, from, by?.ready),
       init: stated.init,
     };
   }

@@ -14,6 +14,12 @@
 import type { ContainerStatus } from '../api/v1.ts';
 import type { Source } from './types.ts';
 
+/** What an observer's status worked out rather than read, for one container (the status.update's `derived`). */
+export interface StatusDerived {
+  state?: { basis: 'inferred' | 'unknown'; why: string };
+  ready?: { basis: 'inferred' | 'unknown'; why: string };
+}
+
 export interface Instance {
   id: string;
   slot: Slot;
@@ -36,7 +42,7 @@ export interface Slot {
   reason?: { reason: string; message?: string; from: Source; rule: string };
   readiness?: { ready: boolean; from: Source };
   /** the newest stated status of this container, and the starts seen since it */
-  stated?: { cs: ContainerStatus; from: Source; init: boolean };
+  stated?: { cs: ContainerStatus; from: Source; init: boolean; derived?: StatusDerived };
   startsSinceStated: number;
   /** seq of the newest event that changed the state (a stated status newer than it wins) */
   changed: number;
@@ -189,12 +195,12 @@ export class PodContainers {
   }
 
   /** A stated container status (the engine's status.update): its slot, linked to its instance by ID. */
-  stated(cs: ContainerStatus, init: boolean, from: Source): void {
+  stated(cs: ContainerStatus, init: boolean, from: Source, derived?: StatusDerived): void {
     const slot = this.named(cs.name, from, true);
     if (!slot.name?.stated) slot.name = { value: cs.name, from, stated: true };
     const inst = cs.containerID ? this.byID.get(bareID(cs.containerID)) : undefined;
     if (inst && inst.slot !== slot && !inst.slot.name) this.merge(inst.slot, slot);
-    slot.stated = { cs, from, init };
+    slot.stated = { cs, from, init, ...(derived ? { derived } : {}) };
     slot.startsSinceStated = 0;
   }
 

@@ -15,7 +15,7 @@
  * Browser-safe: no Node imports.
  */
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
-import { PodContainers } from './containers.ts';
+import { PodContainers, type StatusDerived } from './containers.ts';
 import type { PodFold } from './fold.ts';
 import { RULES } from './rules.ts';
 import { noteProbe, noteSync } from './runs.ts';
@@ -99,18 +99,31 @@ export function foldEvent(p: PodFold, ev: TraceEvent, from: Source): void {
     }
     case 'status.update': {
       const st = ev.status;
+      const phaseBy = ev.derived?.find((d) => d.field === 'phase' && d.container === undefined);
       p.status = {
         from,
         ...(st.phase ? { phase: st.phase } : {}),
         ...(st.reason ? { reason: st.reason } : {}),
+        ...(phaseBy ? { phaseBy: { basis: phaseBy.basis, why: phaseBy.why } } : {}),
       };
-      for (const cs of st.initContainerStatuses ?? []) c.stated(cs, true, from);
-      for (const cs of st.containerStatuses ?? []) c.stated(cs, false, from);
+      for (const cs of st.initContainerStatuses ?? []) c.stated(cs, true, from, derivedOf(ev, cs.name));
+      for (const cs of st.containerStatuses ?? []) c.stated(cs, false, from, derivedOf(ev, cs.name));
       return;
     }
     default:
       return;
   }
+}
+
+/** What an observer's status worked out rather than read about container `name` (undefined: all stated). */
+function derivedOf(ev: TraceOf<'status.update'>, name: string): StatusDerived | undefined {
+  let out: StatusDerived | undefined;
+  for (const d of ev.derived ?? []) {
+    if (d.container !== name || d.field === 'phase') continue;
+    out ??= {};
+    out[d.field] = { basis: d.basis, why: d.why };
+  }
+  return out;
 }
 
 /** A kill of a terminating pod: its worker is TerminatingPod, and the first such kill dates the deadline. */

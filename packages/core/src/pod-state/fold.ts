@@ -22,7 +22,13 @@ export interface PodFold {
   removed: boolean;
   containers: PodContainers;
   backoffs: PodBackoffs;
-  status?: { phase?: string; reason?: string; from: Source };
+  /** the newest status.update; `phaseBy`: its phase was worked out (an observer's), not read */
+  status?: {
+    phase?: string;
+    reason?: string;
+    from: Source;
+    phaseBy?: { basis: 'inferred' | 'unknown'; why: string };
+  };
   /** the worker's state: the newest worker.state, or one a termination's lines imply (rule set) */
   worker?: { state: WorkerStateName; since: number; from: Source; rule?: string };
   grace?: GraceState;

@@ -28,6 +28,10 @@ export const RULES = {
   initOrder:
     'init containers run one at a time, each exiting 0 before the next is created, and the regular ones after the last (computeInitContainerActions): a container that exited 0 before every later container of the pod was created ran as an init container',
   notReady: 'a container that is not running is not ready',
+  observedBackoff:
+    "CrashLoopBackOff while the back-off window the kubelet's rule gives from the exits the runtime showed is open (the runtime shows only the exit)",
+  observedReady: 'no readiness or startup probe in the pod spec: ready once running',
+  observedPhase: 'getPhase over the container states the runtime shows',
   readiness: "ready from the container's latest readiness probe result",
   phaseRunning:
     'getPhase: a container running (or restarting under restartPolicy Always) makes the pod Running',

@@ -48,8 +48,7 @@ export function toContainerStatus(c: ContainerSnapshot): ContainerStatus | undef
 
 function phaseOf(p: PodFold, containers: ContainerSnapshot[]): Fact<string> {
   const newest = Math.max(-1, ...[...p.containers.slots.values()].map((s) => s.changed));
-  if (p.status?.phase && p.status.from.seq >= newest)
-    return { basis: 'stated', value: p.status.phase, from: p.status.from };
+  if (p.status?.phase && p.status.from.seq >= newest) return statusPhase(p.status, p.status.phase);
   const terminal = terminalPhase(p, containers);
   if (terminal) return terminal;
   const running = containers.find((c) => c.state.basis !== 'unknown' && c.state.value.kind === 'running');
@@ -67,13 +66,20 @@ function phaseOf(p: PodFold, containers: ContainerSnapshot[]): Fact<string> {
         c.state.value.reason === 'CrashLoopBackOff'),
   );
   if (restarting) return { basis: 'inferred', value: 'Running', rule: RULES.phaseRunning };
-  if (p.status?.phase) return { basis: 'stated', value: p.status.phase, from: p.status.from };
+  if (p.status?.phase) return statusPhase(p.status, p.status.phase);
   if (p.added && !containers.some((c) => c.state.basis !== 'unknown' && c.state.value.kind === 'terminated'))
     return { basis: 'inferred', value: 'Pending', rule: RULES.phasePending, from: p.added };
   return {
     basis: 'unknown',
     why: 'the trace gives no phase and no rule decides it from the containers it shows',
   };
+}
+
+/** The phase a status gave: stated, or as an observer worked it out. */
+function statusPhase(st: NonNullable<PodFold['status']>, phase: string): Fact<string> {
+  if (!st.phaseBy) return { basis: 'stated', value: phase, from: st.from };
+  if (st.phaseBy.basis === 'unknown') return { basis: 'unknown', why: st.phaseBy.why };
+  return { basis: 'inferred', value: phase, rule: st.phaseBy.why, from: st.from };
 }
 
 const TERMINAL_WORKER = new Set(['TerminatedPod', 'Finished', 'Forgotten']);
