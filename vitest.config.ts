@@ -24,9 +24,11 @@ export default defineConfig({
   test: {
     // `--shard=i/n` splits a tier's files by their recorded time (test/durations.json), not by their count
     sequence: { sequencer: DurationSequencer },
-    // the threads pool (the unit tier's) takes `isolate` from here, not from the project: without it every file
-    // gets a new thread that loads the module graph again
-    poolOptions: { threads: { isolate: false } },
+    // the pools take `isolate` from here, not from a project. Without it every file gets a new thread (unit)
+    // or process (every other project) that loads the module graph again: a few seconds of CPU a file. So each
+    // tier's files share one worker, one after another, and each file closes what it started (its servers,
+    // browsers, child processes, containerd) and puts back what it changed
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
     projects: [
       {
         test: {
@@ -51,12 +53,6 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 60_000,
           fileParallelism: false,
-          // one worker loads the server's modules once for every file, not once a file (a second or two of
-          // CPU each): the files run one after another and each closes what it started. The forks pool takes
-          // this from the command line (`--poolOptions.forks.isolate=false`, as scripts/test-all.sh and
-          // `pnpm test:integration` give it): in the root config it would share one process between the
-          // end-to-end projects' files too
-          isolate: false,
         },
       },
       {

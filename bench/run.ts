@@ -1,16 +1,19 @@
 /**
- * `pnpm bench` (tsx bench/run.ts [--smoke] [--only p1,p3]): every benchmark in a process of its own, one after
- * another (the machine is small and shared: nothing runs beside a benchmark that it did not start), then the
- * table on stdout and bench/results.json (or bench/results.smoke.json) with the machine it ran on, and (not for
- * --smoke) docs/performance.md generated from it.
+ * `pnpm bench` (tsx bench/run.ts [--smoke [--part i/n]] [--only p1-bringup,p3-idle]): every benchmark in a process
+ * of its own, one after another (the machine is small and shared: nothing runs beside a benchmark that it did not
+ * start), then the table on stdout and bench/results.json (or bench/results.smoke.json) with the machine it ran
+ * on, and (not for --smoke) docs/performance.md generated from it. A smoke run can be split: `--part i/n` runs
+ * every n-th benchmark from the i-th, so n parts side by side (scripts/test-all.sh) run each exactly once.
  * Exits 1 only when a benchmark crashed; a missed target prints MISSED and is not a failure.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { HEAP_FLAGS } from '@syncscope/server/heap';
 import { NODE_BUNDLE_ENV } from '@syncscope/server/sim-node/protocol';
-import { serverBundle } from '@syncscope/test/support/server-bundle';
+import { ownLocationBundle, serverBundle } from '@syncscope/test/support/server-bundle';
 import { ROWS_PREFIX } from './lib/bench.ts';
 import { describeMachine, machine } from './lib/machine.ts';
 import { PERFORMANCE_DOC, performanceDoc } from './lib/performance-doc.ts';
@@ -38,17 +41,50 @@ const ALL = [
   'p16-exec',
 ];
 const smoke = process.argv.includes('--smoke');
-const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
-const only = process.argv.includes('--only') && onlyArg ? onlyArg.split(',') : undefined;
+const argOf = (flag: string) =>
+  process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined;
+const part = smokePart(argOf('--part'));
+const only =
+  argOf('--only')?.split(',') ?? (part ? ALL.filter((_, i) => i % part.n === part.i - 1) : undefined);
 const benches = ALL.filter((b) => !only || only.some((o) => b.startsWith(o)));
-// a smoke run proves that each benchmark runs: its simulated nodes start from the tests' bundle, without the
-// TypeScript loader (seconds of CPU each, on a machine the test suite shares)
+
+/** `--part i/n` of a smoke run (1 ≤ i ≤ n); a full run is never split, its figures are measured alone. */
+function smokePart(arg: string | undefined): { i: number; n: number } | undefined {
+  if (arg === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(arg);
+  const i = Number(m?.[1]);
+  const n = Number(m?.[2]);
+  if (!smoke || !m || i < 1 || i > n) {
+    console.error(`--part ${arg}: give i/n with 1 ≤ i ≤ n, with --smoke only`);
+    process.exit(2);
+  }
+  return { i, n };
+}
+// a smoke run proves that each benchmark runs: its children and their simulated nodes start from bundles,
+// without the TypeScript loader (seconds of CPU each, on a machine the test suite shares); a full run's children
+// start from source through tsx
 if (smoke) process.env[NODE_BUNDLE_ENV] ||= join(await serverBundle(), 'sim-node', 'main.mjs');
+const child = smoke
+  ? { cmd: process.execPath, entry: join(await smokeBundle(), 'lib', 'child.mjs') }
+  : { cmd: TSX, entry: join(ROOT, 'bench', 'lib', 'child.ts') };
+
+/** Every benchmark and the child that runs one, bundled: lib/child.mjs finds each by name, `<name>.ts` a link. */
+async function smokeBundle(): Promise<string> {
+  return ownLocationBundle('bench-smoke', ['bench/lib/child.ts', ...ALL.map((b) => `bench/${b}.ts`)], {
+    salt: await readFile(fileURLToPath(import.meta.url)),
+    outbase: 'bench',
+    external: ['playwright-core'],
+    splitting: true,
+    finish: async (dir) => {
+      for (const b of ALL) await symlink(`${b}.mjs`, join(dir, `${b}.ts`));
+    },
+  });
+}
 
 function runChild(name: string): Promise<{ rows: Row[]; error?: string; ms: number }> {
   const t0 = performance.now();
-  const args = [...HEAP_FLAGS, join(ROOT, 'bench', 'lib', 'child.ts'), name, ...(smoke ? ['--smoke'] : [])];
-  const proc = spawn(TSX, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [...HEAP_FLAGS, child.entry, name, ...(smoke ? ['--smoke'] : [])];
+  const proc = spawn(child.cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   proc.stdout.on('data', (d: Buffer) => {
     out += d.toString();
@@ -96,7 +132,8 @@ console.log(`\n${rows.length} figures, ${missed} MISSED, ${crashed.length} crash
 const file = join(ROOT, 'bench', smoke ? 'results.smoke.json' : 'results.json');
 const date = new Date().toISOString();
 for (const r of rows) r.at = date;
-// --only re-runs some benchmarks: their rows replace theirs in the last results, the others are kept (with their date)
+// --only (or a smoke's --part) re-runs some benchmarks: their rows replace theirs in the last results, the others
+// are kept (with their date)
 if (only && existsSync(file)) {
   const prev = JSON.parse(readFileSync(file, 'utf8')) as { date: string; rows: Row[] };
   const rerun = new Set(rows.map((r) => r.bench));

@@ -4,14 +4,16 @@
 # clock in threads, and time out when all the other tiers take the cores); then every other tier, split into
 # shards (vitest --shard, balanced by each file's recorded time: test/durations.json), at most
 # $SYNCSCOPE_TEST_LANES (5) at once, longest first, so the cores stay busy to the end and no shard is left
-# running alone. None shares a port, a data dir or containerd with another
+# running alone. A shard's files run one after another in one process (vitest.config.ts), which loads the
+# modules they share once, not once a file. None shares a port, a data dir or containerd with another
 # (most of the end-to-end time is waiting on the simulated node's clock, not CPU):
 #   integration (3 shards), end-to-end on the simulated node (4), browser tests in Chromium (3);
 #   scenarios on a private containerd (root only);
 #   on the other supported lines, Node 20 (a fresh machine's) and 22, only the tests of what differs between
 #      Node versions (LINE_SENSITIVE: gRPC, TLS, worker threads, child processes and signals, fs and FIFOs,
 #      timers, V8 flags; the unit tier is the same code on the fake clock on every line);
-#   a short benchmark smoke (its figures are not judged: the other tiers load the machine).
+#   a short benchmark smoke, in two halves (bench/run.ts --part; its figures are not judged: the other tiers
+#      load the machine).
 # The main line is Node 24 (scripts/node-line.sh fetches it and Node 22 from the npm registry into
 # ~/.cache/syncscope); Node 20 is the node on PATH. Each tier runs under its own SYNCSCOPE_TEST_RUN marker,
 # and a tier that leaves a process behind fails (scripts/leaks.sh). Ends with each tier's time and one line
@@ -45,11 +47,9 @@ tier() {
   return $rc
 }
 vitest() {
-  local project="$1" out="$2" shared=()
+  local project="$1" out="$2"
   shift 2
-  # the integration files share one process (vitest.config.ts)
-  [ "$project" = integration ] && shared=(--poolOptions.forks.isolate=false)
-  "$bin/vitest" run --project "$project" "${shared[@]}" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
+  "$bin/vitest" run --project "$project" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
 }
 static() {
   # one incremental build over every tsconfig (tsconfig.json references them; build info in node_modules/.cache/tsc)
@@ -80,9 +80,10 @@ on_line() {
   }
   PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest integration "node$line-integration" "${LINE_SENSITIVE[@]}"
 }
-# The tiers after unit, longest first (by a run on a 2-core machine: about 200-350 s each, the Node lines ~150 s)
-TIERS=(e2e-1 bench-smoke browser-2 containerd integration-2 integration-1 e2e-2 browser-3 e2e-3 browser-1 e2e-4
-  node20 integration-3 node22)
+# The tiers after unit, longest first (by a run on a 2-core machine: about 200-400 s each, the halves of the
+# benchmark smoke and the Node lines 100-200 s)
+TIERS=(containerd browser-3 browser-1 e2e-2 browser-2 e2e-4 e2e-3 e2e-1 integration-2 bench-smoke-1 bench-smoke-2
+  integration-3 integration-1 node20 node22)
 run_tier() {
   local name="$1" n="${1##*-}"
   case "$name" in
@@ -93,7 +94,7 @@ run_tier() {
       if [ "$(id -u)" = 0 ]; then tier containerd vitest containerd containerd; else echo "not root: skipping the containerd project"; fi
       ;;
     node20 | node22) tier "$name" on_line "${name#node}" ;;
-    bench-smoke) tier bench-smoke "$bin/tsx" bench/run.ts --smoke ;;
+    bench-smoke-*) tier "$name" "$bin/tsx" bench/run.ts --smoke --part "$n/2" ;;
   esac
 }
 show() { echo; echo "== $1"; cat "test-results/$1.log"; }

@@ -8,7 +8,9 @@ import { type BenchOptions, ROWS_PREFIX } from './bench.ts';
 
 const name = process.argv[2] ?? '';
 const smoke = process.argv.includes('--smoke');
-const mod = (await import(`../${name}.ts`)) as { run: (o: BenchOptions) => Promise<unknown> };
+// found at run time, by name (a smoke run's bundle of the benchmarks links each name to its bundled module)
+const file = `../${name}.ts`;
+const mod = (await import(file)) as { run: (o: BenchOptions) => Promise<unknown> };
 const rows = await mod.run({
   smoke,
   root: process.getuid?.() === 0,

@@ -15,7 +15,7 @@
  * file a link points to, by its own name).
  *
  * The bundle is built, cached and checked by scripts/bundled.mjs (name `server`), its hash covering this file
- * too: each test file's first use hashes the inputs again (~0.1 s) and builds anew when any changed.
+ * too: each run's global setup hashes the inputs again (~0.1 s) and builds anew when any changed.
  */
 import { readFile, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -46,24 +46,48 @@ const ownLocation: Plugin = {
   },
 };
 
+/**
+ * The directory of an up-to-date bundle `name` of `entries` (paths from the root) built as the server's is: every
+ * file keeps its own location, the packages named `external` are loaded from node_modules. `salt`: whatever else
+ * shapes the output; `finish(dir)` runs on a new build. The benchmark smoke's children run from one too.
+ */
+export async function ownLocationBundle(
+  name: string,
+  entries: string[],
+  opts: {
+    salt?: Buffer;
+    outbase?: string;
+    external?: string[];
+    /** the code the entries share in chunks of its own, loaded once by whichever entry runs */
+    splitting?: boolean;
+    finish?: (dir: string) => Promise<void>;
+  } = {},
+): Promise<string> {
+  const self = await readFile(SELF);
+  return bundled(name, entries, {
+    salt: opts.salt ? Buffer.concat([self, opts.salt]) : self,
+    esbuild: {
+      ...(opts.outbase ? { outbase: opts.outbase } : {}),
+      ...(opts.external ? { external: opts.external } : {}),
+      ...(opts.splitting ? { splitting: true } : {}),
+      // dependencies written as CommonJS call require; an ES module has none of its own
+      banner: {
+        js: "import { createRequire as __syncscopeRequire } from 'node:module'; const require = __syncscopeRequire(import.meta.url);",
+      },
+      plugins: [ownLocation],
+    },
+    ...(opts.finish ? { finish: opts.finish } : {}),
+  });
+}
+
 let ready: Promise<string> | undefined;
 
 /** The directory of an up-to-date bundle (main.mjs, sim-node/main.mjs), built on the first call when needed. */
 export function serverBundle(): Promise<string> {
-  ready ??= readFile(SELF).then((salt) =>
-    bundled('server', ENTRIES, {
-      salt,
-      esbuild: {
-        outbase: SRC,
-        // dependencies written as CommonJS call require; an ES module has none of its own
-        banner: {
-          js: "import { createRequire as __syncscopeRequire } from 'node:module'; const require = __syncscopeRequire(import.meta.url);",
-        },
-        plugins: [ownLocation],
-      },
-      finish: (dir) => symlink('sim-node/main.mjs', join(dir, 'main.ts')),
-    }),
-  );
+  ready ??= ownLocationBundle('server', ENTRIES, {
+    outbase: SRC,
+    finish: (dir) => symlink('sim-node/main.mjs', join(dir, 'main.ts')),
+  });
   return ready;
 }
 
@@ -83,7 +107,12 @@ export function serverEntry(): string[] {
   return entry;
 }
 
-/** Makes every server this test file spawns from now on (and the node each spawns) run from the bundle. */
+/**
+ * Makes every server this test file spawns from now on (and the node each spawns) run from the bundle. Under
+ * the global setup it keeps the run's bundle: the files of a tier share one process, and a bundle built anew
+ * halfway through (from sources changed since) would pair later servers with the run's simulated node.
+ */
 export async function useServerBundle(): Promise<void> {
+  if (process.env[SERVER_BUNDLE_ENV]) return;
   entry = [join(await serverBundle(), 'main.mjs')];
 }
