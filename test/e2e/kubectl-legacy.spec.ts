@@ -1,7 +1,8 @@
 /**
  * Debian 12's kubectl (kubernetes-client 1.20, what `apt install` gives; scripts/kubectl-legacy.sh finds or
- * unpacks it) against the real server process on the simulated node. Its reads and writes are plain HTTP;
- * its exec, attach, cp and port-forward speak SPDY/3.1 over an HTTP upgrade, the only way it knows: the
+ * unpacks it) against the real server process on the simulated node. Its reads and writes are plain HTTP,
+ * with its default client-side validation: it reads the OpenAPI v2 document in its protobuf form to check a
+ * manifest (refusing an unknown field in its own words), build apply's patches and answer `explain`. Its exec, attach, cp and port-forward speak SPDY/3.1 over an HTTP upgrade, the only way it knows: the
  * command's output and exit code, stdin read to its end, files both ways, attach's live output, bytes through
  * a forwarded port, and a missing pod refused in the words kubectl prints.
  */
@@ -15,12 +16,6 @@ import { type Kubectl, podManifest, startKubectl } from './kubectl-run.ts';
 const cleanups: (() => Promise<void>)[] = [];
 let k: Kubectl;
 let bin: string;
-/**
- * kubectl 1.20 validates a manifest against the OpenAPI v2 document it asks for as protobuf only, which this
- * server does not serve (406): its writes here go without that check.
- */
-const NO_VALIDATE = ['--validate=false'];
-
 beforeAll(async () => {
   bin = execFileSync(join(import.meta.dirname, '../../scripts/kubectl-legacy.sh'), {
     encoding: 'utf8',
@@ -28,7 +23,7 @@ beforeAll(async () => {
   k = await startKubectl(cleanups, bin);
   const file = join(k.dir, 'box.yaml');
   writeFileSync(file, podManifest('box', 'busybox').replace('sleep 3600', 'httpd -p 8080; sleep 3600'));
-  await k.ok(['create', ...NO_VALIDATE, '-f', file]);
+  await k.ok(['create', '-f', file]);
   await k.ok(['wait', '--for=condition=Ready', 'pod/box', '--timeout=40s']);
 }, 120_000);
 
@@ -54,6 +49,31 @@ function withStdin(input: string, args: string[]) {
   });
 }
 
+/** Writes `text` to `<name>.yaml` in the kubectl dir; its path. */
+function manifest(name: string, text: string): string {
+  const file = join(k.dir, `${name}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+/**
+ * `get -o yaml`, the image changed, `replace -f` with it, as a user does it. A replace carrying the
+ * resourceVersion it read is a 409 Conflict when the pod's status moved meanwhile: read again and retry.
+ */
+async function replaceImage(name: string, image: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const live = await k.ok(['get', 'pod', name, '-o', 'yaml']);
+    const r = await k.run([
+      'replace',
+      '-f',
+      manifest(name, live.replace(/image: busybox$/m, `image: ${image}`)),
+    ]);
+    if (r.code === 0) return r.stdout;
+    if (attempt === 5 || !/\(Conflict\)/.test(r.stderr))
+      throw new Error(`kubectl replace failed (${r.code}): ${r.stderr}`);
+  }
+}
+
 function httpGet(port: number, path: string, agent: Agent) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     get({ host: '127.0.0.1', port, path, agent }, (res) => {
@@ -74,10 +94,59 @@ describe('kubectl 1.20 on the simulated node', () => {
     expect(await k.ok(['get', 'pod', 'box', '-o', 'jsonpath={.spec.containers[0].image}'])).toBe('busybox');
     const file = join(k.dir, 'talker.yaml');
     writeFileSync(file, podManifest('talker').replace('sleep 3600', 'echo said-once; sleep 3600'));
-    expect(await k.ok(['create', ...NO_VALIDATE, '-f', file])).toContain('pod/talker created');
+    expect(await k.ok(['create', '-f', file])).toContain('pod/talker created');
     await k.ok(['wait', '--for=condition=Ready', 'pod/talker', '--timeout=40s']);
     expect(await k.ok(['logs', 'talker'])).toBe('said-once\n');
     expect(await k.ok(['delete', 'pod', 'talker', '--wait=false'])).toContain('pod "talker" deleted');
+  });
+
+  it('creates, applies (created, then configured) and replaces pods with its validation on', async () => {
+    expect(await k.ok(['create', '-f', manifest('made', podManifest('made'))])).toBe('pod/made created\n');
+    expect(await k.ok(['apply', '-f', manifest('applied', podManifest('applied'))])).toBe(
+      'pod/applied created\n',
+    );
+    const labelled = podManifest('applied').replace(
+      '  name: applied\n',
+      '  name: applied\n  labels:\n    tier: web\n',
+    );
+    expect(await k.ok(['apply', '-f', manifest('applied', labelled)])).toBe('pod/applied configured\n');
+    expect(await k.ok(['get', 'pod', 'applied', '-o', 'jsonpath={.metadata.labels.tier}'])).toBe('web');
+    expect(await replaceImage('made', 'busybox:1.37')).toBe('pod/made replaced\n');
+    expect(await k.ok(['get', 'pod', 'made', '-o', 'jsonpath={.spec.containers[0].image}'])).toBe(
+      'busybox:1.37',
+    );
+  });
+
+  it('edit saves a change through the editor', async () => {
+    await k.ok(['create', '-f', manifest('edited', podManifest('edited'))]);
+    const retag = join(k.dir, 'retag.sh');
+    writeFileSync(retag, `#!/bin/sh\nsed -i 's/image: busybox$/image: busybox:1.37/' "$1"\n`);
+    expect(await k.run(['edit', 'pod', 'edited'], { KUBE_EDITOR: `sh ${retag}` })).toMatchObject({
+      code: 0,
+      stdout: 'pod/edited edited\n',
+    });
+    expect(await k.ok(['get', 'pod', 'edited', '-o', 'jsonpath={.spec.containers[0].image}'])).toBe(
+      'busybox:1.37',
+    );
+  });
+
+  it('refuses a misspelt field in its own words, creating nothing', async () => {
+    const bad = manifest('typo', podManifest('typo').replace('    image: busybox', '    imagee: busybox'));
+    const r = await k.run(['create', '-f', bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'error validating data: ValidationError(Pod.spec.containers[0]): unknown field "imagee" in io.k8s.api.core.v1.Container',
+    );
+    expect((await k.run(['get', 'pod', 'typo'])).stderr).toContain('pods "typo" not found');
+  });
+
+  it('explains pod fields from the served schema', async () => {
+    const out = await k.ok(['explain', 'pod.spec.containers']);
+    expect(out).toMatch(/^KIND:\s+Pod$/m);
+    expect(out).toMatch(/^VERSION:\s+v1$/m);
+    expect(out).toMatch(/^RESOURCE: containers <\[\]Object>$/m);
+    expect(out).toMatch(/^ {3}image\t<string>$/m);
+    expect(out).toMatch(/^ {3}name\t<string> -required-$/m);
   });
 
   it('exec prints what the command writes, over SPDY', async () => {
@@ -109,7 +178,7 @@ describe('kubectl 1.20 on the simulated node', () => {
       file,
       podManifest('ticker').replace('sleep 3600', 'while true; do echo tick; sleep 1; done'),
     );
-    await k.ok(['create', ...NO_VALIDATE, '-f', file]);
+    await k.ok(['create', '-f', file]);
     await k.ok(['wait', '--for=condition=Ready', 'pod/ticker', '--timeout=40s']);
     const attached = k.watch(['attach', 'ticker']);
     await attached.seen(/tick\ntick\n/);
