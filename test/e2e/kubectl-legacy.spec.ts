@@ -1,16 +1,18 @@
 /**
  * Debian 12's kubectl (kubernetes-client 1.20, what `apt install` gives; scripts/kubectl-legacy.sh finds or
- * unpacks it) against the real server process on the simulated node. Its reads and writes are plain HTTP,
- * with its default client-side validation: it reads the OpenAPI v2 document in its protobuf form to check a
- * manifest (refusing an unknown field in its own words), build apply's patches and answer `explain`. Its exec, attach, cp and port-forward speak SPDY/3.1 over an HTTP upgrade, the only way it knows: the
- * command's output and exit code, stdin read to its end, files both ways, attach's live output, bytes through
- * a forwarded port, and a missing pod refused in the words kubectl prints.
+ * unpacks it) against the real server process on the simulated node. Its reads, writes, watches (`get -w` while
+ * pods churn) and logs (`-f`, `--previous`) are plain HTTP, with its default client-side validation: it reads the
+ * OpenAPI v2 document in its protobuf form to check a manifest (refusing an unknown field in its own words), build
+ * apply's patches and answer `explain`. Its exec, attach, cp and port-forward speak SPDY/3.1 over an HTTP upgrade,
+ * the only way it knows: the command's output and exit code, stdin read to its end, files both ways, attach's live
+ * output, bytes through a forwarded port, and a missing pod refused in the words kubectl prints.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/until.ts';
 import { type Kubectl, podManifest, startKubectl } from './kubectl-run.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -98,6 +100,41 @@ describe('kubectl 1.20 on the simulated node', () => {
     await k.ok(['wait', '--for=condition=Ready', 'pod/talker', '--timeout=40s']);
     expect(await k.ok(['logs', 'talker'])).toBe('said-once\n');
     expect(await k.ok(['delete', 'pod', 'talker', '--wait=false'])).toContain('pod "talker" deleted');
+  });
+
+  it('get pods -w prints a row for each change while pods churn', async () => {
+    const w = k.watch(['get', 'pods', '-w']);
+    await w.seen(/^box\s+1\/1\s+Running/m);
+    await k.ok(['create', '-f', manifest('churn', podManifest('churn'))]);
+    await w.seen(/^churn\s+1\/1\s+Running\s+0\s+\S+$/m, 60_000);
+    await k.ok(['delete', 'pod', 'churn', '--wait=false']);
+    await w.seen(/^churn\s+\S+\s+Terminating/m, 60_000);
+    w.stop();
+  });
+
+  it('logs -f follows a container to its end; --previous reads the run before', async () => {
+    const script = (name: string, sh: string, policy: string) =>
+      manifest(name, podManifest(name, 'busybox', `\n  restartPolicy: ${policy}`).replace('sleep 3600', sh));
+    await k.ok(['create', '-f', script('follow', 'echo tick-1; sleep 2; echo tick-2', 'Never')]);
+    await until(
+      'the first tick',
+      async () => ((await k.run(['logs', 'follow'])).stdout.includes('tick-1') ? true : undefined),
+      60_000,
+      200,
+    );
+    // still running here: the rest arrives through the open answer, which ends with the container
+    expect(await k.ok(['logs', 'follow', '-f'])).toBe('tick-1\ntick-2\n');
+    await k.ok(['create', '-f', script('crash', 'echo boom; exit 1', 'Always')]);
+    const previous = await until(
+      'a previous run of crash',
+      async () => {
+        const r = await k.run(['logs', 'crash', '--previous']);
+        return r.code === 0 ? r.stdout : undefined;
+      },
+      60_000,
+      500,
+    );
+    expect(previous).toBe('boom\n');
   });
 
   it('creates, applies (created, then configured) and replaces pods with its validation on', async () => {
