@@ -16,6 +16,12 @@ import { backoffOutcome, type ClockFormat, goMs } from './words.ts';
 /** What the back-off steps read of the pod at a step: its containers, and whether it is going away. */
 export type PodContainersNow = Pick<PodSnapshot, 'containers' | 'deletedAt' | 'removed'>;
 
+/** The pod's state at a step, from the caller's reducer: its containers (cheap), or its whole snapshot. */
+export interface PodAt {
+  containers(): PodContainersNow;
+  snapshot(): PodSnapshot;
+}
+
 /** deaths kept waiting for their restart (a pod has few containers; more are old) */
 const MAX_PENDING = 64;
 

@@ -17,7 +17,7 @@
  * The rest is ./pod-rules.ts' configReading. Browser-safe: no Node imports.
  */
 import type { TraceOf } from '../events/trace.ts';
-import type { PodAt } from './pod-explainer.ts';
+import type { PodAt } from './backoff-steps.ts';
 import { configReading, type PodFlags, RULE_KILL_DELETE } from './pod-rules.ts';
 import { decide } from './reading.ts';
 import type { Reading } from './types.ts';

@@ -14,6 +14,7 @@
  */
 import type { TraceEvent } from '../events/trace.ts';
 import { PodStateReducer } from '../pod-state/reducer.ts';
+import type { PodAt } from './backoff-steps.ts';
 import {
   defaultExplainParams,
   type ExplainParams,
@@ -21,7 +22,7 @@ import {
   paramsFromLog,
   readLogSetting,
 } from './params.ts';
-import { type KeepSteps, type PodAt, PodExplainer } from './pod-explainer.ts';
+import { type KeepSteps, PodExplainer } from './pod-explainer.ts';
 import { addCounts, emptyCounts, type SourceExplanation } from './types.ts';
 import { type ClockFormat, utcClock } from './words.ts';
 

@@ -9,8 +9,7 @@
  * (restart-missing, once per death). Browser-safe: no Node imports.
  */
 import type { TraceEvent, TraceOf } from '../events/trace.ts';
-import type { PodSnapshot } from '../pod-state/types.ts';
-import { BackoffSteps, type PodContainersNow } from './backoff-steps.ts';
+import { BackoffSteps, type PodAt } from './backoff-steps.ts';
 import { configStep, statusStep } from './config-steps.ts';
 import { ImageBackoffs } from './image-backoff.ts';
 import type { ExplainParams } from './params.ts';
@@ -19,12 +18,6 @@ import { decide } from './reading.ts';
 import { SyncSteps } from './sync-steps.ts';
 import { emptyCounts, type NextSync, type PodExplanation, type Reading } from './types.ts';
 import { type ClockFormat, sourceWords } from './words.ts';
-
-/** The pod's state at a step, from the caller's reducer: its containers (cheap), or its whole snapshot. */
-export interface PodAt {
-  containers(): PodContainersNow;
-  snapshot(): PodSnapshot;
-}
 
 /** What the caller keeps of the steps: all, only the differing ones, or none (counts only). */
 export type KeepSteps = 'all' | 'differs' | 'none';
