@@ -22,19 +22,13 @@
  * arguments and the exit on an error ./import-log-cli.ts.
  */
 import { stat } from 'node:fs/promises';
-import {
-  asUtf8,
-  type ImportSummary,
-  KubeletLogParser,
-  RawEntries,
-  type RawSink,
-} from '@syncscope/core/kubelet-log';
+import { asUtf8, type ImportSummary, KubeletLogParser, type RawSink } from '@syncscope/core/kubelet-log';
 import { maybeGunzip } from './gzip-input.ts';
 import { fail, options, removeTemps } from './import-log-cli.ts';
 import { ExplainOut } from './import-log-explain.ts';
 import { NdjsonOut } from './import-log-out.ts';
 import { EncoderPipe } from './import-log-pipe.ts';
-import { writeRawIndex } from './import-log-raw-index.ts';
+import { RawIndexOut } from './import-log-raw-index.ts';
 import { cut, LogReader, type Out } from './import-log-read.ts';
 
 /** a file smaller than this is encoded on the main thread: starting the second one would cost more */
@@ -70,7 +64,10 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 const opts = options();
-const reader = new LogReader(opts);
+// the lines no rule reads go to the index, not the trace (--explain shows them beside the model); without
+// --raw-index they are only counted, so memory stays bounded whatever the input's size
+const rawEntries = opts.rawIndex === undefined ? undefined : new RawIndexOut(opts.rawIndex);
+const reader = new LogReader(opts, rawEntries && ((lines, size) => rawEntries.onLines(lines, size)));
 const small =
   opts.file !== '-' &&
   (await stat(opts.file).then(
@@ -82,9 +79,6 @@ const out: Out = opts.explain
   : small
     ? new NdjsonOut(process.stdout)
     : new EncoderPipe(process.stdout);
-// the lines no rule reads go to the index, not the trace (--explain shows them beside the model); without
-// --raw-index they are only counted, so memory stays bounded whatever the input's size
-const rawEntries = opts.rawIndex === undefined ? undefined : new RawEntries();
 const rawSink: RawSink | undefined = opts.explain || rawEntries ? undefined : { add: () => undefined };
 const parser = new KubeletLogParser({
   onEvent: out.push,
@@ -106,7 +100,7 @@ const summary = parser.end();
 await out.end();
 if (rawEntries && opts.rawIndex !== undefined) {
   try {
-    writeRawIndex(rawEntries, reader.source, opts.rawIndex);
+    rawEntries.end(reader.source);
   } catch (e) {
     fail(`--raw-index ${opts.rawIndex}: ${(e as Error).message}`);
   }

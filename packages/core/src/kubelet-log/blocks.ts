@@ -63,12 +63,24 @@ export class StampScanner {
   }
 
   line(raw: string): void {
+    this.push(this.stampOf(raw));
+  }
+
+  private push(stamp: number): void {
     if (this.n === this.stamps.length) {
       const next = new Float64Array(this.n * 2);
       next.set(this.stamps);
       this.stamps = next;
     }
-    this.stamps[this.n++] = this.stampOf(raw);
+    this.stamps[this.n++] = stamp;
+  }
+
+  /**
+   * A line whose klog header (at its start or right after its first `: `) was read by the caller, with nothing
+   * before the header that dates the line (StampBytes): its stamp, as line() would give it.
+   */
+  header(month: number, day: number, h: number, m: number, s: number, micros: number): void {
+    this.push(this.clock.toEpoch(month, day, h, m, s, micros));
   }
 
   /** the stamps of the lines read, in their order */

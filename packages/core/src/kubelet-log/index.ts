@@ -23,13 +23,16 @@ export {
 } from './raw-entries.ts';
 export { OffsetResolver, RawIndex, type RawRange, type RawSink, rangeLines } from './raw-index.ts';
 export {
+  jsonBytes,
   type RawRecord,
+  RecordWriter,
   rawRecordLine,
   readRawRecord,
   readRawRecords,
   recordText,
 } from './raw-record.ts';
 export { looksReversed, readLinesBackward } from './reverse.ts';
+export { StampBytes } from './stamp-bytes.ts';
 export { checkZone } from './time.ts';
 export { asUtf8, utf16Of } from './utf16.ts';
 

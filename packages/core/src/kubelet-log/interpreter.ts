@@ -10,11 +10,11 @@
  * Interpreter needs: it keeps no line-level state). Nothing here blocks; memory is the reorder window and the
  * per-node register of pods and containers.
  */
-import type { TraceEvent, TraceOf, TraceType } from '../events/trace.ts';
+import type { TraceEvent, TraceType } from '../events/trace.ts';
 import { type Entry, rawEvent, rawPodOf } from './entry.ts';
 import { jsonText, type Structured } from './kv.ts';
 import { fromRef } from './pods.ts';
-import { type RawEntrySink, rawFields } from './raw-entries.ts';
+import { PendingRaw, type RawEntrySink } from './raw-entries.ts';
 import type { RawSink } from './raw-index.ts';
 import { recognise, structuredOf, structuredOfJson } from './recognise.ts';
 import { ReorderBuffer } from './reorder.ts';
@@ -34,7 +34,7 @@ const POD_REFS = new Set<TraceType>([
 ]);
 
 export class Interpreter {
-  private readonly reorder: ReorderBuffer;
+  private readonly reorder: ReorderBuffer<TraceEvent | PendingRaw>;
   /** `failed`: entries a family broke on, kept raw (also counted in `raw`) */
   readonly counts = { understood: 0, raw: 0, events: 0, failed: 0 };
   /** pod UIDs events named, by node name (a pod is its node and UID) */
@@ -45,8 +45,6 @@ export class Interpreter {
   private seq = 0;
   /** events that named their pod by name alone, with their entries, while they wait in the window */
   private readonly byName = new Map<TraceEvent, Entry>();
-  /** raw entries bound for an entry sink (raw-entries.ts), waiting in the window, with their line spans */
-  private readonly rawSpans = new Map<TraceEvent, number>();
   /** the pod a raw entry names (one object, reused) */
   private readonly ref: { pod?: string | undefined; podUID?: string | undefined } = {};
 
@@ -110,9 +108,11 @@ export class Interpreter {
     }
     const text = e.json ? jsonText(e.json) : e.text;
     // bound for an entry sink, it waits in the window as its log.raw event would: the same pod, the same place
-    const ev = rawEvent(text, e.level, e.source, ref, e.time, e.node.name, e.line);
-    if (this.rawEntries) this.rawSpans.set(ev, e.lines);
-    this.reorder.push(ev);
+    this.reorder.push(
+      this.rawEntries
+        ? new PendingRaw(e.node.name, e.line, e.lines, e.time, e.level, e.source, text, ref.pod, ref.podUID)
+        : rawEvent(text, e.level, e.source, ref, e.time, e.node.name, e.line),
+    );
   }
 
   /** true when some family read the entry */
@@ -183,7 +183,7 @@ export class Interpreter {
    */
   private named(
     ev: TraceEvent & { podName?: string; pod?: string; podUID?: string },
-  ): TraceEvent | undefined {
+  ): TraceEvent | PendingRaw | undefined {
     const e = this.byName.get(ev) as Entry;
     this.byName.delete(ev);
     const p = e.node.pods.byBareName(ev.podName as string);
@@ -199,7 +199,19 @@ export class Interpreter {
       this.rawIndex.add(e.node.name, e.line, e.line + e.lines - 1);
       return undefined;
     }
-    const raw = rawEvent(
+    if (this.rawEntries)
+      return new PendingRaw(
+        e.node.name,
+        e.line,
+        e.lines,
+        e.time,
+        e.level,
+        e.source,
+        e.text,
+        undefined,
+        undefined,
+      );
+    return rawEvent(
       e.text,
       e.level,
       e.source,
@@ -208,38 +220,25 @@ export class Interpreter {
       e.node.name,
       e.line,
     );
-    if (this.rawEntries) this.rawSpans.set(raw, e.lines);
-    return raw;
   }
 
   /** Leaves the reorder window: the pod name/UID a later line gave is filled in, then the seq. */
-  private out(event: TraceEvent): void {
-    let ev = this.byName.size > 0 && this.byName.has(event) ? this.named(event) : event;
+  private out(event: TraceEvent | PendingRaw): void {
+    let ev =
+      event instanceof PendingRaw || this.byName.size === 0 || !this.byName.has(event)
+        ? event
+        : this.named(event);
     if (ev === undefined) return;
-    const o = ev as TraceEvent & { pod?: string; podUID?: string; container?: string };
-    if (o.pod !== undefined || o.podUID !== undefined || POD_REFS.has(ev.type)) {
-      const node = this.nodeNamed(ev.node as string);
-      if (node && o.pod && !o.podUID) o.podUID = node.pods.uidOf(o.pod) ?? `${ev.node}/${o.pod}`;
-      if (node && o.podUID && !o.pod) o.pod = node.pods.podOf(o.podUID) ?? '';
-      if (o.podUID) {
-        let uids = this.pods.get(ev.node as string);
-        if (uids === undefined) {
-          uids = new Set();
-          this.pods.set(ev.node as string, uids);
-        }
-        if (!uids.has(o.podUID)) {
-          uids.add(o.podUID);
-          this.podCount++;
-        }
-      }
-    }
-    const span = this.rawSpans.size > 0 ? this.rawSpans.get(ev) : undefined;
-    if (span !== undefined && this.rawEntries) {
+    if (ev instanceof PendingRaw) {
       // a raw entry bound for an entry sink goes there, after the events out so far, not to the trace
-      this.rawSpans.delete(ev);
-      this.rawEntries.entry(rawFields(ev as TraceOf<'log.raw'>, span, this.seq));
+      if (ev.pod !== undefined || ev.podUID !== undefined) this.podOf(ev, ev.node);
+      ev.after = this.seq;
+      this.rawEntries?.entry(ev);
       return;
     }
+    const o = ev as TraceEvent & { pod?: string; podUID?: string; container?: string };
+    if (o.pod !== undefined || o.podUID !== undefined || POD_REFS.has(ev.type))
+      this.podOf(o, ev.node as string);
     // a recogniser's draft may name a field it could not fill: an event never carries an undefined field
     if (ev.type !== 'log.raw') {
       const r = o as unknown as Record<string, unknown>;
@@ -254,5 +253,23 @@ export class Interpreter {
     ev.seq = ++this.seq;
     this.counts.events++;
     this.onEvent(ev);
+  }
+
+  /** The other of a leaving event's pod name and UID from the node's register, and the pod counted. */
+  private podOf(o: { pod?: string | undefined; podUID?: string | undefined }, nodeName: string): void {
+    const node = this.nodeNamed(nodeName);
+    if (node && o.pod && !o.podUID) o.podUID = node.pods.uidOf(o.pod) ?? `${nodeName}/${o.pod}`;
+    if (node && o.podUID && !o.pod) o.pod = node.pods.podOf(o.podUID) ?? '';
+    if (o.podUID) {
+      let uids = this.pods.get(nodeName);
+      if (uids === undefined) {
+        uids = new Set();
+        this.pods.set(nodeName, uids);
+      }
+      if (!uids.has(o.podUID)) {
+        uids.add(o.podUID);
+        this.podCount++;
+      }
+    }
   }
 }

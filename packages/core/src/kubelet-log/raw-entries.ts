@@ -56,22 +56,23 @@ export interface RawEntrySink {
   entry(f: RawFields): void;
 }
 
-/** The fields of a log.raw event spanning `lines` lines, after `after` trace events. */
-export function rawFields(ev: TraceOf<'log.raw'>, lines: number, after: number): RawFields {
-  const { text, pod, podUID, time } = ev;
-  const [node, line] = [ev.node ?? '', ev.origin?.line ?? 0];
-  return {
-    node,
-    line,
-    lines,
-    time,
-    level: ev.level ?? '',
-    source: ev.source ?? '',
-    text,
-    pod,
-    podUID,
-    after,
-  };
+/**
+ * An unread entry bound for an entry sink while it waits in the reorder window where its log.raw event would
+ * wait (Interpreter): the fields the sink gets, made once; `after` and the pod are filled in as it leaves.
+ */
+export class PendingRaw implements RawFields {
+  after = 0;
+  constructor(
+    readonly node: string,
+    readonly line: number,
+    readonly lines: number,
+    readonly time: number,
+    readonly level: string,
+    readonly source: string,
+    readonly text: string,
+    public pod: string | undefined,
+    public podUID: string | undefined,
+  ) {}
 }
 
 /** The log.raw event an entry was, its text given and numbered `seq`. */
@@ -89,11 +90,9 @@ export function rawEventOf(e: RawEntry, text: string, seq: number): TraceOf<'log
 
 /** FNV-1a over UTF-16 code units, of s[from..s.length). */
 function messageHash(s: string, from = 0): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+  // kept a 32-bit integer throughout (the offset basis as a signed one): no number conversions in the loop
+  let h = 0x811c9dc5 | 0;
+  for (let i = from; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
@@ -133,6 +132,9 @@ export class RawEntries implements RawEntrySink {
   private readonly strings: string[] = [''];
   private readonly idOf = new Map<string, number>();
   private readonly kept = new Map<number, string>();
+  /** per field (node, level, source, pod, podUID) the last value and its id */
+  private readonly lastValue: (string | undefined)[] = [];
+  private readonly lastId = new Uint32Array(5);
 
   constructor(private readonly sink?: RawSink) {}
 
@@ -151,11 +153,11 @@ export class RawEntries implements RawEntrySink {
     this.sum[i] = messageHash(f.text);
     this.before[i] = f.after;
     const at = i * 5;
-    this.ids[at] = this.id(f.node);
-    this.ids[at + 1] = this.id(f.level);
-    this.ids[at + 2] = this.id(f.source);
-    this.ids[at + 3] = f.pod === undefined ? 0 : this.id(f.pod);
-    this.ids[at + 4] = f.podUID === undefined ? 0 : this.id(f.podUID);
+    this.ids[at] = this.idAt(0, f.node);
+    this.ids[at + 1] = this.idAt(1, f.level);
+    this.ids[at + 2] = this.idAt(2, f.source);
+    this.ids[at + 3] = f.pod === undefined ? 0 : this.idAt(3, f.pod);
+    this.ids[at + 4] = f.podUID === undefined ? 0 : this.idAt(4, f.podUID);
     if (f.lines > 1) this.kept.set(i, f.text);
   }
 
@@ -193,6 +195,15 @@ export class RawEntries implements RawEntrySink {
   /** Every entry, in line order. */
   *entries(): Generator<RawEntry> {
     for (const i of this.lineOrder()) yield this.at(i);
+  }
+
+  /** the id of field k's value: the last one's again when it is the same (entries in a row mostly share them) */
+  private idAt(k: number, v: string): number {
+    if (v === this.lastValue[k]) return this.lastId[k] as number;
+    const id = this.id(v);
+    this.lastValue[k] = v;
+    this.lastId[k] = id;
+    return id;
   }
 
   private id(v: string): number {

@@ -11,7 +11,15 @@ import { describe, expect, it } from 'vitest';
 import { KubeletLogParser } from './parser.ts';
 import { RawEntries, type RawEntry, type RawFields, rawEntryOf } from './raw-entries.ts';
 import { OffsetResolver } from './raw-index.ts';
-import { type RawRecord, rawRecordLine, readRawRecord, readRawRecords, recordText } from './raw-record.ts';
+import {
+  jsonBytes,
+  type RawRecord,
+  RecordWriter,
+  rawRecordLine,
+  readRawRecord,
+  readRawRecords,
+  recordText,
+} from './raw-record.ts';
 import { k } from './test-lines.ts';
 
 /** the entries of `text` as RawEntries keeps them, and as rawEntryOf makes them one by one */
@@ -86,6 +94,77 @@ describe('the raw-line record', () => {
         else expect([line.endsWith(got), got.length]).toEqual([true, r.entry.length]);
       }
     });
+
+  it('is written as bytes (RecordWriter) exactly as its line is', () => {
+    /** the records' bytes from RecordWriter, in blocks of `size` */
+    const written = (write: (w: RecordWriter) => void, size?: number) => {
+      const parts: Uint8Array[] = [];
+      const w = new RecordWriter((b) => parts.push(b.slice()), size);
+      write(w);
+      w.end();
+      return new TextDecoder().decode(Buffer.concat(parts));
+    };
+    for (const f of logs) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      const { kept } = entriesOf(text);
+      const server = resolved(kept, new TextEncoder().encode(text));
+      const want = server.map((r) => rawRecordLine(r.entry, r.start, r.end)).join('');
+      const j = jsonBytes;
+      const all = (w: RecordWriter) => {
+        for (const { entry: e, start, end } of server)
+          w.record(e, j(e.node), j(e.level), j(e.source), j(e.pod), j(e.podUID), start, end, e.text);
+      };
+      expect(written(all)).toBe(want);
+      expect(written(all, 64)).toBe(want);
+    }
+    // numbers on every edge of the writer's own digits: whole ones, stamps with up to three decimals and more
+    const times: number[] = [
+      0,
+      1,
+      9,
+      10,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 32,
+      2 ** 53 - 1,
+      2 ** 53,
+      -1,
+      0.5,
+      1e21,
+      1e-7,
+    ];
+    for (let i = 0; i < 20000; i++) {
+      const ms = Math.floor(2 ** 30 + Math.random() * (2 ** 44 - 2 ** 30));
+      times.push(
+        ms + Math.floor(Math.random() * 1000) / 1000,
+        ms + Math.floor(Math.random() * 1e6) / 1e6,
+        ms / 7,
+      );
+    }
+    for (const t of [1704067201641.606, 1747025897258.047, 1e12 + 0.1, 2 ** 43 - 0.001, 2 ** 43 + 0.001])
+      times.push(t);
+    const entry: RawEntry = {
+      node: 'nœud "a"',
+      line: 12,
+      lines: 2,
+      time: 0,
+      level: 'I',
+      source: 'a.go:1',
+      pod: 'ns/p',
+      length: 3,
+      hash: 4294967295,
+      after: 0,
+      text: 'two\nlines → 😀',
+    };
+    const j = jsonBytes;
+    const lines = times.map((time, i) => ({ ...entry, time, after: i }));
+    expect(
+      written((w) => {
+        for (const e of lines)
+          w.record(e, j(e.node), j(e.level), j(e.source), j(e.pod), j(undefined), e.after, -1, e.text);
+      }, 256),
+    ).toBe(lines.map((e) => rawRecordLine(e, e.after, -1)).join(''));
+  });
 
   it('reads a message back from CRLF, multi-byte and byte-order-marked lines; a failed check gives the line', () => {
     const attached = k('"Volume attached" pod="ns1/a"');

@@ -47,6 +47,155 @@ export function rawRecordLine(e: RawEntry, start: number, end: number): string {
   return `[${e.after},${j(e.node)},${e.line},${e.lines},${e.time},${j(e.level)},${j(e.source)},${pod},${uid},${e.length},${e.hash},${start},${end}${text}]\n`;
 }
 
+const utf8 = new TextEncoder();
+const LF = 10;
+const COMMA = 44;
+
+/**
+ * Raw-line records written as UTF-8 straight into one block of bytes, handed to `flush` whenever the next
+ * record might not fit and at `end()`: the bytes of rawRecordLine's text, without making that text (the
+ * import command's `--raw-index`). The strings come as their JSON's UTF-8 (jsonBytes), made once by the caller.
+ */
+export class RecordWriter {
+  private block: Uint8Array;
+  private at = 0;
+  private readonly scratch = new Uint8Array(16);
+
+  constructor(
+    private readonly flush: (bytes: Uint8Array) => void,
+    size = 1 << 20,
+  ) {
+    this.block = new Uint8Array(size);
+  }
+
+  /**
+   * One record: `n` its numbers, `node`…`uid` the JSON of its strings (`null` for none), `text` the entry's
+   * own text or undefined.
+   */
+  record(
+    n: Pick<RawEntry, 'after' | 'line' | 'lines' | 'time' | 'length' | 'hash'>,
+    node: Uint8Array,
+    level: Uint8Array,
+    source: Uint8Array,
+    pod: Uint8Array,
+    uid: Uint8Array,
+    start: number,
+    end: number,
+    text: string | undefined,
+  ): void {
+    const json = text === undefined ? undefined : utf8.encode(JSON.stringify(text));
+    // 13 numbers of at most 24 characters each, 14 separators, the brackets and the LF
+    const most = 13 * 24 + 17 + node.length + level.length + source.length + pod.length + uid.length;
+    this.room(most + (json?.length ?? 0));
+    const b = this.block;
+    b[this.at++] = 91;
+    this.num(n.after);
+    this.bytes(node);
+    this.num(n.line);
+    this.num(n.lines);
+    this.num(n.time);
+    this.bytes(level);
+    this.bytes(source);
+    this.bytes(pod);
+    this.bytes(uid);
+    this.num(n.length);
+    this.num(n.hash);
+    this.num(start);
+    this.digits(end);
+    if (json) {
+      b[this.at++] = COMMA;
+      b.set(json, this.at);
+      this.at += json.length;
+    }
+    b[this.at++] = 93;
+    b[this.at++] = LF;
+  }
+
+  /** the records not yet handed to flush */
+  end(): void {
+    if (this.at > 0) this.flush(this.block.subarray(0, this.at));
+    this.at = 0;
+  }
+
+  private room(n: number): void {
+    if (this.at + n <= this.block.length) return;
+    this.end();
+    if (n > this.block.length) this.block = new Uint8Array(n);
+  }
+
+  /** a number and the comma after it */
+  private num(v: number): void {
+    this.digits(v);
+    this.block[this.at++] = COMMA;
+  }
+
+  /** a string's JSON and the comma after it */
+  private bytes(j: Uint8Array): void {
+    const b = this.block;
+    // a short one byte by byte: set() costs more than the copy
+    if (j.length < 48) for (let k = 0; k < j.length; k++) b[this.at++] = j[k] as number;
+    else {
+      b.set(j, this.at);
+      this.at += j.length;
+    }
+    b[this.at++] = COMMA;
+  }
+
+  /**
+   * A number as JavaScript writes it. Written here, not made as a string: a whole number under 2^53, and a
+   * time in ms with up to three decimals (a klog stamp's microseconds) that is the double nearest to those
+   * decimals. From 2^30 to 2^43 a double's spacing is under 0.001, so no other number of at most three decimals
+   * is nearer to it: those decimals are its shortest form, the one JavaScript writes; checked by adding them back.
+   */
+  private digits(v: number): void {
+    if (v >= 0 && v < 9007199254740992 && v === Math.floor(v)) {
+      this.whole(v);
+      return;
+    }
+    if (v >= 1073741824 && v < 8796093022208) {
+      const whole = Math.floor(v);
+      const ms = Math.round((v - whole) * 1000);
+      if (ms > 0 && ms < 1000 && whole + ms / 1000 === v) {
+        this.whole(whole);
+        const b = this.block;
+        b[this.at++] = 46;
+        b[this.at++] = 48 + Math.floor(ms / 100);
+        const rest = ms % 100;
+        if (rest === 0) return;
+        b[this.at++] = 48 + Math.floor(rest / 10);
+        if (rest % 10 !== 0) b[this.at++] = 48 + (rest % 10);
+        return;
+      }
+    }
+    const s = String(v);
+    for (let k = 0; k < s.length; k++) this.block[this.at++] = s.charCodeAt(k);
+  }
+
+  /** a whole number from 0 to 2^53, its digits from the last, then in their place */
+  private whole(v: number): void {
+    let len = 0;
+    let x = v;
+    while (x >= 2147483648) {
+      const q = Math.floor(x / 10);
+      this.scratch[len++] = 48 + (x - q * 10);
+      x = q;
+    }
+    let y = x | 0;
+    do {
+      const q = (y / 10) | 0;
+      this.scratch[len++] = 48 + (y - q * 10);
+      y = q;
+    } while (y > 0);
+    const b = this.block;
+    while (len > 0) b[this.at++] = this.scratch[--len] as number;
+  }
+}
+
+/** A string's JSON as UTF-8 ('null' for undefined): what RecordWriter takes. */
+export function jsonBytes(s: string | undefined): Uint8Array {
+  return utf8.encode(s === undefined ? 'null' : JSON.stringify(s));
+}
+
 /** A record's line (without its LF) read back; throws on a line that is not JSON. */
 export function readRawRecord(line: string): RawRecord {
   const [after, node, first, lines, time, level, source, pod, podUID, length, hash, start, end, text] =

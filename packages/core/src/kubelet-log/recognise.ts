@@ -118,12 +118,9 @@ export function structuredOf(text: string): Structured | null | undefined {
   // a message that never ends (a cut line) is none a family reads
   if (close < 0) return null;
   // a backslash matters only before the closing quote: the rest of the line is not searched for one
-  let esc = -1;
-  for (let i = 1; i < close; i++)
-    if (text.charCodeAt(i) === 92) {
-      esc = i;
-      break;
-    }
+  let esc = close > 1 ? text.lastIndexOf('\\', close - 1) : -1;
+  if (esc > 0) esc = text.indexOf('\\', 1);
+  else esc = -1;
   let msg: string;
   if (close > 0 && (esc < 0 || esc > close)) {
     // most messages are no family's: told by their length and first words, without cutting them out

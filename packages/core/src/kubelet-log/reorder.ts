@@ -9,9 +9,9 @@
  */
 import type { TraceEvent } from '../events/trace.ts';
 
-export class ReorderBuffer {
+export class ReorderBuffer<T extends { time: number } = TraceEvent> {
   /** the ring: `count` events from `head`, in order; its length is a power of two */
-  private ring: (TraceEvent | undefined)[] = new Array(1024).fill(undefined);
+  private ring: (T | undefined)[] = new Array(1024).fill(undefined);
   private head = 0;
   private count = 0;
   private newest = Number.NEGATIVE_INFINITY;
@@ -19,12 +19,12 @@ export class ReorderBuffer {
   late = 0;
 
   constructor(
-    private readonly out: (ev: TraceEvent) => void,
+    private readonly out: (ev: T) => void,
     private readonly windowMs = 10_000,
     private readonly maxEvents = 50_000,
   ) {}
 
-  push(ev: TraceEvent): void {
+  push(ev: T): void {
     if (ev.time < this.released) {
       this.late++;
       this.out(ev);
@@ -37,7 +37,7 @@ export class ReorderBuffer {
     // moving the later ones up by one
     let i = this.count;
     for (; i > 0; i--) {
-      const before = r[(this.head + i - 1) & mask] as TraceEvent;
+      const before = r[(this.head + i - 1) & mask] as T;
       if (before.time <= ev.time) break;
       r[(this.head + i) & mask] = before;
     }
@@ -49,7 +49,7 @@ export class ReorderBuffer {
 
   private grow(): void {
     const r = this.ring;
-    const next: (TraceEvent | undefined)[] = new Array(r.length * 2).fill(undefined);
+    const next: (T | undefined)[] = new Array(r.length * 2).fill(undefined);
     for (let i = 0; i < this.count; i++) next[i] = r[(this.head + i) & (r.length - 1)];
     this.ring = next;
     this.head = 0;
@@ -59,7 +59,7 @@ export class ReorderBuffer {
     const r = this.ring;
     const mask = r.length - 1;
     while (this.count > 0) {
-      const ev = r[this.head] as TraceEvent;
+      const ev = r[this.head] as T;
       if (ev.time > upTo && this.count <= this.maxEvents) break;
       r[this.head] = undefined;
       this.head = (this.head + 1) & mask;
