@@ -10,6 +10,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Pod, Status } from '@syncscope/core/api';
 import { BoolQuery, compileQuery, TextQuery } from '../routes/params.ts';
+import type { ExecResult } from '../sim-control.ts';
 import { badRequest } from '../status.ts';
 
 export type StreamKind = 'exec' | 'attach';
@@ -81,3 +82,11 @@ export function planStream(
 }
 
 export const isRefusal = (p: StreamPlan | StreamRefusal): p is StreamRefusal => !('kind' in p);
+
+/** Runs `cmd` in a running container to its end, `stdin` read whole (SimControl.exec). */
+export type ExecRunner = (
+  containerId: string,
+  cmd: string[],
+  stdin: string,
+  timeoutS: number,
+) => Promise<ExecResult>;

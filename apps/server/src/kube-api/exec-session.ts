@@ -8,7 +8,8 @@
  * Under v4 (no close signal) a command asked to read stdin starts at once with none. Stdin is capped at
  * MAX_STDIN_BYTES (past it: an InternalError Status saying so, the command not run); resize messages are
  * read and dropped (the simulated node has no terminal). A client that goes away before the command starts
- * cancels it; one that goes away later leaves the command to end (or time out) on the node.
+ * cancels it; one that goes away later leaves the command to end (or time out) on the node. A shell asked
+ * for with a tty and stdin (`kubectl exec -it <pod> -- sh`) is served as an interactive session instead.
  */
 import type { ExecResult } from '../sim-control.ts';
 import {
@@ -26,7 +27,8 @@ import {
   statusFrame,
   successStatus,
 } from './exec-channel.ts';
-import type { StreamPlan } from './exec-plan.ts';
+import type { ExecRunner, StreamPlan } from './exec-plan.ts';
+import { isInteractiveShell, serveTtyShell } from './exec-tty.ts';
 import type { StreamSocket } from './spdy-socket.ts';
 
 /** The most stdin one exec reads on the simulated node. */
@@ -34,19 +36,16 @@ export const MAX_STDIN_BYTES = 32 * 1024;
 /** How long a command may run: the kubelet's default streamingConnectionIdleTimeout (4 h). */
 const EXEC_TIMEOUT_S = 4 * 60 * 60;
 
-/** Runs `cmd` in a running container to its end, `stdin` read whole (SimControl.exec). */
-export type ExecRunner = (
-  containerId: string,
-  cmd: string[],
-  stdin: string,
-  timeoutS: number,
-) => Promise<ExecResult>;
-
 const OPEN = 1;
 const CLOSE_NORMAL = 1000;
 
 /** Serves `plan` (an exec) on `socket`, whose subprotocol was negotiated (v5 or v4). */
 export function serveExec(socket: StreamSocket, plan: StreamPlan, run: ExecRunner): void {
+  // a terminal never closes its stdin: a shell on a tty reads line by line instead (exec-tty.ts)
+  if (plan.tty && plan.stdin && isInteractiveShell(plan.command)) {
+    serveTtyShell(socket, plan, run);
+    return;
+  }
   const protocol = socket.protocol;
   const input: Buffer[] = [];
   let inputBytes = 0;

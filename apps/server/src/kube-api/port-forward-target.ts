@@ -9,7 +9,7 @@
  *   - any other listener (`nc -l`): it takes the bytes and answers nothing, until the client closes.
  * A request head is read up to MAX_HEAD_BYTES; past that the connection ends.
  */
-import type { ExecRunner } from './exec-session.ts';
+import type { ExecRunner } from './exec-plan.ts';
 import type { ForwardStream } from './port-forward-session.ts';
 
 const MAX_HEAD_BYTES = 16 * 1024;
