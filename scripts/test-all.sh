@@ -5,7 +5,7 @@
 # shards (vitest --shard, balanced by each file's recorded time: test/durations.json), at most
 # $SYNCSCOPE_TEST_LANES (5) at once, longest first, so the cores stay busy to the end and no shard is left
 # running alone. A shard's files run one after another in one process (vitest.config.ts), which loads the
-# modules they share once, not once a file. None shares a port, a data dir or containerd with another
+# modules they share once, not once a file (but for the browser tier's, each in its own). None shares a port, a data dir or containerd with another
 # (most of the end-to-end time is waiting on the simulated node's clock, not CPU):
 #   integration (3 shards), end-to-end on the simulated node (4), browser tests in Chromium (3);
 #   scenarios on a private containerd (root only);
@@ -47,9 +47,12 @@ tier() {
   return $rc
 }
 vitest() {
-  local project="$1" out="$2"
+  local project="$1" out="$2" own=()
   shift 2
-  "$bin/vitest" run --project "$project" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
+  # the browser files each in a process of their own: sharing one, a later file's page has failed to fetch a lazy
+  # chunk of the web app from its own server (seen under the suite's load, not alone)
+  [ "$project" = browser ] && own=(--poolOptions.forks.isolate=true)
+  "$bin/vitest" run --project "$project" "${own[@]}" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
 }
 static() {
   # one incremental build over every tsconfig (tsconfig.json references them; build info in node_modules/.cache/tsc)

@@ -22,7 +22,7 @@ import {
 import { waitOnTrace } from '../support/wait-trace.ts';
 
 /** sped up, but not so far that a loaded machine's milliseconds become the model's seconds */
-const SPEED = 5;
+const SPEED = 2;
 const POD = 'default/crashloop';
 
 interface Node {
