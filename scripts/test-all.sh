@@ -83,10 +83,11 @@ on_line() {
   }
   PATH="$nodebin:$PATH" SYNCSCOPE_NODE_LINE="$line" vitest integration "node$line-integration" "${LINE_SENSITIVE[@]}"
 }
-# The tiers after unit, longest first (by a run on a 2-core machine: about 200-400 s each, the halves of the
-# benchmark smoke and the Node lines 100-200 s)
-TIERS=(containerd browser-3 browser-1 e2e-2 browser-2 e2e-4 e2e-3 e2e-1 integration-2 bench-smoke-1 bench-smoke-2
-  integration-3 integration-1 node20 node22)
+# The tiers after unit, longest first but one browser shard at a time at the start (three Chromiums at once on
+# two cores starve each other's pages past their timeouts); the halves of the benchmark smoke and the Node lines
+# are the short ones (100-200 s)
+TIERS=(e2e-1 bench-smoke-1 browser-2 containerd integration-2 bench-smoke-2 integration-1 e2e-2 browser-3 e2e-3
+  browser-1 e2e-4 node20 integration-3 node22)
 run_tier() {
   local name="$1" n="${1##*-}"
   case "$name" in
