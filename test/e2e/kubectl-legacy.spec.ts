@@ -9,11 +9,11 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.ts';
-import { type Kubectl, podManifest, startKubectl } from './kubectl-run.ts';
+import { httpGet, type Kubectl, podManifest, startKubectl } from './kubectl-run.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 let k: Kubectl;
@@ -74,16 +74,6 @@ async function replaceImage(name: string, image: string): Promise<string> {
     if (attempt === 5 || !/\(Conflict\)/.test(r.stderr))
       throw new Error(`kubectl replace failed (${r.code}): ${r.stderr}`);
   }
-}
-
-function httpGet(port: number, path: string, agent: Agent) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path, agent }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
-  });
 }
 
 describe('kubectl 1.20 on the simulated node', () => {

@@ -6,11 +6,11 @@
  * upgrade name what is wrong.
  */
 import { writeFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
+import { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Kubectl, podManifest, startKubectl } from './kubectl-run.ts';
+import { httpGet, type Kubectl, podManifest, startKubectl } from './kubectl-run.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 let k: Kubectl;
@@ -33,16 +33,6 @@ async function forward(remote: number) {
   const out = await w.seen(/Forwarding from 127\.0\.0\.1:(\d+)/);
   const port = Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
   return { port, w };
-}
-
-function httpGet(port: number, path: string, agent: Agent) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path, agent }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
-  });
 }
 
 describe('kubectl port-forward on the simulated node', () => {

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { type Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { type ListeningServer, startServer, tempDir } from '../support/server-process.ts';
 import { until } from '../support/until.ts';
@@ -147,5 +148,16 @@ export function runClientScript(
         else resolve(JSON.parse(stdout) as Record<string, unknown>);
       },
     );
+  });
+}
+
+/** GET `path` from 127.0.0.1:`port` through `agent` (a forwarded port, its connections kept as a browser keeps them). */
+export function httpGet(port: number, path: string, agent: Agent) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
   });
 }

@@ -3,14 +3,10 @@
  * (buildApp): the prompt, typed keys echoed as a cooked-mode tty echoes them, each line run as it ends,
  * backspace and Ctrl-C, and the session's end (`exit n`, Ctrl-D) reported on the error channel.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { until } from '../../../../test/support/until.ts';
-import { type BuiltApp, buildApp } from '../app.ts';
 import { STREAM_PROTOCOL_V4, STREAM_PROTOCOL_V5 } from './exec-channel.ts';
+import { type ShellServer, startShellServer } from './exec-testing.ts';
 import { PROMPT } from './exec-tty.ts';
 
 const TOKEN = 'exec-tty-token-0123456789abcdef';
@@ -18,35 +14,12 @@ const TOKEN = 'exec-tty-token-0123456789abcdef';
 const ANSWER_MS = 5_000;
 /** How long one case may take, its session included. */
 const CASE_MS = 15_000;
-let dir: string;
-let built: BuiltApp;
+let server: ShellServer;
 let wsBase: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'syncscope-exec-tty-'));
-  built = await buildApp({ dataDir: dir, examples: false, logger: false, token: TOKEN, warn: () => {} });
-  built.engine.addPod({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: 'shell',
-      namespace: 'default',
-      uid: '00000000-0000-4000-8000-0000000077e1',
-      creationTimestamp: new Date(built.clock.now()).toISOString(),
-    },
-    spec: {
-      terminationGracePeriodSeconds: 1,
-      containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }],
-    },
-  });
-  const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  wsBase = base.replace('http', 'ws');
-  await until(
-    'the container to run',
-    async () => built.engine.getPod('default', 'shell')?.status?.containerStatuses?.[0]?.state?.running,
-    60_000,
-    50,
-  );
+  server = await startShellServer(TOKEN, '00000000-0000-4000-8000-0000000077e1');
+  wsBase = server.base.replace('http', 'ws');
 }, 90_000);
 
 /** The terminals a case opened; a case that fails leaves none open. */
@@ -56,8 +29,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await built?.close();
-  await rm(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 /** A terminal on an exec: what it typed goes on stdin, what it shows is stdout. */

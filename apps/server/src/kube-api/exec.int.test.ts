@@ -3,52 +3,24 @@
  * the channels as a client reads them under v4 and v5, stdin to its close signal, a tty carrying stderr on
  * stdout, stdin past its cap, and the refusals before the upgrade (no token, no protocol served).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { until } from '../../../../test/support/until.ts';
-import { type BuiltApp, buildApp } from '../app.ts';
 import { STREAM_PROTOCOL_V4, STREAM_PROTOCOL_V5 } from './exec-channel.ts';
 import { MAX_STDIN_BYTES } from './exec-session.ts';
+import { type ShellServer, startShellServer } from './exec-testing.ts';
 
 const TOKEN = 'exec-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
-let dir: string;
-let built: BuiltApp;
+let server: ShellServer;
 let wsBase: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'syncscope-exec-'));
-  built = await buildApp({ dataDir: dir, examples: false, logger: false, token: TOKEN, warn: () => {} });
-  built.engine.addPod({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: 'shell',
-      namespace: 'default',
-      uid: '00000000-0000-4000-8000-00000000e7ec',
-      creationTimestamp: new Date(built.clock.now()).toISOString(),
-    },
-    spec: {
-      terminationGracePeriodSeconds: 1,
-      containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }],
-    },
-  });
-  const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  wsBase = base.replace('http', 'ws');
-  await until(
-    'the container to run',
-    async () => built.engine.getPod('default', 'shell')?.status?.containerStatuses?.[0]?.state?.running,
-    60_000,
-    50,
-  );
+  server = await startShellServer(TOKEN, '00000000-0000-4000-8000-00000000e7ec');
+  wsBase = server.base.replace('http', 'ws');
 }, 90_000);
 
 afterAll(async () => {
-  await built?.close();
-  await rm(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 interface Session {

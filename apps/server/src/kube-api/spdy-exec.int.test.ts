@@ -4,52 +4,25 @@
  * per channel, stdin to its FIN, the exit code on the error stream, a stream of an unknown type reset; and
  * the refusals before any upgrade (no token, no protocol, none served).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { constants, createDeflate } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../../../test/support/until.ts';
-import { type BuiltApp, buildApp } from '../app.ts';
+import { type ShellServer, startShellServer } from './exec-testing.ts';
 import { dataFrame, FLAG_FIN, FrameReader, TYPE_RST_STREAM } from './port-forward-spdy.ts';
 
 const TOKEN = 'spdy-exec-token-0123456789abcdef';
 const EXEC = '/api/v1/namespaces/default/pods/shell/exec';
-let dir: string;
-let built: BuiltApp;
+let server: ShellServer;
 let port: number;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'syncscope-spdy-exec-'));
-  built = await buildApp({ dataDir: dir, examples: false, logger: false, token: TOKEN, warn: () => {} });
-  built.engine.addPod({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: 'shell',
-      namespace: 'default',
-      uid: '00000000-0000-4000-8000-0000005bd7ec',
-      creationTimestamp: new Date(built.clock.now()).toISOString(),
-    },
-    spec: {
-      terminationGracePeriodSeconds: 1,
-      containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }],
-    },
-  });
-  const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  port = Number(new URL(base).port);
-  await until(
-    'the container to run',
-    async () => built.engine.getPod('default', 'shell')?.status?.containerStatuses?.[0]?.state?.running,
-    60_000,
-    50,
-  );
+  server = await startShellServer(TOKEN, '00000000-0000-4000-8000-0000005bd7ec');
+  port = Number(new URL(server.base).port);
 }, 90_000);
 
 afterAll(async () => {
-  await built?.close();
-  await rm(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 /** What one SPDY connection received: the HTTP head, then each stream's bytes, FINs and resets. */

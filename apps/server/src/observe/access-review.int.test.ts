@@ -2,30 +2,21 @@
  * In observe mode the write guard refuses every POST but the access reviews, which only answer: `auth
  * can-i` hears yes for reads and no for writes, from the real observe-mode server (no runtime behind it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildObserveApp, type ObservedApp } from './app.ts';
+import type { ObservedApp } from './app.ts';
+import { type BareObserver, observeWithoutRuntime } from './observe-testing.ts';
 
 const TOKEN = 'observe-review-token-0123456789';
-let tmp: string;
+let bare: BareObserver;
 let observed: ObservedApp;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'observe-review-'));
-  observed = await buildObserveApp({
-    runtimeEndpoint: `unix://${join(tmp, 'no-runtime.sock')}`,
-    dataDir: join(tmp, 'data'),
-    token: TOKEN,
-    logger: false,
-    warn: () => undefined,
-  });
+  bare = await observeWithoutRuntime('observe-review-', TOKEN);
+  observed = bare.observed;
 }, 60_000);
 
 afterAll(async () => {
-  await observed?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await bare?.close();
 });
 
 const post = (url: string, body: unknown) =>

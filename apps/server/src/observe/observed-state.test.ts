@@ -7,13 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kubelet, SimRuntime, TraceRecorder } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
-import { FakeClock } from '@syncscope/core/clock';
-import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import { PodStateReducer, RULES } from '@syncscope/core/pod-state';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Observer } from './observer.ts';
+import { observedNode } from './observer-testing.ts';
 
 let logDir: string;
 beforeEach(() => {
@@ -34,22 +31,7 @@ const pod = (name: string, script: string): Pod => ({
 });
 
 async function observe() {
-  const clock = new FakeClock();
-  const sim = new SimRuntime({ clock });
-  const config = { ...defaultKubeletConfiguration, podLogsDirectory: logDir };
-  const kl = new Kubelet({
-    cri: sim,
-    clock,
-    trace: new TraceRecorder(clock),
-    config,
-    runtimeEndpoint: 'sim',
-    simulated: true,
-    random: () => 0,
-  });
-  const observed = new TraceRecorder(clock);
-  const observer = new Observer({ cri: sim, clock, trace: observed, config, endpoint: 'sim' });
-  observer.start();
-  observer.pleg.stop(); // relisted by hand below
+  const { clock, kl, observer, observed } = observedNode(logDir);
   kl.addPod(pod('crash', 'exit 1'));
   kl.addPod(pod('run', 'while true; do sleep 5; done'));
   kl.start();

@@ -7,13 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kubelet, SimRuntime, TraceRecorder } from '@syncscope/core';
+import type { TraceRecorder } from '@syncscope/core';
 import type { Pod } from '@syncscope/core/api/v1';
-import { FakeClock } from '@syncscope/core/clock';
 import type { TraceEvent, TraceOf } from '@syncscope/core/events/trace';
-import { defaultKubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Observer } from './observer.ts';
+import { observedNode } from './observer-testing.ts';
 
 let logDir: string;
 beforeEach(() => {
@@ -46,23 +44,7 @@ function windows(trace: TraceRecorder): string[] {
  * observer does not relist from the third start of the container until the kubelet said "back-off 20s".
  */
 async function crashLoop(lag: boolean) {
-  const clock = new FakeClock();
-  const sim = new SimRuntime({ clock });
-  const config = { ...defaultKubeletConfiguration, podLogsDirectory: logDir };
-  const kubelet = new TraceRecorder(clock);
-  const kl = new Kubelet({
-    cri: sim,
-    clock,
-    trace: kubelet,
-    config,
-    runtimeEndpoint: 'sim',
-    simulated: true,
-    random: () => 0,
-  });
-  const observed = new TraceRecorder(clock);
-  const observer = new Observer({ cri: sim, clock, trace: observed, config, endpoint: 'sim' });
-  observer.start();
-  observer.pleg.stop(); // relisted by hand below
+  const { clock, kl, kubelet, observer, observed } = observedNode(logDir);
   let starts = 0;
   let lagging = false;
   kubelet.subscribe((e) => {

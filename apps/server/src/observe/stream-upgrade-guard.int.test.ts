@@ -3,35 +3,26 @@
  * SPDY/3.1 upgrade (kubectl up to 1.29, and the fallback of newer ones) and a WebSocket upgrade, each with
  * the token, are answered with the observe refusal and never switch protocols; without the token, 401.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildObserveApp, type ObservedApp } from './app.ts';
+import type { ObservedApp } from './app.ts';
+import { type BareObserver, observeWithoutRuntime } from './observe-testing.ts';
 import { OBSERVE_REFUSAL } from './observer.ts';
 
 const TOKEN = 'observe-stream-token-0123456789';
-let tmp: string;
+let bare: BareObserver;
 let observed: ObservedApp;
 let port: number;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'observe-streams-'));
-  observed = await buildObserveApp({
-    runtimeEndpoint: `unix://${join(tmp, 'no-runtime.sock')}`,
-    dataDir: join(tmp, 'data'),
-    token: TOKEN,
-    logger: false,
-    warn: () => undefined,
-  });
+  bare = await observeWithoutRuntime('observe-streams-', TOKEN);
+  observed = bare.observed;
   await observed.app.listen({ port: 0, host: '127.0.0.1' });
   port = (observed.app.server.address() as { port: number }).port;
 });
 
 afterAll(async () => {
-  await observed?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await bare?.close();
 });
 
 /** Sends the request head `lines` on a fresh connection; resolves with all the server wrote before closing. */

@@ -4,15 +4,13 @@
  * slashes, dot segments, `;` parameters), written byte for byte over node:net on the plain port and over
  * TLS on the https port, with the token. None may get past the guard to a handler or the engine.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:https';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeTls, ensureServingCert, listenTls, type ServingCert } from '../kube-api/kube-tls.ts';
-import { buildObserveApp, type ObservedApp } from './app.ts';
+import type { ObservedApp } from './app.ts';
+import { type BareObserver, observeWithoutRuntime } from './observe-testing.ts';
 import { OBSERVE_REFUSAL } from './observer.ts';
 
 const TOKEN = 'observe-guard-token-0123456789';
@@ -24,7 +22,7 @@ const POD = JSON.stringify({
   spec: { containers: [{ name: 'app', image: 'busybox' }] },
 });
 
-let tmp: string;
+let bare: BareObserver;
 let observed: ObservedApp;
 let tls: Server;
 let cert: ServingCert;
@@ -36,14 +34,8 @@ const passed: string[] = [];
 const writes: string[] = [];
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'observe-guard-'));
-  observed = await buildObserveApp({
-    runtimeEndpoint: `unix://${join(tmp, 'no-runtime.sock')}`,
-    dataDir: join(tmp, 'data'),
-    token: TOKEN,
-    logger: false,
-    warn: () => undefined,
-  });
+  bare = await observeWithoutRuntime('observe-guard-', TOKEN);
+  observed = bare.observed;
   observed.app.addHook('preParsing', async (req) => {
     if (!req.is404 && !READS.has(req.method)) passed.push(`${req.method} ${req.url}`);
   });
@@ -56,15 +48,14 @@ beforeAll(async () => {
   }
   await observed.app.listen({ port: 0, host: '127.0.0.1' });
   plainPort = (observed.app.server.address() as { port: number }).port;
-  cert = ensureServingCert(tmp, '127.0.0.1');
+  cert = ensureServingCert(bare.tmp, '127.0.0.1');
   tls = await listenTls(observed.app, cert, '127.0.0.1', 0);
   tlsPort = (tls.address() as { port: number }).port;
 }, 60_000);
 
 afterAll(async () => {
   if (tls) await closeTls(tls);
-  await observed?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await bare?.close();
 });
 
 const pct = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
