@@ -50,6 +50,20 @@ async function openLog(width = 1280): Promise<Page> {
   return page;
 }
 
+/** Records, at every DOM commit that shows a pod's page, the node the picker had open then. */
+async function watchPodNodes(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { podNodes: string[] }).podNodes = seen;
+    new MutationObserver(() => {
+      if (!document.querySelector('[data-testid="pod-title"]')) return;
+      const node =
+        (document.querySelector('[data-testid="log-node"]') as HTMLSelectElement | null)?.value ?? '';
+      if (seen.at(-1) !== node) seen.push(node);
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+
 async function mainText(page: Page): Promise<string> {
   // biome-ignore lint/performance/useDomNodeTextContent: the words as shown
   return page.evaluate(() => (document.querySelector('main') as HTMLElement).innerText);
@@ -115,9 +129,15 @@ describe('a log of several kubelets', () => {
         await page.locator('[data-testid="log-fleet"]').click();
         await page.locator('[data-testid="trouble-table"]').waitFor();
         await page.screenshot({ path: join(SHOTS, `nodes-${width}-${scheme}.png`), fullPage: true });
+        await watchPodNodes(page);
         await page.locator(`tr[data-testid="trouble-row-master-1/${CVO}"]`).click();
         await page.locator('[data-testid="pod-title"]', { hasText: CVO }).waitFor();
         expect(await page.locator('[data-testid="log-node"]').inputValue()).toBe('master-1');
+        // the pod's page never showed, even for one commit, with another node open (master-0 has a pod of
+        // the same name)
+        expect(await page.evaluate(() => (window as unknown as { podNodes: string[] }).podNodes)).toEqual([
+          'master-1',
+        ]);
         await page.locator('[data-testid="backoff-inspector"]').waitFor();
         expect(await page.locator('[data-testid="pod-status"]').textContent()).toBe('CrashLoopBackOff');
         await page.screenshot({ path: join(SHOTS, `trouble-pod-${width}-${scheme}.png`), fullPage: true });

@@ -17,7 +17,7 @@ import { filterTrouble, type TroublePod } from '../lib/fleet.ts';
 import type { ReplayStore } from '../lib/replay.ts';
 import { routeHref } from '../lib/route.ts';
 import { clockText } from '../node/liveness.ts';
-import { logFleet, logReplay } from './open.ts';
+import { logFleet, logReplay, openAt } from './open.ts';
 import { beforeEnd, NodeName, TroubleRow } from './TroubleRow.tsx';
 
 const KINDS = [
@@ -75,10 +75,7 @@ export function FleetView({
     [fleet, search, kind],
   );
   if (!log || !fleet) return null;
-  const openNode = (key: string, hash: string) => {
-    window.location.hash = hash;
-    onReplay(logReplay(replay.name, log, key));
-  };
+  const openNode = (key: string, hash: string) => openAt(hash, logReplay(replay.name, log, key), onReplay);
   const openPod = (t: TroublePod) => {
     const slash = t.pod.pod.indexOf('/');
     const href = routeHref({

@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import type { ReplayStore } from '../lib/replay.ts';
 import { clockText } from '../node/liveness.ts';
-import { logFleet, logReplay } from './open.ts';
+import { logFleet, logReplay, openAt } from './open.ts';
 import { shareLog } from './shared.ts';
 
 export function LogBanner({
@@ -66,10 +66,7 @@ export function LogBanner({
           <select
             data-testid="log-node"
             value={log.node ?? ''}
-            onChange={(e) => {
-              window.location.hash = '#/';
-              onReplay(logReplay(replay.name, log, e.target.value));
-            }}
+            onChange={(e) => openAt('#/', logReplay(replay.name, log, e.target.value), onReplay)}
           >
             {fleet.nodes.map((n) => (
               <option key={n.key} value={n.key}>

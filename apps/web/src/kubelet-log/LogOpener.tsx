@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayStore } from '../lib/replay.ts';
-import { logReplay, onLogOpenRequest, openKubeletLog } from './open.ts';
+import { logReplay, onLogOpenRequest, openAt, openKubeletLog } from './open.ts';
 import { loadSharedImport } from './shared.ts';
 import './kubelet-log.css';
 
@@ -34,8 +34,7 @@ export function LogOpener({ onReplay }: { onReplay: (store: ReplayStore) => void
         const store = await load((fraction) => setProgress({ name, fraction }));
         if (store.trace.events.length === 0) throw new Error('no kubelet lines in this file');
         await nextTask();
-        window.location.hash = '#/';
-        onReplay(store);
+        openAt('#/', store, onReplay);
       } catch (e) {
         setError(`${name}: ${(e as Error).message}`);
       } finally {

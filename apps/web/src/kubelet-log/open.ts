@@ -232,3 +232,14 @@ export function onLogOpenRequest(open: OpenRequest): () => void {
     openRequests.delete(open);
   };
 }
+
+/**
+ * Shows a replay at a page of it. The hash is pushed without a hashchange event: the replay arrives in a
+ * transition, and a route change seen first would show the new page with the old source still open (the
+ * same pod name on another node, or on the live node). The replay's views read the hash when they mount;
+ * Back still fires hashchange.
+ */
+export function openAt(hash: string, store: ReplayStore, onReplay: (store: ReplayStore) => void): void {
+  if (window.location.hash !== hash) window.history.pushState(null, '', hash);
+  onReplay(store);
+}
