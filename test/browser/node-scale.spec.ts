@@ -8,11 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuiltApp, buildApp } from '@syncscope/server';
+import type { BuiltApp } from '@syncscope/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
 import { launchChromium, RESULTS } from '../support/browser.ts';
+import { loadBuildApp } from '../support/server-bundle.ts';
 
 const PODS = 5_000;
 let built: BuiltApp;
@@ -25,6 +26,7 @@ const errors: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'syncscope-browser-scale-'));
   await mkdir(RESULTS, { recursive: true });
+  const buildApp = await loadBuildApp();
   built = await buildApp({
     dataDir: dir,
     examples: false,

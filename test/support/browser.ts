@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
-import { type BuiltApp, buildApp } from '@syncscope/server';
+import type { BuiltApp } from '@syncscope/server';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { loadBuildApp } from './server-bundle.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -52,6 +53,21 @@ export async function errorWatchedPage(dash: Dashboard, errors: string[]): Promi
   return page;
 }
 
+/**
+ * A file of the web app that did not load says why on the test's stderr (the network error, or the status
+ * the server gave), so a page error such as "Failed to fetch dynamically imported module" has its cause
+ * beside it. Requests a test aborts on purpose (a page closed mid-load) say net::ERR_ABORTED.
+ */
+function explainFailedLoads(page: Page): void {
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('/assets/')) console.error(`load failed: ${r.url()}: ${r.failure()?.errorText}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.url().includes('/assets/'))
+      console.error(`load failed: ${r.url()}: ${r.status()}`);
+  });
+}
+
 /** Collects the CSP violations `page` reports: Chromium's console lines and securitypolicyviolation events. */
 async function watchCsp(page: Page, into: string[]): Promise<void> {
   page.on('console', (m) => {
@@ -79,6 +95,7 @@ export async function startDashboard(opts: {
   }
   await mkdir(RESULTS, { recursive: true });
   const dataDir = await mkdtemp(join(tmpdir(), 'syncscope-browser-'));
+  const buildApp = await loadBuildApp();
   const built = await buildApp({
     dataDir,
     examples: opts.examples,
@@ -92,6 +109,7 @@ export async function startDashboard(opts: {
   browser.newPage = async (...args) => {
     const page = await newPage(...args);
     await watchCsp(page, violations);
+    explainFailedLoads(page);
     return page;
   };
   return {
