@@ -2,7 +2,9 @@
  * A pod page's first paint: opened fresh on a crash-looping pod, its header (name, STATUS, READY,
  * RESTARTS) is painted from the server's row of the pod while the pod itself, its trace and the trace
  * stream are all held back; once they are let through the pod's own summary takes the header's place and
- * the timeline is drawn. The page never asks for the node's whole pods list or all of its rows.
+ * the timeline is drawn. The page never asks for the node's whole pods list or all of its rows; it asks for
+ * the pod's row once, beside the app's own code (not after it arrives), and leaves the log opener's code for
+ * after the page has settled.
  */
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +31,33 @@ interface WireRow {
 }
 
 describe('a pod page on a fresh load', () => {
+  it('asks for the pod’s row beside the app’s code, not after it', async () => {
+    const early = await dash.browser.newPage({ viewport: { width: 1280, height: 860 } });
+    early.on('pageerror', (e) => pageErrors.push(e.message));
+    const asked: string[] = [];
+    early.on('request', (r) => asked.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    const held: Route[] = [];
+    await early.route(/\/assets\/root-[^/]*\.js$/, (route) => void held.push(route));
+    await early.goto(`${dash.baseUrl}/#/pods/default/crashloop`);
+    await until('the app’s chunk to be asked for', () => held.length > 0);
+    // the app's code is held, and the row has been asked for all the same
+    await until('the pod’s row to be asked for', () =>
+      asked.some((u) => u.startsWith('/api/v1/node/rows?namespace=default&name=crashloop')),
+    );
+    expect(await early.getByTestId('pod-title').count()).toBe(0);
+
+    await early.route(/\/assets\/root-[^/]*\.js$/, (route) => route.continue());
+    for (const r of held.splice(0)) await r.continue();
+    await expect
+      .poll(() => early.getByTestId('pod-title').first().textContent(), { timeout: 30_000 })
+      .toBe('default/crashloop');
+    expect(
+      asked.filter((u) => u.startsWith('/api/v1/node/rows?namespace=default&name=crashloop')),
+    ).toHaveLength(1);
+    await early.close();
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+
   it('paints the header from the row before the pod, its trace or its stream arrive', async () => {
     // the example crash-looper has restarted, so its row says so
     await until('the crashloop pod to have restarted', async () => {
@@ -61,6 +90,8 @@ describe('a pod page on a fresh load', () => {
     expect(await page.getByTestId('pod-ready').textContent()).toMatch(/^(\d+\/1|—)$/);
     // nothing of the pod itself has come: its requests are still held
     expect(held.length).toBeGreaterThan(0);
+    // nor has the log opener's code, which waits for the page to settle
+    expect(asked.filter((u) => /\/assets\/LogOpener-/.test(u))).toEqual([]);
     expect(await page.locator('[data-testid="timeline"]').count()).toBe(0);
     expect(await page.getByTestId('pod-phase').count()).toBe(0);
 
@@ -72,9 +103,11 @@ describe('a pod page on a fresh load', () => {
     expect(await page.getByTestId('pod-title').textContent()).toBe('default/crashloop');
     await page.locator('[data-testid="timeline"] svg').first().waitFor({ timeout: 30_000 });
 
-    // one pod's worth, never the node's whole list or every row
+    // one pod's worth, never the node's whole list or every row; the pod's row asked for once
     expect(asked.filter((u) => u === '/api/v1/pods' || u === '/api/v1/node/rows')).toEqual([]);
-    expect(asked.some((u) => u.startsWith('/api/v1/node/rows?namespace=default&name=crashloop'))).toBe(true);
+    expect(
+      asked.filter((u) => u.startsWith('/api/v1/node/rows?namespace=default&name=crashloop')),
+    ).toHaveLength(1);
 
     // on a page whose stream reaches the server, the pod's summary keeps counting: the stream's status
     // updates patch the pod (a faster node restarts the crash-looper sooner)

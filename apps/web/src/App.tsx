@@ -32,7 +32,8 @@ import './tokens.css';
 /**
  * The first chunk holds what the node page's first rows and a pod page's header need, nothing more. The
  * pod page is its own chunk (the timeline, the step-through, the model's readings), painted from the pod's
- * row (PodHead) until it arrives. The log opener (with the replay's reducer) is a small chunk of its own;
+ * row (PodHead) until it arrives. The log opener (with the replay's reducer) is a small chunk of its own,
+ * on a pod's page asked for once the page has settled (the pod's trace and code come first);
  * the pod's trace stream (its checks of every event carry the trace's schemas) opens once the page has
  * settled; a kubelet log's views come with the log.
  */
@@ -144,9 +145,11 @@ function Page({ onReplay, onExit }: { onReplay: (s: ReplayStore) => void; onExit
             )
           }
         </ReplayContext.Consumer>
-        <Suspense fallback={null}>
-          <LogOpener onReplay={onReplay} />
-        </Suspense>
+        {(settled || route.view !== 'pod') && (
+          <Suspense fallback={null}>
+            <LogOpener onReplay={onReplay} />
+          </Suspense>
+        )}
       </header>
       <main data-stale={stale || undefined}>
         {route.view === 'pod' ? (

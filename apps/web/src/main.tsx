@@ -5,7 +5,9 @@
  * Sent any earlier, the list (hundreds of milliseconds of the server's time at 5,000 pods) would hold up
  * the app's own download on the same server; sent from the app's first render, it would wait for it.
  * root.tsx sends them itself if its code runs before this module sees it arrive. A load that opens on a pod's
- * page asks for that page's own chunk (PodView) beside the app's, so both download and compile together.
+ * page sends them at once instead (that pod's row and the node, answered in a moment however busy the
+ * server), so the header's data comes with the app's code rather than a round trip after it, and asks for
+ * that page's own chunk (PodView) beside the app's, so both download and compile together.
  */
 import { initToken } from './api/auth.ts';
 import { startFirstRequests } from './api/first-requests.ts';
@@ -26,7 +28,8 @@ function whenAppArrives(then: () => void): void {
   observer.observe({ type: 'resource', buffered: true });
 }
 
-whenAppArrives(startFirstRequests);
+const onPod = parseRoute(window.location.hash).view === 'pod';
+if (onPod) startFirstRequests();
+else whenAppArrives(startFirstRequests);
 void import('./root.tsx');
-if (parseRoute(window.location.hash).view === 'pod')
-  void import('./views/PodView.tsx').catch(() => undefined);
+if (onPod) void import('./views/PodView.tsx').catch(() => undefined);

@@ -32,6 +32,9 @@ const podKeys = {
 /** A pod fetched this recently (by the prefetch) is not fetched again when its page mounts. */
 const FRESH_MS = 1_000;
 
+/** How long the row stays cached with no page showing it. */
+const ROW_KEPT_MS = 10_000;
+
 const listQuery = (namespace: string, name: string) => ({
   queryKey: podKeys.list(namespace, name),
   queryFn: () => getOnePod(namespace, name),
@@ -44,9 +47,10 @@ const rowQuery = (namespace: string, name: string) => ({
   queryFn: async (): Promise<PodRowSummary | null> =>
     pageRows(await (takeFirstPodRow(namespace, name) ?? getPodRow(namespace, name))).rows[0] ?? null,
   structuralSharing: false,
-  // the header's first paint only: the pod itself (kept live by the stream) takes over once it is in
+  // the header's first paint only: the pod itself (kept live by the stream) takes over once it is in; kept
+  // a while unobserved, so a row that answers before the page's first render is still there when it mounts
   staleTime: Number.POSITIVE_INFINITY,
-  gcTime: 0,
+  gcTime: ROW_KEPT_MS,
 });
 
 /**
