@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite runs against, if missing: Chromium for the browser tests,
-# containerd + runc + busybox-static + CNI plugins + iptables for the real-node tests, and kubectl (Debian's
+# containerd + runc + busybox-static + CNI plugins + iptables for the real-node tests, iproute2 (the browser
+# tests' own network namespace brings its loopback up with `ip`), and kubectl (Debian's
 # kubernetes-client) for the kubectl tests unless a kubectl is already on PATH (and 1.20 beside it, unpacked by
 # scripts/kubectl-legacy.sh), python3-kubernetes and ruby-kubeclient for the client tests. Needs root (apt-get).
 # With --check it installs nothing: it names what is missing and the command that installs it, and exits 1.
 set -euo pipefail
 check="${1:-}"
-pkgs=(containerd runc busybox-static containernetworking-plugins iptables chromium python3-kubernetes ruby-kubeclient)
+pkgs=(containerd runc busybox-static containernetworking-plugins iptables iproute2 chromium python3-kubernetes ruby-kubeclient)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

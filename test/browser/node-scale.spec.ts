@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
 import { launchChromium, RESULTS } from '../support/browser.ts';
-import { loadBuildApp } from '../support/server-bundle.ts';
+import { loadBuildApp } from '../support/server-lib.ts';
 
 const PODS = 5_000;
 let built: BuiltApp;

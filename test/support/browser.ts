@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { BuiltApp } from '@syncscope/server';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { loadBuildApp } from './server-bundle.ts';
+import { loadBuildApp } from './server-lib.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -58,7 +58,7 @@ export async function errorWatchedPage(dash: Dashboard, errors: string[]): Promi
  * the server gave), so a page error such as "Failed to fetch dynamically imported module" has its cause
  * beside it. Requests a test aborts on purpose (a page closed mid-load) say net::ERR_ABORTED.
  */
-function explainFailedLoads(page: Page): void {
+export function explainFailedLoads(page: Page): void {
   page.on('requestfailed', (r) => {
     if (r.url().includes('/assets/')) console.error(`load failed: ${r.url()}: ${r.failure()?.errorText}`);
   });
@@ -143,4 +143,34 @@ export async function openDashboard(opts: {
   const page = await dash.browser.newPage({ viewport: { width: opts.width, height: opts.height ?? 1000 } });
   page.on('pageerror', (err) => opts.pageErrors.push(err.message));
   return { dash, page, baseUrl };
+}
+
+/**
+ * Opens `url` and waits for `ready`. A page that lost a file of the web app to a network change of this machine
+ * before it was ready (Chromium cancels requests in flight, loopback too, with net::ERR_NETWORK_CHANGED when an
+ * interface comes or goes: the containerd tier's own pods do that) is opened once more, after `onRetry`; any
+ * other failure is the test's.
+ */
+export async function openThroughNetworkChange(
+  page: Page,
+  url: string,
+  ready: () => Promise<unknown>,
+  onRetry: () => void,
+): Promise<void> {
+  let changed = false;
+  const failed = (r: { failure(): { errorText: string } | null }) => {
+    if (r.failure()?.errorText === 'net::ERR_NETWORK_CHANGED') changed = true;
+  };
+  page.on('requestfailed', failed);
+  try {
+    await page.goto(url);
+    await ready();
+  } catch (error) {
+    if (!changed) throw error;
+    onRetry();
+    await page.goto(url);
+    await ready();
+  } finally {
+    page.off('requestfailed', failed);
+  }
 }

@@ -8,7 +8,8 @@
  */
 import { join } from 'node:path';
 import { NODE_BUNDLE_ENV } from '@syncscope/server/sim-node/protocol';
-import { SERVER_BUNDLE_ENV, serverBundle } from './server-bundle.ts';
+import { serverBundle } from './server-bundle.ts';
+import { SERVER_BUNDLE_ENV } from './server-lib.ts';
 
 export default async function setup(): Promise<void> {
   const dir = process.env[SERVER_BUNDLE_ENV] || (await serverBundle());

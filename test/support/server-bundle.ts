@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { bundled } from '../../scripts/bundled.mjs';
+import { SERVER_BUNDLE_ENV } from './server-lib.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = 'apps/server/src';
@@ -91,9 +92,6 @@ export function serverBundle(): Promise<string> {
   return ready;
 }
 
-/** Where ./bundle-setup.ts names the bundle for the test files of a run (a directory, as serverBundle returns). */
-export const SERVER_BUNDLE_ENV = 'SYNCSCOPE_SERVER_BUNDLE';
-
 /**
  * How spawnServer (server-process.ts) starts the server: from the run's bundle when the global setup named one,
  * else from source through tsx until useServerBundle.
@@ -115,16 +113,4 @@ export function serverEntry(): string[] {
 export async function useServerBundle(): Promise<void> {
   if (process.env[SERVER_BUNDLE_ENV]) return;
   entry = [join(await serverBundle(), 'main.mjs')];
-}
-
-/**
- * buildApp for a test that runs the server in its own process: from the run's bundle when the global setup
- * named one (one file loaded as it is, ~0.3 s, where the modules through the loader take 5–10 s of a loaded
- * machine for each test file in a process of its own), else from source.
- */
-export async function loadBuildApp(): Promise<typeof import('@syncscope/server').buildApp> {
-  const dir = process.env[SERVER_BUNDLE_ENV];
-  if (!dir) return (await import('@syncscope/server')).buildApp;
-  const lib = (await import(pathToFileURL(join(dir, 'app.mjs')).href)) as typeof import('@syncscope/server');
-  return lib.buildApp;
 }
