@@ -104,6 +104,8 @@ describe('node view', () => {
     await openNode();
     const editor = page.locator('[data-testid="apply-editor"]');
     await editor.waitFor();
+    // the page puts the first example in once the examples arrive: typed before that, the text would be replaced
+    await expect.poll(() => editor.textContent()).toContain('kind: Pod');
     // the example as the server gives it (the code editor draws only the lines in view, so its DOM may not
     // hold them all)
     const examples = (await (await fetch(`${baseUrl}/api/v1/examples`)).json()) as {
