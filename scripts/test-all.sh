@@ -5,8 +5,9 @@
 # shards (vitest --shard, balanced by each file's recorded time: test/durations.json), at most
 # $SYNCSCOPE_TEST_LANES (5) at once, longest first, so the cores stay busy to the end and no shard is left
 # running alone. A shard's files run one after another in one process (vitest.config.ts), which loads the
-# modules they share once, not once a file (but for the browser tier's, each in its own). None shares a port, a data dir or containerd with another
-# (most of the end-to-end time is waiting on the simulated node's clock, not CPU):
+# modules they share once, not once a file (the browser tier's files each in a process of their own). None
+# shares a port, a data dir or containerd with another (most of the end-to-end time is waiting on the simulated
+# node's clock, not CPU):
 #   integration (3 shards), end-to-end on the simulated node (4), browser tests in Chromium (3);
 #   scenarios on a private containerd (root only);
 #   on the other supported lines, Node 20 (a fresh machine's) and 22, only the tests of what differs between
@@ -49,8 +50,8 @@ tier() {
 vitest() {
   local project="$1" out="$2" own=()
   shift 2
-  # the browser files each in a process of their own: sharing one, a later file's page has failed to fetch a lazy
-  # chunk of the web app from its own server (seen under the suite's load, not alone)
+  # the browser files each in a process of their own: sharing one, later files of a shard failed in ways no
+  # file shows alone (a pod page whose back-off ladder never reached 20 s, a stale page without its PLEG panel)
   [ "$project" = browser ] && own=(--poolOptions.forks.isolate=true)
   "$bin/vitest" run --project "$project" "${own[@]}" "$@" --reporter=default --reporter=json --outputFile.json="test-results/vitest-$out.json"
 }

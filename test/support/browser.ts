@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeletConfiguration } from '@syncscope/core/kubelet/configuration';
 import type { BuiltApp } from '@syncscope/server';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { loadBuildApp } from './server-lib.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -158,7 +158,7 @@ export async function openThroughNetworkChange(
   onRetry: () => void,
 ): Promise<void> {
   let changed = false;
-  const failed = (r: { failure(): { errorText: string } | null }) => {
+  const failed = (r: Request) => {
     if (r.failure()?.errorText === 'net::ERR_NETWORK_CHANGED') changed = true;
   };
   page.on('requestfailed', failed);

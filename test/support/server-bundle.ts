@@ -1,7 +1,8 @@
 /**
  * The server's own entry (apps/server/src/main.ts), the simulated node's (sim-node/main.ts) and the server as a
- * library (app.ts, for tests that run it in their own process) as plain JavaScript bundles, so that a test which starts the server process many times does not load some 1,500
- * modules through the TypeScript loader each time: a server that refuses its flags takes 0.6 s of CPU instead
+ * library (app.ts, for tests that run it in their own process: ./server-lib.ts) as plain JavaScript bundles, so
+ * that a test which starts the server process many times does not load some 1,500 modules through the
+ * TypeScript loader each time: a server that refuses its flags takes 0.6 s of CPU instead
  * of 5 s, one that starts about 1.5 s instead of 6 s, and its node 0.5 s instead of 3 s. The same source runs,
  * with the same flags, sockets, gRPC and signals: only how it is loaded differs. The integration, end-to-end
  * and browser projects start every server process and every simulated node from this bundle, the nodes of

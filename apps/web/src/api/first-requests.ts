@@ -2,9 +2,9 @@
  * The first page's earliest requests, the node and the pods table's rows (on a pod's page that pod's row,
  * its header's first paint): sent by the boot module (main.tsx) as soon as the app's code has arrived (on a
  * pod's page at once, beside the app's download: one row costs the server next to nothing), or by root.tsx
- * before the first render if that comes first, so the server answers while the browser evaluates the app. The query layer
- * (queries.ts `prefetchFirstPage`) takes each once as the first fetch of its query, beside the aggregates
- * it sends itself; every later fetch goes to the server again. No pods list is sent: the rows answer the
+ * before the first render if that comes first, so the server answers while the browser evaluates the app.
+ * The query layer (queries.ts `prefetchFirstPage`) takes each once as the first fetch of its query, beside
+ * the aggregates it sends itself; every later fetch goes to the server again. No pods list is sent: the rows answer the
  * node page's first screen. A pod's page sends its own first requests (pod-queries.ts).
  *
  * Contract: `startFirstRequests` is called after `initToken` (so a kept token is sent) and before anything
